@@ -1,0 +1,1 @@
+"""Agents: programs that choose moves, generic over every :class:`~arbiter.game.Game`."""

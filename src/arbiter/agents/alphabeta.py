@@ -1,0 +1,266 @@
+"""The alpha-beta agent: iterative-deepening negamax, generic over every game.
+
+Search: negamax with alpha-beta pruning, a transposition table keyed by
+``game.position_key``, move ordering (table move, killer moves, the game's
+``order_hint``, history heuristic) and, where the game gives ``noisy_moves``, a
+quiescence search over them. Iterative deepening stops when the time budget is
+near, returning the best move of the deepest finished iteration (or a better move
+found part way through the next one).
+
+Given a seed and a fixed depth, the choices are repeatable: the seed only
+shuffles the root moves before ordering, so different seeds give different games
+between equal positions.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arbiter.agents.base import Limit
+from arbiter.game import Game, Player
+
+WIN = 1_000_000
+_MATE_ZONE = WIN - 10_000
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_INF = 10 * WIN
+
+
+class _Stop(Exception):
+    """Raised inside the search when the budget is spent."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchInfo:
+    """What the last search did: deepest finished depth, its score, nodes and seconds."""
+
+    depth: int
+    score: int
+    nodes: int
+    seconds: float
+    move: Any
+
+
+class AlphaBetaAgent:
+    """Iterative-deepening alpha-beta over any :class:`~arbiter.game.Game`.
+
+    ``evaluate(s)`` scores ``s`` for the side to move; ``order_hint(s, m)`` (optional)
+    ranks moves, higher first; ``noisy_moves(s)`` (optional) lists the moves a
+    quiescence search should still look at when the depth runs out. ``depth`` fixes
+    the search depth and then the time budget is ignored, so that play is repeatable
+    whatever the machine's speed. ``safety`` is the share of the time
+    budget the search may use before it stops.
+    """
+
+    name = "alphabeta"
+
+    def __init__(
+        self,
+        evaluate: Callable[[Any], int],
+        order_hint: Callable[[Any, Any], int] | None = None,
+        noisy_moves: Callable[[Any], Sequence[Any]] | None = None,
+        *,
+        depth: int | None = None,
+        table_size: int = 1 << 20,
+        safety: float = 0.8,
+    ) -> None:
+        self._evaluate = evaluate
+        self._hint = order_hint
+        self._noisy = noisy_moves
+        self.depth = depth
+        self._table_size = table_size
+        self._safety = safety
+        self._game: Game[Any, Any] | None = None
+        self._rng = random.Random(0)
+        self._tt: dict[Any, tuple[int, int, int, Any]] = {}
+        self._killers: list[list[Any]] = []
+        self._history: dict[Any, int] = {}
+        self._nodes = 0
+        self._node_limit: int | None = None
+        self._deadline: float | None = None
+        self._wall_deadline: float | None = None
+        self.last_info: SearchInfo | None = None
+
+    def reset(self, game: Game[Any, Any], seat: Player, seed: int) -> None:
+        self._game = game
+        self._rng = random.Random(seed)
+        self._tt.clear()
+        self._history.clear()
+
+    def observe(self, s: Any, m: Any) -> None:
+        pass
+
+    # -- time ---------------------------------------------------------------
+
+    def _check(self) -> None:
+        if self._node_limit is not None and self._nodes >= self._node_limit:
+            raise _Stop
+        if self._deadline is not None and (
+            time.thread_time() >= self._deadline
+            or (self._wall_deadline is not None and time.perf_counter() >= self._wall_deadline)
+        ):
+            raise _Stop
+
+    # -- search -------------------------------------------------------------
+
+    def choose(self, s: Any, limit: Limit) -> Any:
+        """Returns the best move found within ``limit`` (time, depth and/or nodes)."""
+        game = self._game
+        assert game is not None, "reset() must be called before choose()"
+        t0, w0 = time.thread_time(), time.perf_counter()
+        moves = list(game.legal_moves(s))
+        if not moves:
+            raise ValueError("choose() called in a finished game")
+        self._rng.shuffle(moves)
+        moves = self._order(s, moves, None, 0)
+        budget = None if self.depth is not None else limit.budget()
+        max_depth = self.depth or limit.depth or (64 if budget is not None else 4)
+        self._nodes = 0
+        self._node_limit = limit.nodes
+        self._deadline = None if budget is None else t0 + budget * self._safety
+        self._wall_deadline = None if budget is None else w0 + 3 * budget * self._safety + 0.05
+        self._killers = [[] for _ in range(max_depth + 64)]
+        if len(self._tt) > self._table_size:
+            self._tt.clear()
+        best, best_score, done = moves[0], 0, 0
+        if len(moves) > 1 or limit.depth is not None or self.depth is not None:
+            for depth in range(1, max_depth + 1):
+                try:
+                    score, move = self._root(s, moves, depth)
+                except _Stop:
+                    if self._partial is not None:
+                        best, best_score = self._partial
+                    break
+                best, best_score, done = move, score, depth
+                moves.remove(move)
+                moves.insert(0, move)
+                if abs(score) >= _MATE_ZONE:
+                    break
+                if budget is not None and time.thread_time() - t0 > budget * self._safety * 0.5:
+                    break
+        self._deadline = self._wall_deadline = None
+        self.last_info = SearchInfo(done, best_score, self._nodes, time.thread_time() - t0, best)
+        return best
+
+    def _root(self, s: Any, moves: list[Any], depth: int) -> tuple[int, Any]:
+        game = self._game
+        assert game is not None
+        self._partial: tuple[Any, int] | None = None
+        alpha, best_move = -_INF, moves[0]
+        for m in moves:
+            score = -self._search(game.apply(s, m), depth - 1, -_INF, -alpha, 1)
+            if score > alpha:
+                alpha, best_move = score, m
+                self._partial = (m, score)
+        self._tt[game.position_key(s)] = (depth, alpha, _EXACT, best_move)
+        return alpha, best_move
+
+    def _terminal_score(self, s: Any, ply: int) -> int | None:
+        game = self._game
+        assert game is not None
+        out = game.outcome(s)
+        if out is None:
+            return None
+        if out.winner is None:
+            return 0
+        return WIN - ply if out.winner == game.to_move(s) else ply - WIN
+
+    def _search(self, s: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self._nodes += 1
+        if not self._nodes & 511:
+            self._check()
+        game = self._game
+        assert game is not None
+        terminal = self._terminal_score(s, ply)
+        if terminal is not None:
+            return terminal
+        if depth <= 0:
+            if self._noisy is not None:
+                return self._quiesce(s, alpha, beta, ply)
+            return self._evaluate(s)
+        key = game.position_key(s)
+        entry = self._tt.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, e_score, e_flag, tt_move = entry
+            if e_depth >= depth:
+                if e_score >= _MATE_ZONE:
+                    e_score -= ply
+                elif e_score <= -_MATE_ZONE:
+                    e_score += ply
+                if e_flag == _EXACT:
+                    return e_score
+                if e_flag == _LOWER and e_score > alpha:
+                    alpha = e_score
+                elif e_flag == _UPPER and e_score < beta:
+                    beta = e_score
+                if alpha >= beta:
+                    return e_score
+        original_alpha = alpha
+        best_score, best_move = -_INF, None
+        for m in self._order(s, game.legal_moves(s), tt_move, ply):
+            score = -self._search(game.apply(s, m), depth - 1, -beta, -alpha, ply + 1)
+            if score > best_score:
+                best_score, best_move = score, m
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        killers = self._killers[ply]
+                        if m not in killers:
+                            killers.insert(0, m)
+                            del killers[2:]
+                        self._history[m] = self._history.get(m, 0) + depth * depth
+                        break
+        stored = best_score
+        if stored >= _MATE_ZONE:
+            stored += ply
+        elif stored <= -_MATE_ZONE:
+            stored -= ply
+        flag = _UPPER if best_score <= original_alpha else _LOWER if best_score >= beta else _EXACT
+        self._tt[key] = (depth, stored, flag, best_move)
+        return best_score
+
+    def _quiesce(self, s: Any, alpha: int, beta: int, ply: int) -> int:
+        game = self._game
+        assert game is not None and self._noisy is not None
+        noisy = self._noisy(s)
+        if not noisy:
+            return self._evaluate(s)
+        best = -_INF
+        for m in self._order(s, noisy, None, ply):
+            self._nodes += 1
+            if not self._nodes & 511:
+                self._check()
+            child = game.apply(s, m)
+            terminal = self._terminal_score(child, ply + 1)
+            if terminal is not None:
+                score = -terminal
+            else:
+                score = -self._quiesce(child, -beta, -alpha, ply + 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _order(self, s: Any, moves: Sequence[Any], tt_move: Any, ply: int) -> list[Any]:
+        killers = self._killers[ply] if ply < len(self._killers) else []
+        hint = self._hint
+        history = self._history
+
+        def key(m: Any) -> int:
+            if m == tt_move:
+                return 1 << 40
+            k = history.get(m, 0)
+            if m in killers:
+                k += 1 << 30
+            if hint is not None:
+                k += hint(s, m) << 20
+            return k
+
+        return sorted(moves, key=key, reverse=True)

@@ -1,0 +1,62 @@
+"""What an agent is, and the budget it is given for one move."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from arbiter.game import Game, Player
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """What an agent may spend on one move (python-chess ``Limit``).
+
+    ``time`` is a fixed budget for this move; the clock fields describe a whole-game
+    clock when the contest has one. All times are seconds.
+    """
+
+    time: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    my_clock: float | None = None
+    their_clock: float | None = None
+    increment: float = 0.0
+    moves_left: int = 0
+
+    def budget(self) -> float | None:
+        """Returns the seconds to aim for on this move, or ``None`` for no time limit.
+
+        >>> Limit(time=2.0).budget()
+        2.0
+        >>> Limit(my_clock=60.0, moves_left=10).budget()
+        6.0
+        """
+        if self.time is not None:
+            return self.time
+        if self.my_clock is None:
+            return None
+        moves = self.moves_left or 30
+        return max(0.0, self.my_clock / moves + self.increment * 0.8)
+
+
+class Agent(Protocol[S, M]):
+    """Chooses moves for one seat of one game; never sees protocols, text or processes."""
+
+    name: str
+
+    def reset(self, game: Game[S, M], seat: Player, seed: int) -> None:
+        """Prepares for a new game played from ``seat``; ``seed`` makes choices repeatable."""
+        ...
+
+    def choose(self, s: S, limit: Limit) -> M:
+        """Returns a legal move for the side to move in ``s`` within ``limit``."""
+        ...
+
+    def observe(self, s: S, m: M) -> None:
+        """Learns that the opponent played ``m`` in ``s``; may do nothing."""
+        ...

@@ -1,0 +1,30 @@
+"""The random agent: a uniformly random legal move, repeatable for a given seed."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arbiter.agents.base import Limit
+from arbiter.game import Game, Player
+
+
+class RandomAgent:
+    """Plays a uniformly random legal move; the same seed gives the same choices."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self._game: Game[Any, Any] | None = None
+        self._rng = random.Random(0)
+
+    def reset(self, game: Game[Any, Any], seat: Player, seed: int) -> None:
+        self._game = game
+        self._rng = random.Random(seed)
+
+    def choose(self, s: Any, limit: Limit) -> Any:
+        assert self._game is not None, "reset() must be called before choose()"
+        return self._rng.choice(self._game.legal_moves(s))
+
+    def observe(self, s: Any, m: Any) -> None:
+        pass

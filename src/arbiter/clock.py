@@ -1,0 +1,195 @@
+"""Time controls: a one-line spec (:class:`TimeControl`) and the running state (:class:`Clock`).
+
+What counts as time used (CPU of an agent's process tree, or wall time) is the
+contest's choice, made in its ``protocol.py``; the clock only does the arithmetic.
+
+Text forms (space-separated parts; ``str`` round-trips with ``parse``):
+
+- ``inf``: no limit;
+- ``st=60``: 60 seconds for every move (the Votey and checkers contests);
+- ``40/120+1``, ``2:30+5``, ``300``: moves per period / base time + increment;
+- optional ``ot=1``: once the base time is spent, every further move within 1 s
+  (the Chinese checkers mediator);
+- optional ``margin=0.2``: grace before a flag falls.
+
+>>> str(TimeControl.parse("st=60"))
+'st=60'
+>>> str(TimeControl.parse("2:30+5 margin=0.5"))
+'150+5 margin=0.5'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Self
+
+from arbiter.agents.base import Limit
+from arbiter.errors import ConfigError, Timeout
+from arbiter.game import Player
+
+
+def _seconds(text: str, whole: str) -> float:
+    """Parses ``90``, ``1.5`` or ``2:30`` as seconds; ConfigError naming ``whole`` otherwise."""
+    try:
+        if ":" in text:
+            minutes, secs = text.split(":", 1)
+            value = 60 * int(minutes) + float(secs)
+        else:
+            value = float(text)
+    except ValueError:
+        raise ConfigError(f"invalid time control {whole!r}: {text!r} is not a time") from None
+    if value < 0 or value != value or value == float("inf"):
+        raise ConfigError(f"invalid time control {whole!r}: {text!r} is not a finite time >= 0")
+    return value
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A time control as specified before the game (cutechess format, seconds as floats)."""
+
+    base: float | None = None
+    increment: float = 0.0
+    moves_per_period: int = 0
+    per_move: float | None = None
+    overtime_per_move: float | None = None
+    margin: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """Parses the text form.
+
+        :raises ConfigError: naming the text, if it is not a time control.
+        """
+        parts = text.split()
+        if not parts:
+            raise ConfigError(f"invalid time control {text!r}: empty")
+        head, extras = parts[0], parts[1:]
+        fields: dict[str, float | int | None] = {}
+        if head == "inf":
+            pass
+        elif head.startswith("st="):
+            fields["per_move"] = _seconds(head[3:], text)
+        else:
+            rest = head
+            if "/" in rest:
+                moves, rest = rest.split("/", 1)
+                if not moves.isdigit() or int(moves) == 0:
+                    raise ConfigError(f"invalid time control {text!r}: bad move count {moves!r}")
+                fields["moves_per_period"] = int(moves)
+            if "+" in rest:
+                rest, inc = rest.split("+", 1)
+                fields["increment"] = _seconds(inc, text)
+            fields["base"] = _seconds(rest, text)
+        for extra in extras:
+            key, eq, value = extra.partition("=")
+            if not eq or key not in ("ot", "margin"):
+                raise ConfigError(
+                    f"invalid time control {text!r}: unknown part {extra!r} "
+                    "(expected ot=SECONDS or margin=SECONDS)"
+                )
+            fields["overtime_per_move" if key == "ot" else "margin"] = _seconds(value, text)
+        return cls(**fields)  # type: ignore[arg-type]
+
+    @classmethod
+    def per_move_seconds(cls, seconds: float, margin: float = 0.0) -> Self:
+        """Returns a fixed per-move control, e.g. the Votey contest's 60 s CPU per move."""
+        return cls(per_move=seconds, margin=margin)
+
+    def __str__(self) -> str:
+        if self.per_move is not None:
+            head = f"st={_num(self.per_move)}"
+        elif self.base is None:
+            head = "inf"
+        else:
+            head = _num(self.base)
+            if self.moves_per_period:
+                head = f"{self.moves_per_period}/{head}"
+            if self.increment:
+                head += f"+{_num(self.increment)}"
+        parts = [head]
+        if self.overtime_per_move is not None:
+            parts.append(f"ot={_num(self.overtime_per_move)}")
+        if self.margin:
+            parts.append(f"margin={_num(self.margin)}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """The running clocks of every seat; ``charge`` returns a new Clock."""
+
+    tc: TimeControl
+    remaining: tuple[float, ...]
+    moves_left: tuple[int, ...]
+
+    @classmethod
+    def start(cls, tc: TimeControl, n: int = 2) -> Self:
+        """Returns the clocks at the start of a game for ``n`` seats."""
+        first = tc.per_move if tc.per_move is not None else tc.base
+        remaining = float("inf") if first is None else first
+        return cls(tc, (remaining,) * n, (tc.moves_per_period,) * n)
+
+    def in_overtime(self, p: Player) -> bool:
+        """True when seat ``p`` has spent its base time and plays on per-move overtime."""
+        return (
+            self.tc.overtime_per_move is not None
+            and self.tc.per_move is None
+            and self.remaining[p] <= 0
+        )
+
+    def allowance(self, p: Player) -> float | None:
+        """Returns the most seconds seat ``p`` may use on its next move (margin included)."""
+        tc = self.tc
+        if tc.per_move is None and tc.base is None:
+            return None
+        if self.in_overtime(p):
+            assert tc.overtime_per_move is not None
+            return tc.overtime_per_move + tc.margin
+        extra = tc.overtime_per_move or 0.0
+        return max(0.0, self.remaining[p]) + extra + tc.margin
+
+    def charge(self, p: Player, used: float) -> Self:
+        """Returns the clocks after seat ``p`` used ``used`` seconds on a move.
+
+        :raises Timeout: if ``used`` exceeds what the clock allowed.
+        """
+        allowed = self.allowance(p)
+        if allowed is not None and used > allowed:
+            raise Timeout(
+                f"seat {p} used {used:.2f}s, more than the {allowed:.2f}s allowed",
+                detail=f"{used:.2f}s > {allowed:.2f}s",
+            )
+        tc = self.tc
+        if tc.per_move is not None or tc.base is None:
+            return self
+        remaining = list(self.remaining)
+        moves_left = list(self.moves_left)
+        remaining[p] = max(remaining[p], 0.0) - used + tc.increment if remaining[p] > 0 else 0.0
+        if remaining[p] <= 0 and tc.overtime_per_move is not None:
+            remaining[p] = 0.0
+        if tc.moves_per_period:
+            moves_left[p] -= 1
+            if moves_left[p] == 0:
+                moves_left[p] = tc.moves_per_period
+                remaining[p] += tc.base
+        return replace(self, remaining=tuple(remaining), moves_left=tuple(moves_left))
+
+    def limit_for(self, p: Player) -> Limit:
+        """Returns what seat ``p`` is told it may spend on its next move."""
+        tc = self.tc
+        if tc.per_move is not None:
+            return Limit(time=tc.per_move)
+        if tc.base is None:
+            return Limit()
+        if self.in_overtime(p):
+            return Limit(time=tc.overtime_per_move)
+        return Limit(
+            my_clock=self.remaining[p],
+            their_clock=self.remaining[1 - p] if len(self.remaining) == 2 else None,
+            increment=tc.increment,
+            moves_left=self.moves_left[p],
+        )

@@ -1,0 +1,134 @@
+"""The whole exception hierarchy of arbiter, in one place.
+
+Inside the library, failures are exceptions; at the referee boundary they become
+an :class:`~arbiter.game.Outcome` (see :func:`arbiter.referee.match.forfeit`).
+Every message names the bad input with ``!r`` and its context, so the command
+line can print it as one line.
+
+Rules errors subclass :class:`ValueError`, as python-chess does, so a caller may
+catch broadly (``except ValueError``) or narrowly.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Reason(StrEnum):
+    """Every way a game can end: by the rules, or by the referee's judgement."""
+
+    # decided by the rules
+    CONNECTED = "connected"
+    NO_MOVES = "no moves"
+    ALL_HOME = "all pieces home"
+    NO_PIECES = "no pieces"
+    MOVE_LIMIT = "move limit"
+    REPETITION = "repetition"
+    # decided by the referee: the offender loses
+    ILLEGAL_MOVE = "illegal move"
+    MALFORMED = "malformed output"
+    TIME = "time"
+    MEMORY = "memory"
+    CRASH = "crash"
+    FALSE_CLAIM = "false claim"
+    UNCLAIMED_WIN = "unclaimed win"
+    ADJUDICATED = "adjudicated"
+    ABORTED = "aborted"
+
+    @property
+    def is_fault(self) -> bool:
+        """True when the referee, not the rules, ended the game."""
+        return self in _FAULTS
+
+
+_FAULTS = frozenset(
+    {
+        Reason.ILLEGAL_MOVE,
+        Reason.MALFORMED,
+        Reason.TIME,
+        Reason.MEMORY,
+        Reason.CRASH,
+        Reason.FALSE_CLAIM,
+        Reason.UNCLAIMED_WIN,
+        Reason.ADJUDICATED,
+        Reason.ABORTED,
+    }
+)
+
+
+class ArbiterError(Exception):
+    """Base of every error arbiter raises on purpose; the CLI prints it as one line."""
+
+
+class RulesError(ArbiterError):
+    """A request the rules of the game refuse."""
+
+
+class IllegalMove(RulesError, ValueError):
+    """A move with valid syntax that is not legal in the given position."""
+
+
+class NotationError(ArbiterError, ValueError):
+    """Text that does not parse as a move or position; ``text`` holds the text."""
+
+    def __init__(self, message: str, text: str = "") -> None:
+        super().__init__(message)
+        self.text = text
+
+
+class AmbiguousMove(NotationError):
+    """Text that matches more than one legal move."""
+
+
+class ConfigError(ArbiterError, ValueError):
+    """A bad setting: time control text, unknown game or agent, bad flag value."""
+
+
+class RecordError(ArbiterError, ValueError):
+    """A game record that cannot be read, or whose moves or result do not verify."""
+
+
+class AgentFault(ArbiterError):
+    """An agent broke the protocol; the referee makes the offender lose with ``reason``."""
+
+    reason: Reason = Reason.CRASH
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail or message
+
+
+class Timeout(AgentFault):
+    """The agent used more time than its clock allowed."""
+
+    reason = Reason.TIME
+
+
+class MemoryExceeded(AgentFault):
+    """The agent's process tree used more resident memory than allowed."""
+
+    reason = Reason.MEMORY
+
+
+class Crash(AgentFault):
+    """The agent exited, closed its output, or could not be started."""
+
+    reason = Reason.CRASH
+
+
+class Malformed(AgentFault):
+    """The agent wrote a line the protocol does not allow."""
+
+    reason = Reason.MALFORMED
+
+
+class FalseClaim(AgentFault):
+    """The agent claimed a win that its move does not achieve."""
+
+    reason = Reason.FALSE_CLAIM
+
+
+class UnclaimedWin(AgentFault):
+    """The agent made a winning move without declaring it as the contest requires."""
+
+    reason = Reason.UNCLAIMED_WIN

@@ -1,0 +1,161 @@
+"""Votey Checkers notation: the contest's 4-digit integers and a one-line position text.
+
+A move is the integer ``FFTT``: ``FF`` the square it leaves, ``TT`` the square it
+reaches, each square ``10 * row + column`` with rows and columns 1..8 (``11`` top
+left). A move that wins is written negated: ``-2454``. The sign is a claim the
+referee checks (see :mod:`arbiter.games.votey.protocol`); parsing only reads it.
+
+A position is eight rows of ``b`` (black), ``w`` (white) or ``.``, row 1 first,
+separated by ``/``, then a space and the side to move (``b`` or ``w``):
+
+>>> from arbiter.games.votey.rules import Votey
+>>> format_position(Votey().initial())
+'.bbbbbb./w......w/w......w/w......w/w......w/w......w/w......w/.bbbbbb. b'
+>>> str(parse_move("1434"))
+'1434'
+>>> claims_win("-2454")
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from arbiter.errors import IllegalMove, NotationError
+from arbiter.game import Player
+from arbiter.games.votey.rules import MOVES, Move, State, Votey, make_state
+
+_MOVE = re.compile(r"-?([1-8])([1-8])([1-8])([1-8])")
+
+
+def square_to_cell(square: int) -> int:
+    """Returns the cell id of contest square ``square`` (11..88).
+
+    :raises NotationError: if it is not a square of the board.
+    """
+    row, col = divmod(square, 10)
+    if not (1 <= row <= 8 and 1 <= col <= 8):
+        raise NotationError(
+            f"invalid votey square {square!r}: expected 11..88, digits 1-8", str(square)
+        )
+    return 8 * (row - 1) + (col - 1)
+
+
+def cell_to_square(cell: int) -> int:
+    """Returns the contest square number of cell id ``cell``."""
+    row, col = divmod(cell, 8)
+    return 10 * (row + 1) + col + 1
+
+
+def parse_move(text: str, seat: Player = 0) -> Move:
+    """Parses ``FFTT`` or ``-FFTT`` (surrounding whitespace allowed); needs no position.
+
+    :raises NotationError: if the text is not a 4-digit move over squares 11..88.
+    """
+    m = _MOVE.fullmatch(text.strip())
+    if m is None:
+        raise NotationError(
+            f"invalid votey move {text!r}: expected a 4-digit integer FFTT over squares "
+            "11..88, negated to claim a win",
+            text,
+        )
+    r1, c1, r2, c2 = (int(g) - 1 for g in m.groups())
+    origin, target = 8 * r1 + c1, 8 * r2 + c2
+    if origin == target:
+        raise NotationError(f"invalid votey move {text!r}: it starts and ends on one square", text)
+    return MOVES[64 * origin + target]
+
+
+def claims_win(text: str) -> bool:
+    """True when the move text is negated, i.e. declares a winning move."""
+    return text.strip().startswith("-")
+
+
+def resolve_move(text: str, s: State, seat: Player = 0, game: Votey | None = None) -> Move:
+    """Parses ``text`` and checks it against the legal moves of ``s``.
+
+    :raises NotationError: if the text does not parse.
+    :raises IllegalMove: if the move is not legal in ``s``.
+    """
+    m = parse_move(text, seat)
+    rules = game or Votey()
+    if m not in rules.legal_moves(s):
+        side = "black" if s.to_move == 0 else "white"
+        raise IllegalMove(f"illegal votey move {text.strip()!r} for {side} in {format_position(s)}")
+    return m
+
+
+def format_move(m: Move, seat: Player = 0, *, win: bool = False) -> str:
+    """Returns the contest text of ``m``, negated when ``win`` is set."""
+    text = f"{cell_to_square(m.origin)}{cell_to_square(m.target):02d}"
+    return "-" + text if win else text
+
+
+def format_position(s: State) -> str:
+    """Returns the one-line position text (rows 1..8, then the side to move)."""
+    black, white = s.pieces
+    rows = []
+    for r in range(8):
+        row = ""
+        for c in range(8):
+            cell = 8 * r + c
+            row += "b" if (black >> cell) & 1 else "w" if (white >> cell) & 1 else "."
+        rows.append(row)
+    return "/".join(rows) + (" b" if s.to_move == 0 else " w")
+
+
+def parse_position(text: str) -> State:
+    """Parses the one-line position text; the move count starts at 0.
+
+    :raises NotationError: if the text is not eight rows of eight ``b``/``w``/``.``
+        followed by ``b`` or ``w``.
+    """
+    parts = text.split()
+    rows = parts[0].split("/") if parts else []
+    if len(parts) != 2 or parts[1] not in ("b", "w") or len(rows) != 8:
+        raise NotationError(
+            f"invalid votey position {text!r}: expected 8 rows joined by '/' and 'b' or 'w'",
+            text,
+        )
+    black = white = 0
+    for r, row in enumerate(rows):
+        if len(row) != 8 or set(row) - set("bw."):
+            raise NotationError(
+                f"invalid votey position {text!r}: row {r + 1} {row!r} is not 8 of b, w or .",
+                text,
+            )
+        for c, ch in enumerate(row):
+            if ch == "b":
+                black |= 1 << (8 * r + c)
+            elif ch == "w":
+                white |= 1 << (8 * r + c)
+    return make_state((black, white), 0 if parts[1] == "b" else 1)
+
+
+def draw_board(s: State, last: Move | None = None) -> str:
+    """Returns the board as text with the contest's row and column digits.
+
+    Square ``RC`` is row ``R``, column ``C``; ``b`` black, ``w`` white. The last
+    move's destination is bracketed and its origin shown as ``*``.
+
+    >>> from arbiter.games.votey.rules import Votey
+    >>> print(draw_board(Votey().initial()).splitlines()[1])
+      1   .  b  b  b  b  b  b  .
+    """
+    black, white = s.pieces
+    lines = ["      " + "  ".join(str(c) for c in range(1, 9))]
+    for r in range(8):
+        row = f"  {r + 1}  "
+        for c in range(8):
+            cell = 8 * r + c
+            ch = "b" if (black >> cell) & 1 else "w" if (white >> cell) & 1 else "."
+            if last is not None and cell == last.target:
+                row += f"[{ch}]"
+            elif last is not None and cell == last.origin:
+                row += " * "
+            else:
+                row += f" {ch} "
+        lines.append(row.rstrip())
+    side = "black" if s.to_move == 0 else "white"
+    lines.append(f"  {side} to move, ply {s.ply}")
+    return "\n".join(lines)

@@ -1,0 +1,20 @@
+"""Perft: the number of move sequences of a given length, the standard move-generator check.
+
+A position whose game is over has no moves and so adds nothing below it (as in
+chess perft). Leaves are counted in bulk (the length of the last move list).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arbiter.game import Game
+
+
+def perft(game: Game[Any, Any], s: Any, depth: int) -> int:
+    """Returns the number of legal move sequences of exactly ``depth`` plies from ``s``."""
+    moves = game.legal_moves(s)
+    if depth <= 1:
+        return len(moves) if depth == 1 else 1
+    apply = game.apply
+    return sum(perft(game, apply(s, m), depth - 1) for m in moves)

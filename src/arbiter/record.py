@@ -1,0 +1,199 @@
+"""Game records as JSON lines (one game per line), and their re-verification.
+
+A record keeps what is needed to replay and audit a game: the game and its rule
+options, the players, every move in the contest's own notation (Chinese checkers
+in the first player's numbering), the seconds charged per move, the result, its
+reason and detail, and for a fault the offending text. :func:`replay` plays the
+moves again through the rules engine and the contest's judge and raises at the
+first discrepancy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason, RecordError
+from arbiter.game import Outcome, Player
+
+_MOVE_FAULTS = {
+    Reason.ILLEGAL_MOVE: IllegalMove,
+    Reason.MALFORMED: NotationError,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game. ``winner`` is the seat (0 = first mover) or None for a draw."""
+
+    game: str
+    players: tuple[str, ...]
+    moves: tuple[str, ...]
+    times: tuple[float, ...]
+    winner: Player | None
+    reason: Reason
+    detail: str = ""
+    offending: str | None = None
+    time_control: str = ""
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
+    start: str | None = None
+    date: str = ""
+    round: int | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        """The result as an Outcome."""
+        return Outcome(self.winner, self.reason, self.detail)
+
+    def to_json(self) -> str:
+        """Returns the record as one line of JSON."""
+        d = asdict(self)
+        d["reason"] = str(self.reason)
+        d["players"] = list(self.players)
+        d["moves"] = list(self.moves)
+        d["times"] = [round(t, 4) for t in self.times]
+        return json.dumps(d, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, line: str) -> GameRecord:
+        """Parses one JSON line.
+
+        :raises RecordError: naming what is missing or wrong.
+        """
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"not JSON: {e.msg} at column {e.colno}") from None
+        if not isinstance(d, dict):
+            raise RecordError("not a JSON object")
+        for key in ("game", "players", "moves", "winner", "reason"):
+            if key not in d:
+                raise RecordError(f"missing field {key!r}")
+        try:
+            reason = Reason(d["reason"])
+        except ValueError:
+            raise RecordError(f"unknown reason {d['reason']!r}") from None
+        moves = d["moves"]
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise RecordError("field 'moves' must be a list of strings")
+        winner = d["winner"]
+        if winner not in (None, 0, 1):
+            raise RecordError(f"field 'winner' must be 0, 1 or null, not {winner!r}")
+        times = d.get("times") or [0.0] * len(moves)
+        return cls(
+            game=str(d["game"]),
+            players=tuple(str(p) for p in d["players"]),
+            moves=tuple(moves),
+            times=tuple(float(t) for t in times),
+            winner=winner,
+            reason=reason,
+            detail=str(d.get("detail", "")),
+            offending=d.get("offending"),
+            time_control=str(d.get("time_control", "")),
+            seed=int(d.get("seed", 0)),
+            options=dict(d.get("options") or {}),
+            start=d.get("start"),
+            date=str(d.get("date", "")),
+            round=d.get("round"),
+        )
+
+
+def append_record(path: str | Path, record: GameRecord) -> None:
+    """Appends one record as a line and flushes it to disk, so a crash loses nothing."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(record.to_json() + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def read_records(path: str | Path) -> Iterator[tuple[int, GameRecord]]:
+    """Yields (line number, record) for each non-blank line of a JSON-lines file.
+
+    :raises RecordError: naming the file and line of the first unreadable record.
+    """
+    try:
+        f = open(path, encoding="utf-8")  # noqa: SIM115 (closed by the with below)
+    except OSError as e:
+        raise RecordError(f"cannot read {str(path)!r}: {e.strerror}") from None
+    with f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                yield number, GameRecord.from_json(line)
+            except RecordError as e:
+                raise RecordError(f"{path}:{number}: {e}") from None
+
+
+def replay(record: GameRecord) -> Outcome:
+    """Plays the record's moves again and checks its result; returns the verified Outcome.
+
+    :raises RecordError: at the first move that does not parse, is illegal or claims
+        wrongly, a move after the game ended, or a result the moves do not give.
+    """
+    from arbiter.games import find_game
+
+    try:
+        spec = find_game(record.game)
+        game = spec.make(**record.options)
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"cannot set up {record.game!r} with {record.options}: {e}") from None
+    s = game.initial() if record.start is None else spec.notation.parse_position(record.start)
+    for i, text in enumerate(record.moves):
+        done = game.outcome(s)
+        if done is not None:
+            raise RecordError(f"move {i + 1} {text!r} comes after the game ended ({done.reason})")
+        try:
+            m = spec.protocol.judge(game, s, text)
+        except (NotationError, IllegalMove, AgentFault) as e:
+            raise RecordError(f"move {i + 1} {text!r}: {e}") from None
+        s = game.apply(s, m)
+    out = game.outcome(s)
+    if not record.reason.is_fault:
+        if out is None or (out.winner, out.reason) != (record.winner, record.reason):
+            got = "the game going on" if out is None else f"{out.result()} by {out.reason}"
+            raise RecordError(
+                f"the record says {record.outcome.result()} by {record.reason}, "
+                f"but its {len(record.moves)} moves give {got}"
+            )
+        return out
+    if out is not None:
+        raise RecordError(
+            f"the record says {record.reason}, but the game had already ended by {out.reason}"
+        )
+    if record.offending is not None:
+        mover = game.to_move(s)
+        if record.winner != 1 - mover:
+            raise RecordError(
+                f"the record blames seat {1 - (record.winner or 0)} for {record.reason}, "
+                f"but seat {mover} was to move"
+            )
+        _check_offence(spec, game, s, record)
+    return record.outcome
+
+
+def _check_offence(spec: Any, game: Any, s: Any, record: GameRecord) -> None:
+    """Judges the offending text again; it must fail the way the record says."""
+    text = record.offending or ""
+    try:
+        spec.protocol.judge(game, s, text)
+    except AgentFault as e:
+        if e.reason == record.reason:
+            return
+        raise RecordError(f"offending move {text!r} is {e.reason}, not {record.reason}") from None
+    except (NotationError, IllegalMove) as e:
+        expected = _MOVE_FAULTS.get(record.reason)
+        kind = NotationError if isinstance(e, NotationError) else IllegalMove
+        if expected is kind:
+            return
+        raise RecordError(f"offending move {text!r} fails as {e}, not {record.reason}") from None
+    if record.reason in _MOVE_FAULTS or record.reason in (
+        Reason.FALSE_CLAIM,
+        Reason.UNCLAIMED_WIN,
+    ):
+        raise RecordError(f"offending move {text!r} is a good move, not {record.reason}")

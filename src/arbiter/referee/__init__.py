@@ -1,0 +1,1 @@
+"""The referee: runs agents (in-process or as child processes) through a contest's protocol."""

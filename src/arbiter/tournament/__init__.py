@@ -1,0 +1,1 @@
+"""Tournaments: schedules, running games, storing results, ratings."""
