@@ -1,0 +1,65 @@
+"""A Votey test agent that misbehaves on purpose.
+
+Usage: votey_script.py MODE PIDFILE COLOR
+
+It appends its pid (and those of any children it starts) to PIDFILE, then acts
+by MODE. Black plays the lines of MODE's script; white echoes what it reads to
+PIDFILE.moves so tests can see what the referee sent it.
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+mode, pidfile, color = sys.argv[1], sys.argv[2], sys.argv[3]
+
+
+def note(text: str) -> None:
+    with open(pidfile, "a") as f:
+        f.write(text + "\n")
+
+
+note(f"pid {os.getpid()}")
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def hear() -> str:
+    line = sys.stdin.readline()
+    with open(pidfile + ".moves", "a") as f:
+        f.write(line if line else "<eof>\n")
+    return line.strip()
+
+
+if mode == "listen":  # white: read everything until the end of input
+    while hear() not in ("", "-1"):
+        pass
+    sys.exit(0)
+if mode == "illegal":
+    say("1418")
+elif mode == "malformed":
+    say("move 14 to 34")
+elif mode == "burn":
+    child = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    note(f"child {child.pid}")
+    while True:
+        pass
+elif mode == "sleep":
+    time.sleep(600)
+elif mode == "crash":
+    say("1434")
+    hear()
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    note(f"child {child.pid}")
+    sys.stderr.write("segmentation fault (pretend)\n")
+    sys.exit(3)
+elif mode == "false-claim":
+    say("-1434")
+elif mode in ("win", "unclaimed"):  # from the Figure 3 position, black to move
+    say("-2454" if mode == "win" else "2454")
+hear()
+time.sleep(600)
