@@ -126,7 +126,9 @@ class Channel:
         return total
 
     def _signal_group(self, sig: signal.Signals) -> None:
-        if self.proc is None or self.proc.returncode is not None:
+        """Signals every process of the program's group, even after the leader exited
+        (Linux does not reuse a pid while it names a live process group)."""
+        if self.proc is None:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, sig)
@@ -170,6 +172,9 @@ class Channel:
         await proc.wait()
         if self._read_task is not None and not self._read_task.done():
             self._read_task.cancel()
+        transport = getattr(proc, "_transport", None)
+        if transport is not None:
+            transport.close()
         if self._stderr_task is not None:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(self._stderr_task, 1.0)
@@ -240,6 +245,9 @@ class Channel:
             await asyncio.wait({task}, timeout=self.poll)
             if task.done():
                 break
+            if proc.returncode is not None:
+                # exited, though a process it left behind may still hold its output open
+                raise Crash(f"{self.name}: {self._crash_detail()}", self._crash_detail())
             if cpu_limit is not None:
                 used = self.cpu_time() - cpu_base
                 if used > cpu_limit:

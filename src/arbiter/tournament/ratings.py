@@ -2,7 +2,7 @@
 
 >>> e = elo_difference(30, 5, 5)
 >>> round(e.elo), e.games
-(191, 40)
+(255, 40)
 """
 
 from __future__ import annotations

@@ -1,0 +1,160 @@
+"""The Votey referee against real misbehaving programs: each fault, its loser, its reason.
+
+Every test also checks that no process the agents started is still alive afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from arbiter.agents.random import RandomAgent
+from arbiter.clock import TimeControl
+from arbiter.errors import Reason
+from arbiter.games import find_game
+from arbiter.games.votey.notation import parse_position
+from arbiter.games.votey.protocol import VoteyProcessSeat, move_text
+from arbiter.record import GameRecord, replay
+from arbiter.referee.match import play_game
+from arbiter.referee.seat import LocalSeat
+
+from ..games.votey.test_rules import FIGURE3
+
+SCRIPT = Path(__file__).parent / "agents" / "votey_script.py"
+SPEC = find_game("votey")
+
+
+def script_seat(mode: str, tmp_path: Path, **options) -> VoteyProcessSeat:
+    pidfile = tmp_path / f"{mode}.pids"
+    return VoteyProcessSeat([sys.executable, str(SCRIPT), mode, str(pidfile)], name=mode, **options)
+
+
+def pids(tmp_path: Path) -> list[int]:
+    found = []
+    for f in tmp_path.glob("*.pids"):
+        for line in f.read_text().split("\n"):
+            if line:
+                found.append(int(line.split()[1]))
+    return found
+
+
+def assert_none_alive(tmp_path: Path) -> None:
+    deadline = time.monotonic() + 2.0
+    alive = []
+    while time.monotonic() < deadline:
+        alive = []
+        for pid in pids(tmp_path):
+            try:
+                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                    alive.append(pid)
+            except psutil.NoSuchProcess:
+                pass
+        if not alive:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"processes still alive: {alive}")
+
+
+def heard(tmp_path: Path, mode: str) -> list[str]:
+    f = tmp_path / f"{mode}.pids.moves"
+    return f.read_text().split() if f.exists() else []
+
+
+def run(black, white, move_time: float = 1.0, start=None) -> GameRecord:
+    game = SPEC.make()
+    tc = TimeControl.per_move_seconds(move_time)
+    return asyncio.run(play_game(SPEC, game, [black, white], tc, start=start))
+
+
+def random_white() -> LocalSeat:
+    return LocalSeat(RandomAgent(), SPEC.make(), move_text, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason", "offending"),
+    [
+        ("illegal", Reason.ILLEGAL_MOVE, "1418"),
+        ("malformed", Reason.MALFORMED, "move 14 to 34"),
+        ("false-claim", Reason.FALSE_CLAIM, "-1434"),
+    ],
+)
+def test_bad_first_move_loses_and_gets_minus_one(tmp_path, mode, reason, offending) -> None:
+    listener = script_seat("listen", tmp_path)
+    record = run(script_seat(mode, tmp_path), listener)
+    assert (record.winner, record.reason, record.offending) == (1, reason, offending)
+    assert record.moves == ()
+    assert heard(tmp_path, mode) == ["-1"]  # the offender is told, as the sheet says
+    assert heard(tmp_path, "listen") == ["<eof>"]  # the winner's input is closed
+    assert replay(record) == record.outcome
+    assert_none_alive(tmp_path)
+
+
+def test_cpu_burner_in_child_process_loses_on_time(tmp_path) -> None:
+    t0 = time.monotonic()
+    record = run(script_seat("burn", tmp_path), random_white(), move_time=0.4)
+    assert (record.winner, record.reason) == (1, Reason.TIME)
+    assert "CPU" in record.detail
+    # the limit is CPU of the whole tree: parent and child burn together, so the
+    # limit is reached in well under 0.4 s of wall time per process
+    assert time.monotonic() - t0 < 3.0
+    assert_none_alive(tmp_path)
+
+
+def test_sleeping_agent_loses_on_wall_backstop(tmp_path) -> None:
+    seat = script_seat("sleep", tmp_path, wall_factor=1.0, wall_extra=0.5)
+    record = run(seat, random_white(), move_time=0.5)
+    assert (record.winner, record.reason) == (1, Reason.TIME)
+    assert "wall" in record.detail
+    assert_none_alive(tmp_path)
+
+
+def test_crash_mid_game_loses_and_its_child_is_killed(tmp_path) -> None:
+    record = run(script_seat("crash", tmp_path), random_white())
+    assert (record.winner, record.reason) == (1, Reason.CRASH)
+    assert record.moves[0] == "1434" and len(record.moves) == 2
+    assert "exited with code 3" in record.detail
+    assert "segmentation fault (pretend)" in record.detail
+    assert len(pids(tmp_path)) == 2  # the script and the child it left behind
+    assert_none_alive(tmp_path)
+
+
+def test_unclaimed_win_loses(tmp_path) -> None:
+    start = parse_position(FIGURE3 + " b")
+    record = run(script_seat("unclaimed", tmp_path), script_seat("listen", tmp_path), start=start)
+    assert (record.winner, record.reason, record.offending) == (1, Reason.UNCLAIMED_WIN, "2454")
+    assert heard(tmp_path, "unclaimed") == ["-1"]
+    assert replay(record) == record.outcome
+    assert_none_alive(tmp_path)
+
+
+def test_claimed_win_wins_and_reaches_the_loser(tmp_path) -> None:
+    start = parse_position(FIGURE3 + " b")
+    record = run(script_seat("win", tmp_path), script_seat("listen", tmp_path), start=start)
+    assert (record.winner, record.reason, record.moves) == (0, Reason.CONNECTED, ("-2454",))
+    assert heard(tmp_path, "listen") == ["-2454", "<eof>"]
+    assert heard(tmp_path, "win") == ["<eof>"]
+    assert replay(record) == record.outcome
+    assert_none_alive(tmp_path)
+
+
+def test_memory_limit(tmp_path) -> None:
+    hog = tmp_path / "hog.py"
+    hog.write_text(
+        "import sys, time\nx = bytearray(300 * 2**20)\nx[::4096] = b'1' * len(x[::4096])\ntime.sleep(60)\n"
+    )
+    seat = VoteyProcessSeat([sys.executable, str(hog)], name="hog", memory_limit_mb=100)
+    record = run(seat, random_white(), move_time=5)
+    assert (record.winner, record.reason) == (1, Reason.MEMORY)
+    assert "MB" in record.detail
+
+
+def test_missing_program_loses_by_crash(tmp_path) -> None:
+    seat = VoteyProcessSeat([str(tmp_path / "no-such-agent")], name="ghost")
+    record = run(random_white(), seat)
+    assert (record.winner, record.reason) == (0, Reason.CRASH)
+    assert "cannot start" in record.detail
