@@ -144,9 +144,8 @@ def test_claimed_win_wins_and_reaches_the_loser(tmp_path) -> None:
 
 def test_memory_limit(tmp_path) -> None:
     hog = tmp_path / "hog.py"
-    hog.write_text(
-        "import sys, time\nx = bytearray(300 * 2**20)\nx[::4096] = b'1' * len(x[::4096])\ntime.sleep(60)\n"
-    )
+    hog.write_text("import time\nx = bytearray(300 * 2**20)\nx[::4096] = b'1' * 76800\n")
+    hog.write_text(hog.read_text() + "time.sleep(60)\n")
     seat = VoteyProcessSeat([sys.executable, str(hog)], name="hog", memory_limit_mb=100)
     record = run(seat, random_white(), move_time=5)
     assert (record.winner, record.reason) == (1, Reason.MEMORY)
