@@ -80,6 +80,7 @@ class AlphaBetaAgent:
         self._history: dict[Any, int] = {}
         self._nodes = 0
         self._node_limit: int | None = None
+        self._next_check = 0
         self._deadline: float | None = None
         self._wall_deadline: float | None = None
         self.last_info: SearchInfo | None = None
@@ -96,8 +97,12 @@ class AlphaBetaAgent:
     # -- time ---------------------------------------------------------------
 
     def _check(self) -> None:
-        if self._node_limit is not None and self._nodes >= self._node_limit:
-            raise _Stop
+        """Raises _Stop once the node or time budget is spent; called every 256 nodes."""
+        self._next_check = self._nodes + 256
+        if self._node_limit is not None:
+            if self._nodes >= self._node_limit:
+                raise _Stop
+            self._next_check = min(self._next_check, self._node_limit)
         if self._deadline is not None and (
             time.thread_time() >= self._deadline
             or (self._wall_deadline is not None and time.perf_counter() >= self._wall_deadline)
@@ -120,6 +125,7 @@ class AlphaBetaAgent:
         max_depth = self.depth or limit.depth or (64 if budget is not None else 4)
         self._nodes = 0
         self._node_limit = limit.nodes
+        self._next_check = 0
         self._deadline = None if budget is None else t0 + budget * self._safety
         self._wall_deadline = None if budget is None else w0 + 3 * budget * self._safety + 0.05
         self._killers = [[] for _ in range(max_depth + 64)]
@@ -170,7 +176,7 @@ class AlphaBetaAgent:
 
     def _search(self, s: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._nodes += 1
-        if not self._nodes & 511:
+        if self._nodes >= self._next_check:
             self._check()
         game = self._game
         assert game is not None
@@ -232,7 +238,7 @@ class AlphaBetaAgent:
         best = -_INF
         for m in self._order(s, noisy, None, ply):
             self._nodes += 1
-            if not self._nodes & 511:
+            if self._nodes >= self._next_check:
                 self._check()
             child = game.apply(s, m)
             terminal = self._terminal_score(child, ply + 1)

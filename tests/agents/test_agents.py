@@ -1,0 +1,79 @@
+"""The built-in agents: legal, repeatable, strong enough to see a win, within their time."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from arbiter.agents.alphabeta import AlphaBetaAgent
+from arbiter.agents.base import Limit
+from arbiter.agents.registry import ENGINES, make_agent
+from arbiter.errors import ConfigError
+from arbiter.games import find_game
+from arbiter.games.votey.notation import format_move, parse_position
+
+from ..games.votey.test_rules import FIGURE3
+
+SPEC = find_game("votey")
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_same_seed_same_choices(name: str) -> None:
+    game = SPEC.make()
+
+    def moves(seed: int) -> list[str]:
+        agent = make_agent(name, SPEC, depth=2)
+        agent.reset(game, 0, seed)
+        s, out = game.initial(), []
+        for _ in range(6):
+            m = agent.choose(s, Limit(time=5))
+            assert m in game.legal_moves(s)
+            out.append(format_move(m))
+            s = game.apply(s, m)
+        return out
+
+    assert moves(1) == moves(1)
+
+
+@pytest.mark.parametrize("name", ["greedy", "alphabeta"])
+def test_finds_the_figure3_win(name: str) -> None:
+    game = SPEC.make()
+    agent = make_agent(name, SPEC)
+    agent.reset(game, 0, 0)
+    s = parse_position(FIGURE3 + " b")
+    assert format_move(agent.choose(s, Limit(time=2))) == "2454"
+
+
+def test_alphabeta_defends_figure3_for_white() -> None:
+    game = SPEC.make()
+    agent = make_agent("alphabeta", SPEC, depth=2)
+    agent.reset(game, 1, 0)
+    s = parse_position(FIGURE3 + " w")
+    m = agent.choose(s, Limit())
+    after = game.apply(s, m)
+    assert all(game.apply(after, r).winner != 0 for r in game.legal_moves(after))
+
+
+def test_alphabeta_stops_within_its_time() -> None:
+    game = SPEC.make()
+    agent = make_agent("alphabeta", SPEC)
+    agent.reset(game, 0, 0)
+    t0 = time.thread_time()
+    agent.choose(game.initial(), Limit(time=0.3))
+    assert time.thread_time() - t0 < 0.3
+    assert isinstance(agent, AlphaBetaAgent) and agent.last_info is not None
+    assert agent.last_info.depth >= 1
+
+
+def test_alphabeta_node_limit() -> None:
+    game = SPEC.make()
+    agent = make_agent("alphabeta", SPEC)
+    agent.reset(game, 0, 0)
+    agent.choose(game.initial(), Limit(nodes=600, time=10))
+    assert agent.last_info is not None and agent.last_info.nodes <= 600
+
+
+def test_unknown_engine() -> None:
+    with pytest.raises(ConfigError, match="'deepblue'"):
+        make_agent("deepblue", SPEC)

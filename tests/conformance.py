@@ -1,0 +1,58 @@
+"""Generic checks every game must pass (OpenSpiel ``random_sim_test``, pgx ``api_test``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arbiter.errors import IllegalMove
+from arbiter.game import play
+from arbiter.games import GameSpec
+from arbiter.record import GameRecord, replay
+
+
+def check_game(spec: GameSpec, n_games: int = 20, seed: int = 0, max_plies: int = 300) -> None:
+    """Plays random games and checks the API invariants of ``spec``'s game.
+
+    Legal moves are non-empty until the game ends and empty after, sorted and
+    deterministic; ``apply`` leaves its input unchanged; every move's contest text
+    judges back to the move; positions round-trip through their text; games end
+    within the ply cap; ``play`` refuses a move after the end; the game's record
+    replays to the same outcome.
+    """
+    game = spec.make(max_plies=max_plies)
+    notation, protocol = spec.notation, spec.protocol
+    rng = random.Random(seed)
+    for _ in range(n_games):
+        s = game.initial()
+        texts: list[str] = []
+        while (out := game.outcome(s)) is None:
+            moves = game.legal_moves(s)
+            assert moves, "no legal moves, yet no outcome"
+            assert list(moves) == sorted(moves), "legal moves are not sorted"
+            assert list(moves) == list(game.legal_moves(s)), "move order is not deterministic"
+            back = notation.parse_position(notation.format_position(s))
+            assert game.position_key(back) == game.position_key(s)
+            key = game.position_key(s)
+            m = rng.choice(moves)
+            text = protocol.move_text(game, s, m, game.to_move(s))
+            assert protocol.judge(game, s, text, game.to_move(s)) == m
+            after = game.apply(s, m)
+            assert game.position_key(s) == key, "apply changed its input"
+            s = after
+            texts.append(text)
+            assert len(texts) <= max_plies
+        assert list(game.legal_moves(s)) == [], "legal moves after the end"
+        with pytest.raises(IllegalMove):
+            play(game, s, m)
+        record = GameRecord(
+            spec.name,
+            ("a", "b"),
+            tuple(texts),
+            (0.0,) * len(texts),
+            out.winner,
+            out.reason,
+            options={"max_plies": max_plies},
+        )
+        assert replay(record) == out

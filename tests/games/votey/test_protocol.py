@@ -1,0 +1,97 @@
+"""The Votey protocol: the referee's judge and the agent side's dialogue, scripted."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from arbiter.agents.random import RandomAgent
+from arbiter.errors import FalseClaim, IllegalMove, NotationError, UnclaimedWin
+from arbiter.games.votey.notation import parse_position
+from arbiter.games.votey.protocol import judge, move_text, serve
+from arbiter.games.votey.rules import Votey
+
+from .test_rules import FIGURE3
+
+
+class ScriptedMover:
+    """An agent that plays a fixed list of moves (as contest text)."""
+
+    name = "scripted"
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = list(texts)
+        self.seen: list[str] = []
+
+    def reset(self, game, seat, seed) -> None:
+        self.game = game
+
+    def choose(self, s, limit):
+        from arbiter.games.votey.notation import resolve_move
+
+        return resolve_move(self.texts.pop(0), s)
+
+    def observe(self, s, m) -> None:
+        self.seen.append(str(m))
+
+
+def test_judge_accepts_claimed_win_and_rejects_wrong_claims() -> None:
+    game = Votey()
+    s = parse_position(FIGURE3 + " b")
+    assert str(judge(game, s, "-2454")) == "2454"
+    with pytest.raises(UnclaimedWin):
+        judge(game, s, "2454")
+    with pytest.raises(FalseClaim):
+        judge(game, s, "-2425")
+    with pytest.raises(IllegalMove):
+        judge(game, s, "-2446")
+    with pytest.raises(NotationError):
+        judge(game, s, "24 54")
+    assert move_text(game, s, judge(game, s, "-2454")) == "-2454"
+
+
+def test_black_writes_first_and_stops_on_end_of_input() -> None:
+    out = io.StringIO()
+    agent = ScriptedMover(["1434", "8264"])
+    status = serve(agent, Votey(), 1, 1.0, io.StringIO("2123\n"), out)
+    assert status == 0
+    assert out.getvalue() == "1434\n8264\n"
+    assert agent.seen == ["2123"]
+
+
+def test_white_reads_first_and_stops_on_minus_one() -> None:
+    out = io.StringIO()
+    agent = ScriptedMover(["2123"])
+    status = serve(agent, Votey(), 2, 1.0, io.StringIO("1434\n-1\n"), out)
+    assert status == 0 and out.getvalue() == "2123\n"
+
+
+def test_agent_stops_on_a_winning_opponent_move() -> None:
+    out = io.StringIO()
+    # white has no pieces to connect quickly: just check a negative move ends the game
+    status = serve(RandomAgent(), Votey(), 2, 1.0, io.StringIO("-1434\n1232\n"), out)
+    assert status == 0 and out.getvalue() == ""
+
+
+def test_agent_negates_its_own_winning_move() -> None:
+    # From Figure 3 the greedy agent must find 2454 and write -2454. The agent side
+    # always starts from the contest's start position, so drive serve's helpers
+    # directly through move_text, which serve uses for every line it writes.
+    from arbiter.agents.greedy import GreedyAgent
+    from arbiter.agents.base import Limit
+    from arbiter.games.votey.evaluate import evaluate
+
+    game = Votey()
+    s = parse_position(FIGURE3 + " b")
+    agent = GreedyAgent(evaluate)
+    agent.reset(game, 0, 0)
+    assert move_text(game, s, agent.choose(s, Limit(time=1))) == "-2454"
+
+
+def test_bad_opponent_move_exits_with_status_1() -> None:
+    err = io.StringIO()
+    with pytest.raises(SystemExit) as e:
+        serve(RandomAgent(), Votey(), 2, 1.0, io.StringIO("1418\n"), io.StringIO(), stderr=err)
+    assert e.value.code == 1
+    assert "1418" in err.getvalue()

@@ -1,0 +1,135 @@
+"""The ``arbiter`` command end to end, and external agents against in-process ones."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+
+import pytest
+
+from arbiter.agents.registry import make_agent
+from arbiter.cli import main
+from arbiter.clock import TimeControl
+from arbiter.games import find_game
+from arbiter.games.votey.protocol import VoteyProcessSeat, move_text
+from arbiter.record import read_records
+from arbiter.referee.match import play_game
+from arbiter.referee.seat import LocalSeat
+
+AGENT = [sys.executable, "-m", "arbiter.cli", "agent", "votey"]
+
+
+def test_external_agent_plays_the_same_game_as_in_process() -> None:
+    spec = find_game("votey")
+    game = spec.make()
+    tc = TimeControl.per_move_seconds(30)
+
+    def greedy() -> LocalSeat:
+        return LocalSeat(make_agent("greedy", spec), game, move_text, seed=4)
+
+    local = LocalSeat(make_agent("alphabeta", spec, depth=2), game, move_text, seed=3)
+    external = VoteyProcessSeat(AGENT + ["--engine", "alphabeta", "--depth", "2", "--seed", "3"])
+    for first in (0, 1):
+        pair_a = [local, greedy()] if first == 0 else [greedy(), local]
+        pair_b = [external, greedy()] if first == 0 else [greedy(), external]
+        a = asyncio.run(play_game(spec, game, pair_a, tc))
+        b = asyncio.run(play_game(spec, game, pair_b, tc))
+        assert len(a.moves) > 4
+        assert a.moves == b.moves
+        assert (a.winner, a.reason) == (b.winner, b.reason)
+
+
+def test_match_command_records_and_replays(tmp_path, capsys) -> None:
+    record = tmp_path / "games.jsonl"
+    status = main(
+        [
+            "match",
+            "votey",
+            "greedy",
+            "random",
+            "--games",
+            "2",
+            "--move-time",
+            "2",
+            "--record",
+            str(record),
+            "--seed",
+            "5",
+        ]
+    )
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "game 2/2" in out and "greedy:" in out and "Elo difference" in out
+    records = [r for _, r in read_records(record)]
+    assert [r.players for r in records] == [("greedy", "random"), ("random", "greedy")]
+    assert main(["replay", str(record)]) == 0
+    assert "2 of 2 records verified" in capsys.readouterr().out
+
+
+def test_match_against_external_command(tmp_path, capsys) -> None:
+    command = " ".join(AGENT + ["--engine", "random", "--seed", "1"])
+    assert main(["match", "votey", command, "greedy", "--games", "1", "--move-time", "5"]) == 0
+    assert "1 games" in capsys.readouterr().out
+
+
+def test_replay_reports_a_tampered_record(tmp_path, capsys) -> None:
+    record = tmp_path / "games.jsonl"
+    main(["match", "votey", "random", "random", "--games", "1", "--record", str(record)])
+    capsys.readouterr()
+    text = record.read_text().replace('"moves":["', '"moves":["8888","', 1)
+    record.write_text(text)
+    assert main(["replay", str(record)]) == 1
+    assert "move 1 '8888'" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["match", "votey", "alphabeta", "no-such-program-xyz"], "no-such-program-xyz"),
+        (["match", "votey", "alphabeta", "'unbalanced"], "invalid command"),
+        (["match", "votey", "alphabeta", "/nonexistent/agent"], "no such file"),
+        (["replay", "/nonexistent/games.jsonl"], "cannot read"),
+        (["perft", "votey", "2", "--position", "bad"], "invalid votey position"),
+        (["play", "votey", "--as", "purple"], "unknown side 'purple'"),
+    ],
+)
+def test_user_mistakes_are_one_line_errors(argv, message, capsys) -> None:
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "votey", "a", "b", "--games", "0"],
+        ["match", "votey", "a", "b", "--move-time", "-1"],
+        ["match", "chess", "a", "b"],
+        ["agent", "votey", "3"],
+    ],
+)
+def test_bad_flags_are_usage_errors(argv, capsys) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_perft_prints_depth_and_nodes(capsys) -> None:
+    assert main(["perft", "votey", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in lines] == [["1", "36"], ["2", "1244"]]
+
+
+def test_console_script_runs_an_agent() -> None:
+    done = subprocess.run(
+        [*AGENT, "--engine", "random", "1"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0
+    first = done.stdout.split()[0]
+    assert len(first) == 4 and first.isdigit()

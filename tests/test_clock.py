@@ -1,0 +1,72 @@
+"""Time controls: text round trips, bad text, and the clock's arithmetic."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter.clock import Clock, TimeControl
+from arbiter.errors import ConfigError, Timeout
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("inf", "inf"),
+        ("st=60", "st=60"),
+        ("40/120+1", "40/120+1"),
+        ("2:30+5", "150+5"),
+        ("300 ot=1", "300 ot=1"),
+        ("st=1 margin=0.25", "st=1 margin=0.25"),
+    ],
+)
+def test_text_round_trips(text: str, canonical: str) -> None:
+    tc = TimeControl.parse(text)
+    assert str(tc) == canonical
+    assert TimeControl.parse(str(tc)) == tc
+
+
+@pytest.mark.parametrize("text", ["", "abc", "0/10", "10+x", "st=-1", "300 foo=1", "nan"])
+def test_bad_text_names_itself(text: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        TimeControl.parse(text)
+    assert repr(text) in str(e.value)
+
+
+def test_per_move_clock_flags_only_the_slow_move() -> None:
+    clock = Clock.start(TimeControl.per_move_seconds(1.0))
+    clock = clock.charge(0, 0.99)
+    assert clock.limit_for(0).time == 1.0
+    with pytest.raises(Timeout, match="1.20s"):
+        clock.charge(1, 1.2)
+
+
+def test_game_clock_counts_down_and_adds_increment() -> None:
+    clock = Clock.start(TimeControl.parse("10+1"))
+    clock = clock.charge(0, 3.0)
+    assert clock.remaining == (8.0, 10.0)
+    assert clock.limit_for(0).my_clock == 8.0
+    with pytest.raises(Timeout):
+        clock.charge(1, 10.5)
+
+
+def test_moves_per_period_refills() -> None:
+    clock = Clock.start(TimeControl.parse("2/10"))
+    clock = clock.charge(0, 4.0).charge(0, 4.0)
+    assert clock.remaining[0] == 12.0 and clock.moves_left[0] == 2
+
+
+def test_overtime_after_base_time() -> None:
+    clock = Clock.start(TimeControl.parse("5 ot=1"))
+    clock = clock.charge(0, 5.5)  # crosses into overtime within the 1 s allowance
+    assert clock.in_overtime(0)
+    assert clock.limit_for(0).time == 1.0
+    clock = clock.charge(0, 0.9)
+    with pytest.raises(Timeout):
+        clock.charge(0, 1.1)
+
+
+def test_margin_is_grace() -> None:
+    clock = Clock.start(TimeControl.parse("st=1 margin=0.5"))
+    clock.charge(0, 1.4)
+    with pytest.raises(Timeout):
+        clock.charge(0, 1.6)

@@ -1,0 +1,101 @@
+"""Game records: JSON lines round trip, and replay finds the first discrepancy."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from arbiter.errors import Reason, RecordError
+from arbiter.games.votey.notation import parse_position
+from arbiter.record import GameRecord, append_record, read_records, replay
+
+from .games.votey.test_rules import FIGURE3
+
+
+def figure3_win() -> GameRecord:
+    return GameRecord(
+        "votey",
+        ("a", "b"),
+        ("-2454",),
+        (0.5,),
+        0,
+        Reason.CONNECTED,
+        start=FIGURE3 + " b",
+    )
+
+
+def opening() -> GameRecord:
+    return GameRecord(
+        "votey",
+        ("a", "b"),
+        ("1434", "2123"),
+        (0.1, 0.2),
+        1,
+        Reason.ILLEGAL_MOVE,
+        detail="illegal",
+        offending="1418",
+    )
+
+
+def test_json_round_trip(tmp_path) -> None:
+    path = tmp_path / "games.jsonl"
+    append_record(path, figure3_win())
+    append_record(path, opening())
+    got = [r for _, r in read_records(path)]
+    assert got == [figure3_win(), opening()]
+    line = json.loads(path.read_text().splitlines()[0])
+    assert line["moves"] == ["-2454"] and line["winner"] == 0 and line["reason"] == "connected"
+
+
+def test_replay_verifies_good_records() -> None:
+    assert replay(figure3_win()).winner == 0
+    assert replay(opening()).reason == Reason.ILLEGAL_MOVE
+    assert parse_position(FIGURE3 + " b")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"moves": ("1434", "1418")}, "move 2 '1418'"),
+        ({"moves": ("1434", "2x23")}, "move 2 '2x23'"),
+        ({"winner": 0}, "blames"),
+        ({"offending": "8262"}, "good move"),
+        ({"offending": "zz", "reason": Reason.ILLEGAL_MOVE}, "zz"),
+        ({"reason": Reason.CONNECTED, "offending": None}, "the game going on"),
+    ],
+)
+def test_replay_reports_the_first_discrepancy(change, message) -> None:
+    bad = dataclasses.replace(opening(), **change)
+    with pytest.raises(RecordError, match=message):
+        replay(bad)
+
+
+def test_wrong_claim_in_record_is_caught() -> None:
+    bad = dataclasses.replace(figure3_win(), moves=("2454",))
+    with pytest.raises(RecordError, match="not negated"):
+        replay(bad)
+
+
+def test_move_after_the_end_is_caught() -> None:
+    bad = dataclasses.replace(figure3_win(), moves=("-2454", "3634"))
+    with pytest.raises(RecordError, match="after the game ended"):
+        replay(bad)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"game": "votey"}', "missing field 'players'"),
+        ('{"game":"votey","players":[],"moves":[],"winner":3,"reason":"connected"}', "winner"),
+        ('{"game":"votey","players":[],"moves":[],"winner":0,"reason":"won"}', "'won'"),
+    ],
+)
+def test_broken_lines_name_file_and_line(tmp_path, line, message) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(opening().to_json() + "\n" + line + "\n")
+    with pytest.raises(RecordError, match=f"bad.jsonl:2: .*{message}"):
+        list(read_records(path))
