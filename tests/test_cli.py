@@ -29,7 +29,7 @@ def test_external_agent_plays_the_same_game_as_in_process() -> None:
         return LocalSeat(make_agent("greedy", spec), game, move_text, seed=4)
 
     local = LocalSeat(make_agent("alphabeta", spec, depth=2), game, move_text, seed=3)
-    external = VoteyProcessSeat(AGENT + ["--engine", "alphabeta", "--depth", "2", "--seed", "3"])
+    external = VoteyProcessSeat([*AGENT, "--engine", "alphabeta", "--depth", "2", "--seed", "3"])
     for first in (0, 1):
         pair_a = [local, greedy()] if first == 0 else [greedy(), local]
         pair_b = [external, greedy()] if first == 0 else [greedy(), external]
@@ -68,7 +68,7 @@ def test_match_command_records_and_replays(tmp_path, capsys) -> None:
 
 
 def test_match_against_external_command(tmp_path, capsys) -> None:
-    command = " ".join(AGENT + ["--engine", "random", "--seed", "1"])
+    command = " ".join([*AGENT, "--engine", "random", "--seed", "1"])
     assert main(["match", "votey", command, "greedy", "--games", "1", "--move-time", "5"]) == 0
     assert "1 games" in capsys.readouterr().out
 

@@ -78,8 +78,8 @@ def test_agent_negates_its_own_winning_move() -> None:
     # From Figure 3 the greedy agent must find 2454 and write -2454. The agent side
     # always starts from the contest's start position, so drive serve's helpers
     # directly through move_text, which serve uses for every line it writes.
-    from arbiter.agents.greedy import GreedyAgent
     from arbiter.agents.base import Limit
+    from arbiter.agents.greedy import GreedyAgent
     from arbiter.games.votey.evaluate import evaluate
 
     game = Votey()
