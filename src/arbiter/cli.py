@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument(
         "--memory-limit", type=_positive_float, metavar="MB", help="resident memory cap per agent"
     )
+    m.add_argument(
+        "--names", nargs=2, metavar=("NAME_A", "NAME_B"), help="names to show for A and B"
+    )
     m.add_argument("-v", "--verbose", action="store_true", help="print every move")
     _add_rules_options(m)
 
@@ -162,7 +165,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
     options = {"max_plies": args.max_plies}
     game = spec.make(**options)
     names = (args.first, args.second)
-    labels = (names[0], names[1] if names[1] != names[0] else names[1] + "'")
+    shown = args.names or names
+    labels = (shown[0], shown[1] if shown[1] != shown[0] else shown[1] + "'")
     tally = {0: Counter(), 1: Counter()}  # per agent: Counter of (colour, result)
     reasons: Counter[str] = Counter()
     points = [0.0, 0.0]

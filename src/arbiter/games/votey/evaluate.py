@@ -18,7 +18,7 @@ wins and losses are handled by the search, not here.
 from __future__ import annotations
 
 from arbiter.bitboard import mask
-from arbiter.games.votey.rules import COL8, FULL, Move, State, groups, moves_from
+from arbiter.games.votey.rules import COL8, FULL, Move, State, count_moves, groups
 
 _ROWS = tuple(mask(8 * r + c for c in range(8)) for r in range(8))
 _COLS = tuple(mask(8 * r + c for r in range(8)) for c in range(8))
@@ -119,12 +119,8 @@ def _side(own: int, enemy: int) -> int:
 
 
 def _mobility(own: int, enemy: int) -> int:
-    codes = moves_from(own, enemy)
-    caps = 0
-    for code in codes:
-        if (enemy >> (code & 63)) & 1:
-            caps += 1
-    return W_MOBILITY * len(codes) + W_CAPTURE * caps
+    moves, captures = count_moves(own, enemy)
+    return W_MOBILITY * moves + W_CAPTURE * captures
 
 
 def evaluate(s: State) -> int:

@@ -37,6 +37,8 @@ DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 
 #: which of a cell's 4 lines each direction runs along:
 #: 0 column, 1 row, 2 diagonal (row - column constant), 3 anti-diagonal (row + column constant)
 _LINE_OF = (2, 0, 3, 1, 1, 3, 0, 2)
+#: the same, indexing the (diagonal, column, anti-diagonal, row) counts of moves_from
+_COUNT_OF = (0, 1, 2, 3, 3, 2, 1, 0)
 
 BLACK_START = mask(c for c in range(1, 7)) | mask(56 + c for c in range(1, 7))
 WHITE_START = mask(8 * r for r in range(1, 7)) | mask(8 * r + 7 for r in range(1, 7))
@@ -163,18 +165,47 @@ def moves_from(own: int, enemy: int) -> list[int]:
     """Returns the legal moves of the side owning ``own`` as codes ``64 * origin + target``."""
     occupied = own | enemy
     codes: list[int] = []
+    append = codes.append
     for cell in bits(own):
-        counts = [(occupied & line).bit_count() for line in LINES[cell]]
+        col, row, diag, anti = LINES[cell]
+        counts = (
+            (occupied & diag).bit_count(),
+            (occupied & col).bit_count(),
+            (occupied & anti).bit_count(),
+            (occupied & row).bit_count(),
+        )
         targets = TARGET[cell]
         betweens = BETWEEN[cell]
         base = cell << 6
         for d in range(8):
-            n = counts[_LINE_OF[d]]
+            n = counts[_COUNT_OF[d]]
             t = targets[d][n]
-            if t < 0 or (own >> t) & 1 or betweens[d][n] & enemy:
-                continue
-            codes.append(base | t)
+            if t >= 0 and not (own >> t) & 1 and not betweens[d][n] & enemy:
+                append(base | t)
     return codes
+
+
+def count_moves(own: int, enemy: int) -> tuple[int, int]:
+    """Returns (moves, captures) of the side owning ``own``: mobility without a move list."""
+    occupied = own | enemy
+    moves = captures = 0
+    for cell in bits(own):
+        col, row, diag, anti = LINES[cell]
+        counts = (
+            (occupied & diag).bit_count(),
+            (occupied & col).bit_count(),
+            (occupied & anti).bit_count(),
+            (occupied & row).bit_count(),
+        )
+        targets = TARGET[cell]
+        betweens = BETWEEN[cell]
+        for d in range(8):
+            n = counts[_COUNT_OF[d]]
+            t = targets[d][n]
+            if t >= 0 and not (own >> t) & 1 and not betweens[d][n] & enemy:
+                moves += 1
+                captures += (enemy >> t) & 1
+    return moves, captures
 
 
 def has_move(own: int, enemy: int) -> bool:
