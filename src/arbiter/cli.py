@@ -167,7 +167,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
     names = (args.first, args.second)
     shown = args.names or names
     labels = (shown[0], shown[1] if shown[1] != shown[0] else shown[1] + "'")
-    tally = {0: Counter(), 1: Counter()}  # per agent: Counter of (colour, result)
+    # per agent: how many games it scored each result in each seat
+    tally: dict[int, Counter[tuple[int, float]]] = {0: Counter(), 1: Counter()}
     reasons: Counter[str] = Counter()
     points = [0.0, 0.0]
     print(f"{spec.title}: {labels[0]} vs {labels[1]}, {args.games} games, {tc} CPU per move")

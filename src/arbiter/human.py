@@ -43,6 +43,7 @@ def play_terminal(
     names = spec.seat_names
     write(f"{spec.title}: you play {names[human]}, {agent.name} plays {names[1 - human]}.")
     write(HELP)
+    out: Outcome | None
     while (out := game.outcome(s)) is None:
         p = game.to_move(s)
         if p != human:
