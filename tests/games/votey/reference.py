@@ -54,8 +54,26 @@ def reference_moves(board: dict[int, str], me: str) -> list[str]:
     return sorted(out)
 
 
+def reference_connected(board: dict[int, str], colour: str) -> bool:
+    """True when the pieces of ``colour`` form one group (flood fill over squares)."""
+    mine = {sq for sq, c in board.items() if c == colour}
+    if not mine:
+        return False
+    seen, todo = set(), [next(iter(mine))]
+    while todo:
+        sq = todo.pop()
+        if sq in seen:
+            continue
+        seen.add(sq)
+        row, col = divmod(sq, 10)
+        todo.extend(
+            10 * (row + dr) + col + dc for dr, dc in DIRS if 10 * (row + dr) + col + dc in mine
+        )
+    return seen == mine
+
+
 def reference_perft(board: dict[int, str], me: str, depth: int) -> int:
-    """Perft by the reference mover (no end-of-game test: too shallow to matter)."""
+    """Perft by the reference mover; a position after a connecting move has no moves."""
     moves = reference_moves(board, me)
     if depth == 1:
         return len(moves)
@@ -66,5 +84,7 @@ def reference_perft(board: dict[int, str], me: str, depth: int) -> int:
         child = dict(board)
         del child[frm]
         child[to] = me
+        if reference_connected(child, me) or reference_connected(child, other):
+            continue
         total += reference_perft(child, other, depth - 1)
     return total

@@ -114,6 +114,13 @@ def test_perft_agrees_with_simple_reference(game: Votey, depth: int, nodes: int)
     assert perft(game, game.initial(), depth) == nodes
 
 
+@pytest.mark.parametrize("side", ["b", "w"])
+def test_figure3_perft_agrees_with_simple_reference(game: Votey, side: str) -> None:
+    s = parse_position(f"{FIGURE3} {side}")
+    for depth in (1, 2, 3):
+        assert perft(game, s, depth) == reference_perft(board_of(s), side, depth)
+
+
 def test_moves_agree_with_reference_along_random_games(game: Votey) -> None:
     rng = random.Random(11)
     positions = 0
