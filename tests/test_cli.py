@@ -90,6 +90,10 @@ def test_replay_reports_a_tampered_record(tmp_path, capsys) -> None:
         (["match", "votey", "alphabeta", "'unbalanced"], "invalid command"),
         (["match", "votey", "alphabeta", "/nonexistent/agent"], "no such file"),
         (["replay", "/nonexistent/games.jsonl"], "cannot read"),
+        (
+            ["match", "votey", "random", "random", "--record", "/nonexistent/x.jsonl"],
+            "cannot write",
+        ),
         (["perft", "votey", "2", "--position", "bad"], "invalid votey position"),
         (["play", "votey", "--as", "purple"], "unknown side 'purple'"),
     ],

@@ -160,6 +160,12 @@ def _cmd_match(args: argparse.Namespace) -> int:
     spec = find_game(args.game)
     for who in (args.first, args.second):
         _check_command(who)
+    if args.record:
+        try:
+            with open(args.record, "a", encoding="utf-8"):
+                pass
+        except OSError as e:
+            raise ConfigError(f"cannot write records to {args.record!r}: {e.strerror}") from None
     move_time = args.move_time or spec.protocol.DEFAULT_MOVE_TIME
     tc = TimeControl.per_move_seconds(move_time)
     options = {"max_plies": args.max_plies}
