@@ -24,6 +24,7 @@ class Reason(StrEnum):
     NO_PIECES = "no pieces"
     MOVE_LIMIT = "move limit"
     REPETITION = "repetition"
+    NO_PROGRESS = "no progress"
     # decided by the referee: the offender loses
     ILLEGAL_MOVE = "illegal move"
     MALFORMED = "malformed output"

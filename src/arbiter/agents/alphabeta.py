@@ -48,8 +48,9 @@ class AlphaBetaAgent:
     """Iterative-deepening alpha-beta over any :class:`~arbiter.game.Game`.
 
     ``evaluate(s)`` scores ``s`` for the side to move; ``order_hint(s, m)`` (optional)
-    ranks moves, higher first; ``noisy_moves(s)`` (optional) lists the moves a
-    quiescence search should still look at when the depth runs out. ``depth`` fixes
+    ranks moves, higher first; ``noisy_moves(s)`` (optional) lists forced moves
+    (compulsory captures) that a quiescence search plays out when the depth runs
+    out, without standing pat, since the side to move has no other choice. ``depth`` fixes
     the search depth and then the time budget is ignored, so that play is repeatable
     whatever the machine's speed. ``safety`` is the share of the time
     budget the search may use before it stops.

@@ -39,7 +39,21 @@ def _votey() -> GameSpec:
     )
 
 
-_FACTORIES: dict[str, Callable[[], GameSpec]] = {"votey": _votey}
+def _checkers() -> GameSpec:
+    from arbiter.games.checkers import evaluate, notation, protocol, rules
+
+    return GameSpec(
+        "checkers",
+        "American checkers",
+        rules.Checkers,
+        notation,
+        protocol,
+        evaluate,
+        ("red", "white"),
+    )
+
+
+_FACTORIES: dict[str, Callable[[], GameSpec]] = {"votey": _votey, "checkers": _checkers}
 
 GAME_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 

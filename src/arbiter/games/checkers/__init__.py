@@ -1,0 +1,1 @@
+"""American checkers as the AI Wars 2011 contest played it."""

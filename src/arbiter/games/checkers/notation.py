@@ -1,0 +1,188 @@
+"""Checkers notation: standard move text over squares 1..32, and the contest's board text.
+
+Moves: ``9-13`` for a step, ``22x15`` or ``22x15x6`` for captures, every landing
+square listed. A board is the contest's 8 rows of 8 digits (row 1 first): ``0`` empty
+(and every light square), ``1`` red man, ``2`` white man, ``3`` red king, ``4`` white
+king. A position text is the 8 rows joined by ``/``, a space and the side to move
+(``1`` or ``2``):
+
+>>> from arbiter.games.checkers.rules import Checkers
+>>> format_position(Checkers().initial()).split("/")[0]
+'01010101'
+>>> str(parse_move("22x15x6"))
+'22x15x6'
+"""
+
+from __future__ import annotations
+
+import re
+
+from arbiter.errors import IllegalMove, NotationError
+from arbiter.game import Player
+from arbiter.games.checkers.rules import Checkers, Move, State, cell_row_col
+
+_STEP = re.compile(r"([1-9]|[12][0-9]|3[0-2])-([1-9]|[12][0-9]|3[0-2])")
+_JUMP = re.compile(r"([1-9]|[12][0-9]|3[0-2])(?:x([1-9]|[12][0-9]|3[0-2]))+")
+_SQUARE_OF = {cell_row_col(c): c for c in range(32)}
+
+
+def parse_move(text: str, seat: Player = 0) -> Move:
+    """Parses ``9-13`` or ``22x15x6``; needs no position, so captures are not filled in.
+
+    :raises NotationError: if the text is not a move over squares 1..32.
+    """
+    t = text.strip()
+    if _STEP.fullmatch(t):
+        a, b = (int(x) - 1 for x in t.split("-"))
+        return Move((a, b))
+    if _JUMP.fullmatch(t):
+        return Move(tuple(int(x) - 1 for x in t.split("x")), captures=(-1,))
+    raise NotationError(
+        f"invalid checkers move {text!r}: expected 'FROM-TO' or 'FROM' then 'xTO' for "
+        "each jump, over squares 1..32",
+        text,
+    )
+
+
+def resolve_move(text: str, s: State, seat: Player = 0, game: Checkers | None = None) -> Move:
+    """Parses ``text`` and finds the legal move of ``s`` with that path.
+
+    :raises NotationError: if the text does not parse.
+    :raises IllegalMove: if no legal move has that path (the message says why when
+        a capture was due, or when a capture was written with too few squares).
+    """
+    wanted = parse_move(text, seat)
+    rules = game or Checkers()
+    legal = rules.legal_moves(s)
+    for m in legal:
+        if m.path == wanted.path and bool(m.captures) == bool(wanted.captures):
+            return m
+    side = "red (1)" if s.to_move == 0 else "white (2)"
+    why = ""
+    if legal and legal[0].captures and not wanted.captures:
+        why = f": a capture is compulsory ({', '.join(format_move(m) for m in legal[:4])})"
+    elif any(m.path == wanted.path for m in legal):
+        why = ": write captures with 'x' and steps with '-'"
+    elif wanted.captures and any(
+        m.origin == wanted.path[0] and m.target == wanted.path[-1] for m in legal
+    ):
+        why = ": list every landing square of the jump"
+    raise IllegalMove(f"illegal checkers move {text.strip()!r} for {side}{why}")
+
+
+def format_move(m: Move, seat: Player = 0) -> str:
+    """Returns the standard text of ``m``."""
+    return str(m)
+
+
+def board_rows(s: State) -> list[str]:
+    """Returns the contest's 8 board rows of digits 0-4, row 1 first."""
+    red, white = s.pieces
+    rows = []
+    for r in range(8):
+        row = ""
+        for c in range(8):
+            cell = _SQUARE_OF.get((r, c))
+            if cell is None:
+                row += "0"
+                continue
+            bit = 1 << cell
+            king = 2 if s.kings & bit else 0
+            row += str(1 + king) if red & bit else str(2 + king) if white & bit else "0"
+        rows.append(row)
+    return rows
+
+
+def parse_board(rows: list[str], to_move: Player) -> State:
+    """Builds the position of the contest's 8 rows of digits with ``to_move`` to play.
+
+    :raises NotationError: for a wrong row count or length, a digit other than 0-4,
+        a piece on a light square, or a man standing on its own crowning row.
+    """
+    text = "/".join(rows)
+    if len(rows) != 8:
+        raise NotationError(f"invalid checkers board {text!r}: expected 8 rows", text)
+    red = white = kings = 0
+    for r, row in enumerate(rows):
+        if len(row) != 8 or set(row) - set("01234"):
+            raise NotationError(
+                f"invalid checkers board row {r + 1} {row!r}: expected 8 digits 0-4", text
+            )
+        for c, ch in enumerate(row):
+            if ch == "0":
+                continue
+            cell = _SQUARE_OF.get((r, c))
+            if cell is None:
+                raise NotationError(
+                    f"invalid checkers board row {r + 1} {row!r}: a piece on a light square",
+                    text,
+                )
+            piece = int(ch)
+            if piece in (1, 3):
+                red |= 1 << cell
+            else:
+                white |= 1 << cell
+            if piece >= 3:
+                kings |= 1 << cell
+            elif (piece == 1 and r == 7) or (piece == 2 and r == 0):
+                raise NotationError(
+                    f"invalid checkers board row {r + 1} {row!r}: an uncrowned man on its "
+                    "crowning row",
+                    text,
+                )
+    return State((red, white), kings, to_move)
+
+
+def format_position(s: State) -> str:
+    """Returns the position text: the 8 board rows joined by '/', then '1' or '2'."""
+    return "/".join(board_rows(s)) + f" {s.to_move + 1}"
+
+
+def parse_position(text: str) -> State:
+    """Parses a position text.
+
+    :raises NotationError: if it is not 8 rows joined by '/' and then '1' or '2'.
+    """
+    parts = text.split()
+    if len(parts) != 2 or parts[1] not in ("1", "2"):
+        raise NotationError(
+            f"invalid checkers position {text!r}: expected 8 rows joined by '/' and '1' or '2'",
+            text,
+        )
+    return parse_board(parts[0].split("/"), int(parts[1]) - 1)
+
+
+def draw_board(s: State, last: Move | None = None) -> str:
+    """Returns the board with squares numbered 1..32: ``r``/``w`` men, ``R``/``W`` kings.
+
+    Each dark square shows its number and piece; the last move's landing square is
+    bracketed and its start square marked ``*``.
+    """
+    red, white = s.pieces
+    lines = []
+    for r in range(8):
+        row = "  "
+        for c in range(8):
+            cell = _SQUARE_OF.get((r, c))
+            if cell is None:
+                row += "      "
+                continue
+            bit = 1 << cell
+            piece = (
+                ("R" if s.kings & bit else "r")
+                if red & bit
+                else ("W" if s.kings & bit else "w")
+                if white & bit
+                else "."
+            )
+            if last is not None and cell == last.target:
+                cellt = f"[{piece}]"
+            elif last is not None and cell == last.origin:
+                cellt = " * "
+            else:
+                cellt = f" {piece} "
+            row += f"{cell + 1:>2d}{cellt} "
+        lines.append(row.rstrip())
+    side = "red (1)" if s.to_move == 0 else "white (2)"
+    lines.append(f"  {side} to move, ply {s.ply}")
+    return "\n".join(lines)
