@@ -77,3 +77,11 @@ def test_move_sets_agree_along_random_games(os_game) -> None:
         else:
             assert state.is_terminal()
     assert compared > 500
+
+
+@pytest.mark.slow
+def test_perft_4_agrees_with_openspiel(os_game) -> None:
+    from arbiter.perft import perft
+
+    game = Votey()
+    assert perft(game, game.initial(), 4) == os_perft(os_game.new_initial_state(), 4) == 1563208

@@ -89,6 +89,17 @@ def test_single_piece_is_connected() -> None:
     assert connected(1 << 27)
 
 
+def test_groups_do_not_join_across_the_board_edge() -> None:
+    # white on column 1 (rows 4-8) and column 8 (rows 3-8): two groups. Square 88 is
+    # the last cell, and a shift past it must not wrap round to 81.
+    s = parse_position("...bbbb./......../bb.....w/w......w/w......w/w......w/w......w/wbbbbbbw b")
+    assert not connected(s.pieces[1])
+    assert Votey().outcome(s) is None
+    for square in (18, 81, 88):
+        cell = 8 * (square // 10 - 1) + square % 10 - 1
+        assert connected(1 << cell)
+
+
 def test_player_without_a_move_loses(game: Votey) -> None:
     s = parse_position("..w.wb.b/...wwwww/....w.../w..w..../......../......../...w..../........ b")
     assert game.legal_moves(s) == []

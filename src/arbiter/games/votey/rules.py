@@ -115,7 +115,7 @@ class State:
 
 def spread(b: int) -> int:
     """Returns ``b`` together with every cell 8-adjacent to a cell of ``b``."""
-    h = b | ((b >> 1) & ~COL8) | ((b << 1) & ~COL1)
+    h = (b | ((b >> 1) & ~COL8) | ((b << 1) & ~COL1)) & FULL  # no bit past cell 63
     return (h | (h << 8) | (h >> 8)) & FULL
 
 
