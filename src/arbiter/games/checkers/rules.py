@@ -246,8 +246,9 @@ class Checkers:
         elif (CROWN_ROW[p] >> target) & 1:
             kings |= 1 << target
         pieces = (own, enemy) if p == RED else (enemy, own)
+        history: tuple[tuple[int, int, int, int], ...] = ()
         if m.captures or not was_king:
-            quiet, history = 0, ()
+            quiet = 0
         else:
             quiet, history = s.quiet + 1, (*s.history, s.key)
         return State(pieces, kings, 1 - p, s.ply + 1, quiet, history)
