@@ -59,10 +59,10 @@ def resolve_move(text: str, s: State, seat: Player = 0, game: Checkers | None = 
             return m
     side = "red (1)" if s.to_move == 0 else "white (2)"
     why = ""
-    if legal and legal[0].captures and not wanted.captures:
-        why = f": a capture is compulsory ({', '.join(format_move(m) for m in legal[:4])})"
-    elif any(m.path == wanted.path for m in legal):
+    if any(m.path == wanted.path for m in legal):
         why = ": write captures with 'x' and steps with '-'"
+    elif legal and legal[0].captures and not wanted.captures:
+        why = f": a capture is compulsory ({', '.join(format_move(m) for m in legal[:4])})"
     elif wanted.captures and any(
         m.origin == wanted.path[0] and m.target == wanted.path[-1] for m in legal
     ):

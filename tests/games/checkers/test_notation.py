@@ -1,0 +1,110 @@
+"""Checkers notation: move text over squares 1..32 and the contest's board rows."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbiter.errors import IllegalMove, NotationError
+from arbiter.games.checkers.notation import (
+    board_rows,
+    draw_board,
+    format_move,
+    format_position,
+    parse_board,
+    parse_move,
+    parse_position,
+    resolve_move,
+)
+from arbiter.games.checkers.rules import Checkers
+
+from .test_rules import pos
+
+
+@pytest.mark.parametrize("text", ["9-13", "32-28", "22x15", "22x15x6", "1x10x19x28"])
+def test_contest_lines_round_trip(text: str) -> None:
+    assert format_move(parse_move(text)) == text
+
+
+@pytest.mark.parametrize(
+    "text", ["", "9", "9-", "0-4", "33-29", "9--13", "9-13-17", "22x", "x15", "9 13", "a-b"]
+)
+def test_malformed_moves_name_the_text(text: str) -> None:
+    with pytest.raises(NotationError) as e:
+        parse_move(text)
+    assert repr(text) in str(e.value)
+
+
+def test_start_board_rows_match_the_sheet_coding() -> None:
+    rows = board_rows(Checkers().initial())
+    assert rows == [
+        "01010101",
+        "10101010",
+        "01010101",
+        "00000000",
+        "00000000",
+        "20202020",
+        "02020202",
+        "20202020",
+    ]
+
+
+def test_kings_are_coded_3_and_4() -> None:
+    rows = board_rows(pos(red_kings=[32], white_kings=[1]))
+    assert rows[0] == "04000000" and rows[7] == "00000030"
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (["01010101"] * 7, "8 rows"),
+        (["0101010"] + ["00000000"] * 7, "8 digits"),
+        (["01010105"] + ["00000000"] * 7, "8 digits"),
+        (["10000000"] + ["00000000"] * 7, "light square"),
+        (["02000000"] + ["00000000"] * 7, "crowning row"),
+    ],
+)
+def test_bad_boards_are_refused(rows, message) -> None:
+    with pytest.raises(NotationError, match=message):
+        parse_board(rows, 0)
+
+
+def test_compulsory_capture_is_explained() -> None:
+    s = pos(red=[14, 1], white=[18])
+    with pytest.raises(IllegalMove, match="compulsory.*14x23"):
+        resolve_move("1-5", s)
+
+
+def test_short_jump_notation_is_explained() -> None:
+    s = pos(red=[1], white=[6, 15, 30])
+    with pytest.raises(IllegalMove, match="every landing square"):
+        resolve_move("1x19", s)
+    with pytest.raises(IllegalMove, match="'x'"):
+        resolve_move("1-10", pos(red=[1], white=[6]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 120))
+def test_every_legal_move_resolves_to_itself(seed: int, plies: int) -> None:
+    game = Checkers()
+    rng = random.Random(seed)
+    s = game.initial()
+    for _ in range(plies):
+        if game.outcome(s) is not None:
+            break
+        for m in game.legal_moves(s):
+            assert resolve_move(format_move(m), s) == m
+        s = game.apply(s, rng.choice(game.legal_moves(s)))
+    back = parse_position(format_position(s))
+    assert game.position_key(back) == game.position_key(s)
+
+
+def test_board_shows_square_numbers_and_last_move() -> None:
+    game = Checkers()
+    s = game.initial()
+    m = resolve_move("11-15", s)
+    text = draw_board(game.apply(s, m), m)
+    assert "11 * " in text and "15[r]" in text and "32 w" in text

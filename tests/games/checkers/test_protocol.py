@@ -1,0 +1,62 @@
+"""The checkers engine protocol, agent side, with scripted input."""
+
+from __future__ import annotations
+
+import io
+
+from arbiter.agents.random import RandomAgent
+from arbiter.games.checkers.notation import board_rows, resolve_move
+from arbiter.games.checkers.protocol import serve
+from arbiter.games.checkers.rules import Checkers
+
+
+def test_engine_answers_each_board_and_stops_at_end_of_input() -> None:
+    game = Checkers()
+    s = game.initial()
+    out = io.StringIO()
+    status = serve(RandomAgent(), game, 1, 1.0, io.StringIO("\n".join(board_rows(s)) + "\n"), out)
+    assert status == 0
+    assert resolve_move(out.getvalue().strip(), s) in game.legal_moves(s)
+
+
+def test_white_engine_answers_the_board_after_reds_move() -> None:
+    game = Checkers()
+    s0 = game.initial()
+    s1 = game.apply(s0, resolve_move("11-15", s0))
+    out = io.StringIO()
+    boards = "\n".join(board_rows(s1)) + "\n"
+    assert serve(RandomAgent(), game, 2, 1.0, io.StringIO(boards), out) == 0
+    reply = out.getvalue().strip()
+    assert resolve_move(reply, s1) in game.legal_moves(s1)
+
+
+def test_bad_board_exits_with_status_1() -> None:
+    err = io.StringIO()
+    status = serve(
+        RandomAgent(),
+        Checkers(),
+        1,
+        1.0,
+        io.StringIO("9" * 8 + "\n" * 8),
+        io.StringIO(),
+        stderr=err,
+    )
+    assert status == 1 and "invalid checkers board" in err.getvalue()
+
+
+def test_next_board_continues_the_game_history() -> None:
+    from arbiter.games.checkers.notation import parse_board
+    from arbiter.games.checkers.protocol import _continue
+
+    from .test_rules import pos
+
+    game = Checkers()
+    s = pos(red_kings=[1], white_kings=[32])
+    mine = game.apply(s, resolve_move("1-5", s))
+    theirs = game.apply(mine, resolve_move("32-28", mine))
+    board = parse_board(board_rows(theirs), 0)
+    assert board.quiet == 0
+    kept = _continue(game, mine, board)
+    assert kept == theirs and kept.quiet == 2 and len(kept.history) == 2
+    # a board no opponent move explains is taken as it is
+    assert _continue(game, mine, game.initial()) == game.initial()
