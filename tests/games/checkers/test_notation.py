@@ -74,7 +74,7 @@ def test_bad_boards_are_refused(rows, message) -> None:
 
 def test_compulsory_capture_is_explained() -> None:
     s = pos(red=[14, 1], white=[18])
-    with pytest.raises(IllegalMove, match="compulsory.*14x23"):
+    with pytest.raises(IllegalMove, match=r"compulsory.*14x23"):
         resolve_move("1-5", s)
 
 
