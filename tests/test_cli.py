@@ -137,3 +137,30 @@ def test_console_script_runs_an_agent() -> None:
     assert done.returncode == 0
     first = done.stdout.split()[0]
     assert len(first) == 4 and first.isdigit()
+
+
+def test_checkers_match_with_plain_draws(tmp_path, capsys) -> None:
+    record = tmp_path / "c.jsonl"
+    argv = [
+        "match",
+        "checkers",
+        "greedy",
+        "random",
+        "--games",
+        "2",
+        "--move-time",
+        "2",
+        "--plain-draws",
+        "--record",
+        str(record),
+    ]
+    assert main(argv) == 0
+    assert "American checkers" in capsys.readouterr().out
+    records = [r for _, r in read_records(record)]
+    assert all(r.options == {"max_plies": 1000, "plain_draws": True} for r in records)
+    assert main(["replay", str(record)]) == 0
+
+
+def test_plain_draws_is_for_checkers_only(capsys) -> None:
+    assert main(["match", "votey", "random", "random", "--plain-draws"]) == 1
+    assert "--plain-draws applies to checkers" in capsys.readouterr().err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arbiter.agents.base import Limit
 from arbiter.agents.random import RandomAgent
 from arbiter.errors import Reason
 from arbiter.games import find_game
@@ -39,3 +40,27 @@ def test_game_ends_with_result_and_reason() -> None:
     )
     assert out.reason == Reason.MOVE_LIMIT
     assert shown[-1] == "Draw (move limit)."
+
+
+def test_checkers_board_numbers_squares_and_explains_forced_captures() -> None:
+    spec = find_game("checkers")
+    entries = iter(["11-15", "moves", "quit"])
+    shown: list[str] = []
+    play_terminal(
+        spec,
+        spec.make(),
+        0,
+        RandomAgent(),
+        0.1,
+        read=lambda prompt: next(entries),
+        write=shown.append,
+    )
+    text = "\n".join(shown)
+    assert " 1 r" in text and "32 w" in text and "[w]" in text
+    # the legal moves after the engine's reply were listed, in order
+    game = spec.make()
+    s = game.apply(game.initial(), spec.notation.resolve_move("11-15", game.initial()))
+    replay = RandomAgent()
+    replay.reset(game, 1, 0)
+    s = game.apply(s, replay.choose(s, Limit()))
+    assert " ".join(spec.notation.format_move(m) for m in game.legal_moves(s)) in shown

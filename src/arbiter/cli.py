@@ -60,6 +60,21 @@ def _add_rules_options(p: argparse.ArgumentParser) -> None:
         default=1000,
         help="ply cap after which the game is drawn (default 1000)",
     )
+    p.add_argument(
+        "--plain-draws",
+        action="store_true",
+        help="checkers: score a repetition or 40-move end as a draw, not by piece count",
+    )
+
+
+def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Returns the rules engine's keyword options from the command line flags."""
+    options: dict[str, Any] = {"max_plies": args.max_plies}
+    if args.plain_draws:
+        if args.game != "checkers":
+            raise ConfigError(f"--plain-draws applies to checkers, not {args.game}")
+        options["plain_draws"] = True
+    return options
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,7 +183,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
             raise ConfigError(f"cannot write records to {args.record!r}: {e.strerror}") from None
     move_time = args.move_time or spec.protocol.DEFAULT_MOVE_TIME
     tc = TimeControl.per_move_seconds(move_time)
-    options = {"max_plies": args.max_plies}
+    options = _rule_options(args)
     game = spec.make(**options)
     names = (args.first, args.second)
     shown = args.names or names
@@ -262,7 +277,7 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     from arbiter.games import find_game
 
     spec = find_game(args.game)
-    game = spec.make(max_plies=args.max_plies)
+    game = spec.make(**_rule_options(args))
     agent = make_agent(args.engine, spec, depth=args.depth)
     return int(spec.protocol.serve(agent, game, int(args.color), args.move_time, seed=args.seed))
 
@@ -277,7 +292,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     choices = {name: i for i, name in enumerate(spec.seat_names)} | {"1": 0, "2": 1}
     if side not in choices:
         raise ConfigError(f"unknown side {args.side!r}: expected {' or '.join(spec.seat_names)}")
-    game = spec.make(max_plies=args.max_plies)
+    game = spec.make(**_rule_options(args))
     agent = make_agent(args.engine, spec, depth=args.depth)
     play_terminal(spec, game, choices[side], agent, args.move_time, seed=args.seed)
     return 0
