@@ -15,15 +15,16 @@ from arbiter.games import GAME_NAMES, find_game
 
 
 def positions(spec, game, count: int = 4, seed: int = 1) -> list:
-    """The start position and a few reached by random play (10, 20, 30 plies in)."""
+    """The start position and a few reached by random play (about 10, 20, 30 plies in),
+    each with a real choice (two or more legal moves)."""
     out = [game.initial()]
     rng = random.Random(seed)
     for plies in range(10, 10 * count, 10):
         s = game.initial()
-        for _ in range(plies):
-            if game.outcome(s) is not None:
-                break
+        done = 0
+        while game.outcome(s) is None and (done < plies or len(game.legal_moves(s)) < 2):
             s = game.apply(s, rng.choice(game.legal_moves(s)))
+            done += 1
         if game.outcome(s) is None:
             out.append(s)
     return out
