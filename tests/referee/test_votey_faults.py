@@ -157,3 +157,38 @@ def test_missing_program_loses_by_crash(tmp_path) -> None:
     record = run(random_white(), seat)
     assert (record.winner, record.reason) == (0, Reason.CRASH)
     assert "cannot start" in record.detail
+
+
+class _Stuck:
+    """An in-process agent that ignores its budget."""
+
+    name = "stuck"
+
+    def reset(self, game, seat, seed) -> None:
+        pass
+
+    def choose(self, s, limit):
+        time.sleep(3)
+        return SPEC.make().legal_moves(s)[0]
+
+    def observe(self, s, m) -> None:
+        pass
+
+
+class _Broken(_Stuck):
+    name = "broken"
+
+    def choose(self, s, limit):
+        raise RuntimeError("bug in the agent")
+
+
+def test_in_process_agent_past_its_time_loses() -> None:
+    stuck = LocalSeat(_Stuck(), SPEC.make(), move_text)
+    record = run(stuck, random_white(), move_time=0.3)
+    assert (record.winner, record.reason) == (1, Reason.TIME)
+
+
+def test_in_process_agent_that_raises_loses_by_crash() -> None:
+    record = run(random_white(), LocalSeat(_Broken(), SPEC.make(), move_text))
+    assert (record.winner, record.reason) == (0, Reason.CRASH)
+    assert "bug in the agent" in record.detail

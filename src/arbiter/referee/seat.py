@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from arbiter.agents.base import Limit
 from arbiter.clock import Clock
-from arbiter.errors import AgentFault, ConfigError, Crash
+from arbiter.errors import AgentFault, ConfigError, Crash, Timeout
 from arbiter.game import Game, Outcome, Player
 from arbiter.referee.process import Channel
 
@@ -78,8 +78,18 @@ class LocalSeat:
         return self.move_text(self.game, s, m, self.seat), used
 
     async def ask(self, s: Any, clock: Clock) -> tuple[str, float]:
+        allowance = clock.allowance(self.seat)
+        wall = None if allowance is None else 2 * allowance + 1
         try:
-            return await asyncio.to_thread(self._think, s, clock.limit_for(self.seat))
+            return await asyncio.wait_for(
+                asyncio.to_thread(self._think, s, clock.limit_for(self.seat)), wall
+            )
+        except TimeoutError:
+            # the thread cannot be stopped; it finishes in the background, unused
+            raise Timeout(
+                f"{self.name}: no move within {wall:.1f}s wall time",
+                detail=f"no move within {wall:.1f}s wall time",
+            ) from None
         except AgentFault:
             raise
         except Exception as e:  # an agent bug is that agent's crash, not the referee's
