@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -35,6 +36,7 @@ def check_game(spec: GameSpec, n_games: int = 20, seed: int = 0, max_plies: int 
             back = notation.parse_position(notation.format_position(s))
             assert game.position_key(back) == game.position_key(s)
             key = game.position_key(s)
+            check_notation(spec, game, s)
             m = rng.choice(moves)
             text = protocol.move_text(game, s, m, game.to_move(s))
             assert protocol.judge(game, s, text, game.to_move(s)) == m
@@ -56,3 +58,25 @@ def check_game(spec: GameSpec, n_games: int = 20, seed: int = 0, max_plies: int 
             options={"max_plies": max_plies},
         )
         assert replay(record) == out
+
+
+def check_notation(spec: GameSpec, game: Any, s: Any) -> None:
+    """Every legal move of ``s``: its contest text judges back to it, and its plain
+    notation resolves back to it."""
+    p = game.to_move(s)
+    for m in game.legal_moves(s):
+        assert spec.protocol.judge(game, s, spec.protocol.move_text(game, s, m, p), p) == m
+        assert spec.notation.resolve_move(spec.notation.format_move(m), s, p, game) == m
+    back = spec.notation.parse_position(spec.notation.format_position(s))
+    assert spec.notation.format_position(back) == spec.notation.format_position(s)
+
+
+def random_position(spec: GameSpec, game: Any, seed: int, plies: int) -> Any:
+    """The position after up to ``plies`` random moves from the start."""
+    rng = random.Random(seed)
+    s = game.initial()
+    for _ in range(plies):
+        if game.outcome(s) is not None:
+            break
+        s = game.apply(s, rng.choice(game.legal_moves(s)))
+    return s

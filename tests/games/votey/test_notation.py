@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from arbiter.errors import AmbiguousMove, IllegalMove, NotationError
 from arbiter.games.votey.notation import (
     claims_win,
     draw_board,
     format_move,
-    format_position,
     parse_move,
     parse_position,
     resolve_move,
@@ -46,21 +41,6 @@ def test_illegal_move_names_text_and_position() -> None:
     s = Votey().initial()
     with pytest.raises(IllegalMove, match=r"'1418'.*black"):
         resolve_move("1418", s)
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 80))
-def test_every_legal_move_resolves_to_itself_along_random_games(seed: int, plies: int) -> None:
-    game = Votey()
-    rng = random.Random(seed)
-    s = game.initial()
-    for _ in range(plies):
-        if game.outcome(s) is not None:
-            break
-        for m in game.legal_moves(s):
-            assert resolve_move(format_move(m), s) == m
-        s = game.apply(s, rng.choice(game.legal_moves(s)))
-    assert format_position(parse_position(format_position(s))) == format_position(s)
 
 
 @pytest.mark.parametrize(

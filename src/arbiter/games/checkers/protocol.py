@@ -16,10 +16,9 @@ its input is closed is killed with its whole process tree.
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any, TextIO
 
-from arbiter.agents.base import Limit
+from arbiter.agents.base import ProgramBudget
 from arbiter.clock import Clock
 from arbiter.errors import NotationError
 from arbiter.game import Outcome, Player
@@ -91,8 +90,7 @@ def serve(
     seat = color - 1
     agent.reset(game, seat, seed)
     previous: State | None = None
-    startup = time.process_time()
-    first = True
+    budget = ProgramBudget(move_time, seat)
     while True:
         rows = []
         for _ in range(8):
@@ -110,11 +108,7 @@ def serve(
         if not moves:
             print("checkers engine: no legal move on this board", file=stderr)
             return 1
-        budget = move_time
-        if first and seat == 0 and budget is not None:
-            budget = max(0.05, budget - startup)
-        first = False
-        m = agent.choose(s, Limit(time=budget))
+        m = agent.choose(s, budget.next_limit())
         stdout.write(move_text(game, s, m) + "\n")
         stdout.flush()
         previous = game.apply(s, m)

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import time
 from typing import Any, TextIO
 
-from arbiter.agents.base import Limit
+from arbiter.agents.base import ProgramBudget
 from arbiter.clock import Clock
 from arbiter.errors import FalseClaim, NotationError, UnclaimedWin
 from arbiter.game import Outcome, Player
@@ -121,7 +120,7 @@ def serve(
     seat = color - 1
     agent.reset(game, seat, seed)
     s = game.initial()
-    startup = time.process_time()  # the first move's CPU is counted from process start
+    budget = ProgramBudget(move_time, seat)
 
     def opponent_move() -> bool:
         nonlocal s
@@ -142,13 +141,8 @@ def serve(
 
     if seat == 1 and not opponent_move():
         return 0
-    first = True
     while True:
-        budget = move_time
-        if first and seat == 0 and budget is not None:
-            budget = max(0.05, budget - startup)
-        first = False
-        m = agent.choose(s, Limit(time=budget))
+        m = agent.choose(s, budget.next_limit())
         text = move_text(game, s, m)
         s = game.apply(s, m)
         stdout.write(text + "\n")
