@@ -155,28 +155,66 @@ def _jumps(
         out.append(Move(path, caps))
 
 
+def _shift_tables() -> list[tuple[int, int, int, int]]:
+    """Per direction: (mask of cells with a neighbour there on even rows, its shift,
+    the same for odd rows); a neighbour set is then two masked shifts."""
+    tables = []
+    for d in range(4):
+        parts = []
+        for parity in (0, 1):
+            cells = [c for c in range(32) if (c // 4) % 2 == parity and STEP[c][d] >= 0]
+            shifts = {STEP[c][d] - c for c in cells}
+            assert len(shifts) <= 1
+            parts.extend((mask(cells), shifts.pop() if shifts else 0))
+        tables.append((parts[0], parts[1], parts[2], parts[3]))
+    return tables
+
+
+_SHIFTS = _shift_tables()
+_OPPOSITE = (3, 2, 1, 0)  # down-left <-> up-right, down-right <-> up-left
+
+
+def neighbours(d: int, bb: int) -> int:
+    """Returns the cells one step in direction ``d`` from the cells of ``bb``."""
+    even_mask, even_shift, odd_mask, odd_shift = _SHIFTS[d]
+    e, o = bb & even_mask, bb & odd_mask
+    a = e << even_shift if even_shift >= 0 else e >> -even_shift
+    b = o << odd_shift if odd_shift >= 0 else o >> -odd_shift
+    return a | b
+
+
+def capturers(s: State) -> int:
+    """Returns the pieces of the side to move that can make at least one capture."""
+    p = s.to_move
+    own, enemy = s.pieces[p], s.pieces[1 - p]
+    empty = ~(own | enemy) & 0xFFFFFFFF
+    kings = own & s.kings
+    found = 0
+    for d in ALL_DIRS:
+        movers = own if d in FORWARD[p] else kings
+        if not movers:
+            continue
+        landing = neighbours(d, neighbours(d, movers) & enemy) & empty
+        if landing:
+            back = _OPPOSITE[d]
+            found |= neighbours(back, neighbours(back, landing)) & movers
+    return found
+
+
 def captures_of(s: State) -> list[Move]:
     """Returns every complete capture of the side to move (unsorted)."""
+    starts = capturers(s)
+    if not starts:
+        return []
     p = s.to_move
     own, enemy = s.pieces[p], s.pieces[1 - p]
     empty = ~(own | enemy) & 0xFFFFFFFF
     out: list[Move] = []
-    forward = FORWARD[p]
-    for cell in bits(own):
-        king = (s.kings >> cell) & 1
-        dirs = ALL_DIRS if king else forward
-        # quick test before the search: any adjacent enemy with a vacant square behind
-        jumps = JUMP[cell]
-        if not any(
-            jumps[d] is not None
-            and (enemy >> jumps[d][0]) & 1  # type: ignore[index]
-            and (empty >> jumps[d][1]) & 1  # type: ignore[index]
-            for d in dirs
-        ):
-            continue
-        _jumps(
-            cell, dirs, 0 if king else CROWN_ROW[p], enemy, empty | (1 << cell), 0, (cell,), (), out
-        )
+    for cell in bits(starts):
+        if (s.kings >> cell) & 1:
+            _jumps(cell, ALL_DIRS, 0, enemy, empty | (1 << cell), 0, (cell,), (), out)
+        else:
+            _jumps(cell, FORWARD[p], CROWN_ROW[p], enemy, empty | (1 << cell), 0, (cell,), (), out)
     return out
 
 
@@ -184,20 +222,20 @@ def steps_of(s: State) -> list[Move]:
     """Returns every non-capturing move of the side to move (unsorted)."""
     p = s.to_move
     own = s.pieces[p]
-    occupied = own | s.pieces[1 - p]
-    forward = FORWARD[p]
+    empty = ~(own | s.pieces[1 - p]) & 0xFFFFFFFF
+    kings = own & s.kings
     out: list[Move] = []
-    for cell in bits(own):
-        dirs = ALL_DIRS if (s.kings >> cell) & 1 else forward
-        near = STEP[cell]
-        for d in dirs:
-            t = near[d]
-            if t >= 0 and not (occupied >> t) & 1:
-                out.append(_STEP_MOVES[cell * 32 + t])
+    for d in ALL_DIRS:
+        movers = own if d in FORWARD[p] else kings
+        if not movers:
+            continue
+        origins = neighbours(_OPPOSITE[d], neighbours(d, movers) & empty) & movers
+        for cell in bits(origins):
+            out.append(_STEP_MOVES[cell][STEP[cell][d]])
     return out
 
 
-_STEP_MOVES = {a * 32 + b: Move((a, b)) for a in range(32) for b in range(32)}
+_STEP_MOVES = [[Move((a, b)) for b in range(32)] for a in range(32)]
 
 
 class Checkers:
@@ -264,7 +302,7 @@ class Checkers:
             return self._by_count(s, Reason.REPETITION)
         if s.quiet >= NO_PROGRESS_PLIES:
             return self._by_count(s, Reason.NO_PROGRESS)
-        if not captures_of(s) and not steps_of(s):
+        if not capturers(s) and not steps_of(s):
             return Outcome(1 - p, Reason.NO_MOVES)
         return None
 
