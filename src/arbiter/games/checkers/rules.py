@@ -160,7 +160,7 @@ def _shift_tables() -> list[tuple[int, int, int, int]]:
     the same for odd rows); a neighbour set is then two masked shifts."""
     tables = []
     for d in range(4):
-        parts = []
+        parts: list[int] = []
         for parity in (0, 1):
             cells = [c for c in range(32) if (c // 4) % 2 == parity and STEP[c][d] >= 0]
             shifts = {STEP[c][d] - c for c in cells}
