@@ -70,7 +70,7 @@ def test_match_command_records_and_replays(tmp_path, capsys) -> None:
 def test_match_against_external_command(tmp_path, capsys) -> None:
     command = " ".join([*AGENT, "--engine", "random", "--seed", "1"])
     assert main(["match", "votey", command, "greedy", "--games", "1", "--move-time", "5"]) == 0
-    assert "1 games" in capsys.readouterr().out
+    assert "1 game, time control st=5" in capsys.readouterr().out
 
 
 def test_replay_reports_a_tampered_record(tmp_path, capsys) -> None:
@@ -164,3 +164,48 @@ def test_checkers_match_with_plain_draws(tmp_path, capsys) -> None:
 def test_plain_draws_is_for_checkers_only(capsys) -> None:
     assert main(["match", "votey", "random", "random", "--plain-draws"]) == 1
     assert "--plain-draws applies to checkers" in capsys.readouterr().err
+
+
+def test_replay_reports_each_broken_line_and_checks_the_rest(tmp_path, capsys) -> None:
+    record = tmp_path / "games.jsonl"
+    main(["match", "votey", "random", "random", "--games", "2", "--record", str(record)])
+    capsys.readouterr()
+    good = record.read_text().splitlines()
+    record.write_text("\n".join([good[0], "{broken", good[1]]) + "\n")
+    assert main(["replay", str(record)]) == 1
+    out = capsys.readouterr().out
+    assert "games.jsonl:2: not JSON" in out
+    assert "2 of 3 records verified" in out
+
+
+def test_replay_of_a_binary_file_is_one_line_error(tmp_path, capsys) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(b"\xff\xfe\x00garbage")
+    assert main(["replay", str(junk)]) == 1
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+def test_match_with_a_game_clock(tmp_path, capsys) -> None:
+    record = tmp_path / "g.jsonl"
+    argv = [
+        "match",
+        "checkers",
+        "alphabeta",
+        "greedy",
+        "--games",
+        "1",
+        "--tc",
+        "20+0.1",
+        "--record",
+        str(record),
+    ]
+    assert main(argv) == 0
+    assert "time control 20+0.1" in capsys.readouterr().out
+    ((_, r),) = read_records(record)
+    assert r.time_control == "20+0.1"
+    assert sum(r.times[0::2]) <= 20 + 0.1 * len(r.times[0::2])
+
+
+def test_bad_time_control_is_a_one_line_error(capsys) -> None:
+    assert main(["match", "votey", "random", "random", "--tc", "fast"]) == 1
+    assert "invalid time control 'fast'" in capsys.readouterr().err

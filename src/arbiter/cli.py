@@ -93,8 +93,14 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("first", metavar="A", help=f"built-in engine ({', '.join(ENGINES)}) or command")
     m.add_argument("second", metavar="B", help="built-in engine or command")
     m.add_argument("--games", type=_positive_int, default=2, help="games, colours alternating")
-    m.add_argument(
+    timing = m.add_mutually_exclusive_group()
+    timing.add_argument(
         "--move-time", type=_positive_float, help="CPU seconds per move (default: the contest's)"
+    )
+    timing.add_argument(
+        "--tc",
+        metavar="TEXT",
+        help="a time control instead: 'st=10', '300+1', '40/120', '300 ot=1', 'inf'",
     )
     m.add_argument("--record", metavar="FILE", help="append each game as a JSON line to FILE")
     m.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
@@ -181,8 +187,10 @@ def _cmd_match(args: argparse.Namespace) -> int:
                 pass
         except OSError as e:
             raise ConfigError(f"cannot write records to {args.record!r}: {e.strerror}") from None
-    move_time = args.move_time or spec.protocol.DEFAULT_MOVE_TIME
-    tc = TimeControl.per_move_seconds(move_time)
+    if args.tc is not None:
+        tc = TimeControl.parse(args.tc)
+    else:
+        tc = TimeControl.per_move_seconds(args.move_time or spec.protocol.DEFAULT_MOVE_TIME)
     options = _rule_options(args)
     game = spec.make(**options)
     names = (args.first, args.second)
@@ -192,7 +200,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
     tally: dict[int, Counter[tuple[int, float]]] = {0: Counter(), 1: Counter()}
     reasons: Counter[str] = Counter()
     points = [0.0, 0.0]
-    print(f"{spec.title}: {labels[0]} vs {labels[1]}, {args.games} games, {tc} CPU per move")
+    print(
+        f"{spec.title}: {labels[0]} vs {labels[1]}, {args.games} game{'s' if args.games != 1 else ''}, time control {tc}"
+    )
 
     def show(ev: MoveEvent) -> None:
         side = spec.seat_names[ev.seat]
@@ -315,21 +325,26 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from arbiter.errors import RecordError
-    from arbiter.record import read_records, replay
+    from arbiter.record import read_lines, replay
 
     bad = 0
     count = 0
-    for number, record in read_records(args.file):
+    for number, record in read_lines(args.file):
         count += 1
+        if isinstance(record, RecordError):
+            bad += 1
+            print(record)
+            continue
+        who = f"{record.game} {' vs '.join(record.players)}"
         try:
             out = replay(record)
         except RecordError as e:
             bad += 1
-            print(f"{args.file}:{number}: {record.game} {' vs '.join(record.players)}: {e}")
+            print(f"{args.file}:{number}: {who}: {e}")
             continue
         print(
-            f"{args.file}:{number}: ok {record.game} {' vs '.join(record.players)}: "
-            f"{out.result()} by {out.reason}, {len(record.moves)} moves"
+            f"{args.file}:{number}: ok {who}: {out.result()} by {out.reason}, "
+            f"{len(record.moves)} moves"
         )
     if count == 0:
         raise RecordError(f"{args.file!r} holds no game records")

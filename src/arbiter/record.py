@@ -111,23 +111,38 @@ def append_record(path: str | Path, record: GameRecord) -> None:
         os.fsync(f.fileno())
 
 
-def read_records(path: str | Path) -> Iterator[tuple[int, GameRecord]]:
-    """Yields (line number, record) for each non-blank line of a JSON-lines file.
+def read_lines(path: str | Path) -> Iterator[tuple[int, GameRecord | RecordError]]:
+    """Yields (line number, record, or the RecordError of an unreadable line) for each
+    non-blank line, so one broken line does not hide the others.
 
-    :raises RecordError: naming the file and line of the first unreadable record.
+    :raises RecordError: if the file cannot be read at all.
     """
     try:
         f = open(path, encoding="utf-8")  # noqa: SIM115 (closed by the with below)
     except OSError as e:
         raise RecordError(f"cannot read {str(path)!r}: {e.strerror}") from None
     with f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                yield number, GameRecord.from_json(line)
-            except RecordError as e:
-                raise RecordError(f"{path}:{number}: {e}") from None
+        try:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield number, GameRecord.from_json(line)
+                except RecordError as e:
+                    yield number, RecordError(f"{path}:{number}: {e}")
+        except UnicodeDecodeError:
+            raise RecordError(f"cannot read {str(path)!r}: it is not UTF-8 text") from None
+
+
+def read_records(path: str | Path) -> Iterator[tuple[int, GameRecord]]:
+    """Yields (line number, record) for each non-blank line of a JSON-lines file.
+
+    :raises RecordError: naming the file and line of the first unreadable record.
+    """
+    for number, item in read_lines(path):
+        if isinstance(item, RecordError):
+            raise item
+        yield number, item
 
 
 def replay(record: GameRecord) -> Outcome:
