@@ -200,9 +200,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
     tally: dict[int, Counter[tuple[int, float]]] = {0: Counter(), 1: Counter()}
     reasons: Counter[str] = Counter()
     points = [0.0, 0.0]
-    print(
-        f"{spec.title}: {labels[0]} vs {labels[1]}, {args.games} game{'s' if args.games != 1 else ''}, time control {tc}"
-    )
+    games = f"{args.games} game" + ("s" if args.games != 1 else "")
+    print(f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}")
 
     def show(ev: MoveEvent) -> None:
         side = spec.seat_names[ev.seat]
