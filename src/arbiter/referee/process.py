@@ -264,9 +264,11 @@ class Channel:
                         detail=f"{rss / 2**20:.0f} MB > {memory_limit / 2**20:.0f} MB",
                     )
             if wall_limit is not None and time.monotonic() - started > wall_limit:
+                idle = self.cpu_time() - cpu_base < 0.5 * wall_limit
+                hint = " (idle: waiting for input, or output not flushed?)" if idle else ""
                 raise Timeout(
-                    f"{self.name}: no reply within {wall_limit:.1f}s wall time",
-                    detail=f"no reply within {wall_limit:.1f}s wall time",
+                    f"{self.name}: no reply within {wall_limit:.1f}s wall time{hint}",
+                    detail=f"no reply within {wall_limit:.1f}s wall time{hint}",
                 )
         self._read_task = None
         try:
