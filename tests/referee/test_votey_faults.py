@@ -192,3 +192,12 @@ def test_in_process_agent_that_raises_loses_by_crash() -> None:
     record = run(random_white(), LocalSeat(_Broken(), SPEC.make(), move_text))
     assert (record.winner, record.reason) == (0, Reason.CRASH)
     assert "bug in the agent" in record.detail
+
+
+def test_white_first_line_zero_from_the_sheets_play_function_is_ignored(tmp_path) -> None:
+    black = LocalSeat(RandomAgent(), SPEC.make(), move_text, seed=2)
+    white = script_seat("play0", tmp_path, wall_factor=1.0, wall_extra=0.5)
+    record = run(black, white, move_time=0.5)
+    assert record.moves[1] == "2123"
+    assert (record.winner, record.reason) == (0, Reason.TIME)  # it then sleeps
+    assert_none_alive(tmp_path)
