@@ -14,7 +14,6 @@ import os
 import shutil
 import sys
 import time
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -172,11 +171,13 @@ def _check_command(who: str) -> None:
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from arbiter.clock import TimeControl
     from arbiter.games import find_game
     from arbiter.record import append_record
     from arbiter.referee.match import MoveEvent, play_game
-    from arbiter.tournament.ratings import elo_difference
+    from arbiter.tournament.score import MatchScore
 
     spec = find_game(args.game)
     for who in (args.first, args.second):
@@ -193,13 +194,10 @@ def _cmd_match(args: argparse.Namespace) -> int:
         tc = TimeControl.per_move_seconds(args.move_time or spec.protocol.DEFAULT_MOVE_TIME)
     options = _rule_options(args)
     game = spec.make(**options)
-    names = (args.first, args.second)
-    shown = args.names or names
+    commands = (args.first, args.second)
+    shown = args.names or commands
     labels = (shown[0], shown[1] if shown[1] != shown[0] else shown[1] + "'")
-    # per agent: how many games it scored each result in each seat
-    tally: dict[int, Counter[tuple[int, float]]] = {0: Counter(), 1: Counter()}
-    reasons: Counter[str] = Counter()
-    points = [0.0, 0.0]
+    score = MatchScore(labels)
     games = f"{args.games} game" + ("s" if args.games != 1 else "")
     print(f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}")
 
@@ -208,12 +206,14 @@ def _cmd_match(args: argparse.Namespace) -> int:
         print(f"  {ev.ply:4d}. {side:6s} {ev.text:>8s}  {ev.seconds:6.2f}s", flush=True)
 
     for i in range(args.games):
-        first = i % 2  # which agent sits in seat 0
+        first = i % 2  # which agent sits in seat 0; each pair of games shares a seed
         order = (first, 1 - first)
         seed = args.seed + i // 2
-        seats = [_make_seat(spec, game, names[a], args, seed * 2 + k) for k, a in enumerate(order)]
-        for k, a in enumerate(order):
-            seats[k].name = labels[a]
+        seats = [
+            _make_seat(spec, game, commands[a], args, seed * 2 + k) for k, a in enumerate(order)
+        ]
+        for k, agent in enumerate(order):
+            seats[k].name = labels[agent]
         t0 = time.monotonic()
         record = asyncio.run(
             play_game(
@@ -226,56 +226,25 @@ def _cmd_match(args: argparse.Namespace) -> int:
                 on_move=show if args.verbose else None,
             )
         )
-        record = record.__class__(**{**_fields(record), "round": i + 1})
+        record = replace(record, round=i + 1)
         if args.record:
             append_record(args.record, record)
         out = record.outcome
-        for k, a in enumerate(order):
-            pts = out.points(k)
-            points[a] += pts
-            tally[a][(k, pts)] += 1
-        reasons[str(out.reason)] += 1
+        score.add(out, first)
         who = "draw" if out.winner is None else f"{labels[order[out.winner]]} wins"
         detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
+        pa, pb = score.points
         print(
             f"game {i + 1}/{args.games}: {labels[order[0]]} ({spec.seat_names[0]}) vs "
             f"{labels[order[1]]} ({spec.seat_names[1]}): {out.result()} {who} by "
             f"{out.reason}{detail}, {len(record.moves)} plies, "
-            f"{time.monotonic() - t0:.1f}s | score {labels[0]} {points[0]:g} - "
-            f"{points[1]:g} {labels[1]}",
+            f"{time.monotonic() - t0:.1f}s | score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
             flush=True,
         )
     print()
-    _print_summary(spec, labels, tally, reasons, args.games, elo_difference)
+    for line in score.summary(spec.seat_names):
+        print(line)
     return 0
-
-
-def _fields(record: Any) -> dict[str, Any]:
-    from dataclasses import fields
-
-    return {f.name: getattr(record, f.name) for f in fields(record)}
-
-
-def _print_summary(
-    spec: Any, labels: Sequence[str], tally: Any, reasons: Counter[str], games: int, elo: Any
-) -> None:
-    def wdl(c: Counter[Any], seat: int | None) -> tuple[int, int, int]:
-        keys = [k for k in c if seat is None or k[0] == seat]
-        w = sum(c[k] for k in keys if k[1] == 1.0)
-        d = sum(c[k] for k in keys if k[1] == 0.5)
-        lo = sum(c[k] for k in keys if k[1] == 0.0)
-        return w, d, lo
-
-    for a, label in enumerate(labels):
-        w, d, lo = wdl(tally[a], None)
-        parts = []
-        for seat, colour in enumerate(spec.seat_names):
-            sw, sd, sl = wdl(tally[a], seat)
-            parts.append(f"as {colour} {sw}-{sd}-{sl}")
-        print(f"{label}: {w} wins, {d} draws, {lo} losses ({', '.join(parts)})")
-    w, d, lo = wdl(tally[0], None)
-    print(f"Elo difference {labels[0]} - {labels[1]}: {elo(w, d, lo)} (95%)")
-    print("Reasons: " + ", ".join(f"{r} {n}" for r, n in reasons.most_common()))
 
 
 # -- agent, play, perft, replay ---------------------------------------------------------
