@@ -201,3 +201,10 @@ def test_white_first_line_zero_from_the_sheets_play_function_is_ignored(tmp_path
     assert record.moves[1] == "2123"
     assert (record.winner, record.reason) == (0, Reason.TIME)  # it then sleeps
     assert_none_alive(tmp_path)
+
+
+def test_endless_line_is_malformed(tmp_path) -> None:
+    record = run(script_seat("flood", tmp_path), random_white())
+    assert (record.winner, record.reason) == (1, Reason.MALFORMED)
+    assert "longer than" in record.detail
+    assert_none_alive(tmp_path)

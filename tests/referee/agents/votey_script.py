@@ -45,6 +45,8 @@ if mode == "play0":  # white as the sheet's development play(): writes 0 before 
     say("2123")
 elif mode == "illegal":
     say("1418")
+elif mode == "flood":
+    say("1" * 100_000)
 elif mode == "malformed":
     say("move 14 to 34")
 elif mode == "burn":
