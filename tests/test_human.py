@@ -64,3 +64,43 @@ def test_checkers_board_numbers_squares_and_explains_forced_captures() -> None:
     replay.reset(game, 1, 0)
     s = game.apply(s, replay.choose(s, Limit()))
     assert " ".join(spec.notation.format_move(m) for m in game.legal_moves(s)) in shown
+
+
+def test_undo_takes_back_the_persons_move_and_the_reply() -> None:
+    spec = find_game("votey")
+    entries = iter(["undo", "1434", "undo", "moves", "quit"])
+    shown: list[str] = []
+    play_terminal(
+        spec,
+        spec.make(),
+        0,
+        RandomAgent(),
+        0.1,
+        read=lambda prompt: next(entries),
+        write=shown.append,
+    )
+    assert shown.count("nothing to undo") == 1
+    assert "took back your last move" in shown
+    # back at the start: the listed moves are the start position's
+    start = " ".join(
+        spec.notation.format_move(m) for m in spec.make().legal_moves(spec.make().initial())
+    )
+    assert shown[shown.index("took back your last move") + 3] == start
+
+
+def test_engine_moves_show_depth_and_score() -> None:
+    from arbiter.agents.registry import make_agent
+
+    spec = find_game("checkers")
+    entries = iter(["quit"])
+    shown: list[str] = []
+    play_terminal(
+        spec,
+        spec.make(),
+        1,
+        make_agent("alphabeta", spec, depth=3),
+        1.0,
+        read=lambda prompt: next(entries),
+        write=shown.append,
+    )
+    assert any(line.startswith("alphabeta plays ") and "(depth 3, score" in line for line in shown)

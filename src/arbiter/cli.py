@@ -120,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--seed", type=_nonnegative_int, default=0)
     a.add_argument("--move-time", type=_positive_float, default=1.0, help="seconds per move")
     a.add_argument("--depth", type=_positive_int, help="fixed search depth (alphabeta)")
+    a.add_argument("-v", "--verbose", action="store_true", help="report each search on stderr")
     _add_rules_options(a)
 
     pl = sub.add_parser("play", help="play against a built-in engine in the terminal")
@@ -257,7 +258,10 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     spec = find_game(args.game)
     game = spec.make(**_rule_options(args))
     agent = make_agent(args.engine, spec, depth=args.depth)
-    return int(spec.protocol.serve(agent, game, int(args.color), args.move_time, seed=args.seed))
+    status = spec.protocol.serve(
+        agent, game, int(args.color), args.move_time, seed=args.seed, verbose=args.verbose
+    )
+    return int(status)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:

@@ -1,8 +1,10 @@
 """Playing a game in the terminal: a person against a built-in agent.
 
 The person types moves in the contest's own notation. ``moves`` lists the legal
-ones, ``board`` draws the board again, ``help`` explains, ``quit`` resigns. A
-malformed or illegal entry is explained and asked again.
+ones, ``undo`` takes back the person's last move (and the engine's answer),
+``board`` draws the board again, ``help`` explains, ``quit`` resigns. A malformed
+or illegal entry is explained and asked again. After each engine move the search
+depth and score are shown when the engine reports them.
 """
 
 from __future__ import annotations
@@ -10,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from arbiter.agents.base import Limit
+from arbiter.agents.base import Limit, search_note
 from arbiter.errors import IllegalMove, NotationError, Reason
 from arbiter.game import Outcome, Player
 from arbiter.games import GameSpec
 
 HELP = (
     "Type a move in the contest's notation, or one of: moves (list the legal moves), "
-    "board (draw the board), help, quit (resign)."
+    "undo (take back your last move), board (draw the board), help, quit (resign)."
 )
 
 
@@ -40,6 +42,8 @@ def play_terminal(
     agent.reset(game, 1 - human, seed)
     s = game.initial()
     last: Any = None
+    # (position before, move) for every move so far, for undo
+    history: list[tuple[Any, Any]] = []
     names = spec.seat_names
     write(f"{spec.title}: you play {names[human]}, {agent.name} plays {names[1 - human]}.")
     write(HELP)
@@ -48,7 +52,10 @@ def play_terminal(
         p = game.to_move(s)
         if p != human:
             m = agent.choose(s, Limit(time=move_time))
-            write(f"{agent.name} plays {spec.protocol.move_text(game, s, m, p)}")
+            text = spec.protocol.move_text(game, s, m, p)
+            note = search_note(agent)
+            write(f"{agent.name} plays {text}" + (f" ({note})" if note else ""))
+            history.append((s, m))
             s, last = game.apply(s, m), m
             continue
         write("")
@@ -72,12 +79,26 @@ def play_terminal(
         if command == "moves":
             write(" ".join(notation.format_move(m) for m in game.legal_moves(s)))
             continue
+        if command in ("undo", "takeback"):
+            mine = max(
+                (i for i, (b, _) in enumerate(history) if game.to_move(b) == human), default=None
+            )
+            if mine is None:
+                write("nothing to undo")
+                continue
+            s = history[mine][0]
+            del history[mine:]
+            last = history[-1][1] if history else None
+            agent.reset(game, 1 - human, seed)
+            write("took back your last move")
+            continue
         try:
             m = notation.resolve_move(entry, s, p, game)
         except (NotationError, IllegalMove) as e:
             write(f"not played: {e}")
             continue
         agent.observe(s, m)
+        history.append((s, m))
         s, last = game.apply(s, m), m
     write("")
     write(notation.draw_board(s, last))

@@ -82,3 +82,12 @@ class ProgramBudget:
             budget = max(0.05, budget - self._startup)
             self._startup = 0.0
         return Limit(time=budget)
+
+
+def search_note(agent: object) -> str:
+    """Returns ``depth D, score S, N nodes`` for an agent that reports its last search
+    (``last_info``), or an empty string."""
+    info = getattr(agent, "last_info", None)
+    if info is None or not info.depth:
+        return ""
+    return f"depth {info.depth}, score {info.score:+d}, {info.nodes} nodes, {info.seconds:.2f}s"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from arbiter.agents.base import ProgramBudget
+from arbiter.agents.base import ProgramBudget, search_note
 from arbiter.clock import Clock
 from arbiter.errors import NotationError
 from arbiter.game import Outcome, Player
@@ -79,6 +79,7 @@ def serve(
     *,
     seed: int = 0,
     stderr: TextIO = sys.stderr,
+    verbose: bool = False,
 ) -> int:
     """Plays one game as an engine: ``color`` 1 = red, 2 = white.
 
@@ -86,6 +87,7 @@ def serve(
     opponent move away from the last position, that move is replayed so the game's
     history (repetitions, the 80-ply count) is kept; otherwise the board is taken
     as it is. Returns 0, or 1 for a board that cannot be read or has no legal move.
+    ``verbose`` reports each search on ``stderr``.
     """
     seat = color - 1
     agent.reset(game, seat, seed)
@@ -109,7 +111,10 @@ def serve(
             print("checkers engine: no legal move on this board", file=stderr)
             return 1
         m = agent.choose(s, budget.next_limit())
-        stdout.write(move_text(game, s, m) + "\n")
+        text = move_text(game, s, m)
+        if verbose:
+            print(f"{text}: {search_note(agent)}", file=stderr, flush=True)
+        stdout.write(text + "\n")
         stdout.flush()
         previous = game.apply(s, m)
 

@@ -25,7 +25,7 @@ import contextlib
 import sys
 from typing import Any, TextIO
 
-from arbiter.agents.base import ProgramBudget
+from arbiter.agents.base import ProgramBudget, search_note
 from arbiter.clock import Clock
 from arbiter.errors import FalseClaim, NotationError, UnclaimedWin
 from arbiter.game import Outcome, Player
@@ -111,11 +111,13 @@ def serve(
     *,
     seed: int = 0,
     stderr: TextIO = sys.stderr,
+    verbose: bool = False,
 ) -> int:
     """Plays one game as the sheet's agent program: ``color`` 1 = black, 2 = white.
 
     Returns the exit status: 0 after a normal end, 1 if the referee sent something
-    that is not a legal move (the message goes to ``stderr``).
+    that is not a legal move (the message goes to ``stderr``). ``verbose`` reports
+    each search on ``stderr``.
     """
     seat = color - 1
     agent.reset(game, seat, seed)
@@ -144,6 +146,8 @@ def serve(
     while True:
         m = agent.choose(s, budget.next_limit())
         text = move_text(game, s, m)
+        if verbose:
+            print(f"{text}: {search_note(agent)}", file=stderr, flush=True)
         s = game.apply(s, m)
         stdout.write(text + "\n")
         stdout.flush()
