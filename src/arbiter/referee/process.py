@@ -26,6 +26,9 @@ from arbiter.errors import Crash, Malformed, MemoryExceeded, Timeout
 MAX_LINE = 1 << 16
 """The longest line an agent may write (bytes); longer output is malformed."""
 
+TREE_REFRESH = 0.2
+"""Seconds between listings of an agent's descendant processes."""
+
 
 class Channel:
     """One child process with line-based stdin/stdout; ``name`` labels its messages."""
@@ -45,6 +48,8 @@ class Channel:
         self.proc: asyncio.subprocess.Process | None = None
         self._ps: psutil.Process | None = None
         self._cpu = 0.0
+        self._tree_cache: list[psutil.Process] = []
+        self._tree_at = -1e9
         self._stderr: deque[str] = deque(maxlen=20)
         self._stderr_task: asyncio.Task[None] | None = None
         self._read_task: asyncio.Task[bytes] | None = None
@@ -94,13 +99,23 @@ class Channel:
         """The last lines the program wrote to its standard error."""
         return list(self._stderr)
 
-    def _tree(self) -> list[psutil.Process]:
+    def _tree(self, fresh: bool = False) -> list[psutil.Process]:
+        """Returns the program's process and its descendants.
+
+        Listing descendants scans every process of the machine, so the list is kept
+        for ``TREE_REFRESH`` seconds unless ``fresh``; a child that comes and goes in
+        between is still counted, through its parent's ``children_*`` times.
+        """
         if self._ps is None:
             return []
-        try:
-            return [self._ps, *self._ps.children(recursive=True)]
-        except psutil.Error:
-            return [self._ps]
+        now = time.monotonic()
+        if fresh or now - self._tree_at > TREE_REFRESH:
+            try:
+                self._tree_cache = [self._ps, *self._ps.children(recursive=True)]
+            except psutil.Error:
+                self._tree_cache = [self._ps]
+            self._tree_at = now
+        return self._tree_cache
 
     def cpu_time(self) -> float:
         """Returns user+sys CPU seconds of the process tree so far (never decreasing).
@@ -157,11 +172,11 @@ class Channel:
             proc.stdin.close()
             with contextlib.suppress(Exception):
                 await proc.stdin.wait_closed()
-        descendants = self._tree()[1:]
+        descendants = self._tree(fresh=True)[1:]
         if proc.returncode is None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(proc.wait(), grace)
-        descendants += self._tree()[1:]
+        descendants += self._tree(fresh=True)[1:]
         self._signal_group(signal.SIGKILL)
         for p in descendants:
             with contextlib.suppress(psutil.Error):
@@ -241,8 +256,11 @@ class Channel:
             self._read_task = asyncio.create_task(proc.stdout.readline())
         task = self._read_task
         started = time.monotonic()
+        # check often near the start of a move, less often on long allowances
+        poll = self.poll
         while not task.done():
-            await asyncio.wait({task}, timeout=self.poll)
+            await asyncio.wait({task}, timeout=poll)
+            poll = min(poll * 1.5, 0.1, max(self.poll, (cpu_limit or 0.0) / 50))
             if task.done():
                 break
             if proc.returncode is not None:
