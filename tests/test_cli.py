@@ -215,7 +215,10 @@ def test_verbose_agent_reports_its_search_on_stderr() -> None:
     board = "01010101\n10101010\n01010101\n00000000\n00000000\n20202020\n02020202\n20202020\n"
     done = subprocess.run(
         [sys.executable, "-m", "arbiter.cli", "agent", "checkers", "1", "-v", "--depth", "3"],
-        input=board, capture_output=True, text=True, timeout=60,
+        input=board,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0
     move = done.stdout.strip()

@@ -22,6 +22,23 @@ from arbiter.game import Game, Outcome, Player
 from arbiter.referee.process import Channel
 
 
+class LineChannel(Protocol):
+    """What a ProcessSeat talks through: a :class:`Channel`, or a scripted one in tests."""
+
+    async def start(self) -> None: ...
+    async def send_line(self, text: str) -> None: ...
+    async def read_line(
+        self,
+        *,
+        cpu_limit: float | None = None,
+        cpu_base: float = 0.0,
+        wall_limit: float | None = None,
+        memory_limit: int | None = None,
+    ) -> str: ...
+    def cpu_time(self) -> float: ...
+    async def close(self, grace: float = 0.5) -> int | None: ...
+
+
 class Seat(Protocol):
     """One side of one game."""
 
@@ -129,7 +146,7 @@ class ProcessSeat:
         self.wall_factor = wall_factor
         self.wall_extra = wall_extra
         self.seat: Player = 0
-        self.channel: Channel | None = None
+        self.channel: LineChannel | None = None
         self.cpu_base = 0.0
 
     def arguments(self, seat: Player) -> list[str]:
@@ -138,7 +155,8 @@ class ProcessSeat:
 
     async def start(self, seat: Player) -> None:
         self.seat = seat
-        self.channel = Channel(self.argv + self.arguments(seat), name=self.name, cwd=self.cwd)
+        if self.channel is None:  # a test may have put a scripted channel in place
+            self.channel = Channel(self.argv + self.arguments(seat), name=self.name, cwd=self.cwd)
         await self.channel.start()
         self.cpu_base = 0.0
 

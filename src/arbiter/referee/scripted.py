@@ -1,0 +1,71 @@
+"""A scripted stand-in for a program's channel, to test a protocol without processes.
+
+Like python-chess's ``MockTransport``: the test says which line the referee should
+write next and what the program answers to it; anything else fails at once.
+
+>>> import asyncio
+>>> ch = ScriptedChannel(greeting=["1434"])
+>>> ch.expect("2123", ["1232"])
+>>> async def talk() -> list[str]:
+...     first = await ch.read_line()
+...     await ch.send_line("2123")
+...     return [first, await ch.read_line()]
+>>> asyncio.run(talk())
+['1434', '1232']
+>>> ch.assert_done()
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from arbiter.errors import Crash
+
+
+class ScriptedChannel:
+    """Answers the referee's lines from a script; ``seconds`` is charged per reply."""
+
+    def __init__(self, greeting: Sequence[str] = (), seconds: float = 0.0) -> None:
+        self._expected: deque[tuple[str, list[str]]] = deque()
+        self._replies: deque[str] = deque(greeting)
+        self._cpu = 0.0
+        self.seconds = seconds
+        self.sent: list[str] = []
+        self.closed = False
+
+    def expect(self, line: str, replies: Sequence[str] = ()) -> None:
+        """The referee must write ``line`` next; the program then answers ``replies``."""
+        self._expected.append((line, list(replies)))
+
+    def assert_done(self) -> None:
+        """Fails if an expected line was never written or a reply never read."""
+        assert not self._expected, f"never written: {[e for e, _ in self._expected]}"
+        assert not self._replies, f"never read: {list(self._replies)}"
+
+    async def start(self) -> None:
+        pass
+
+    async def send_line(self, text: str) -> None:
+        if self.closed:
+            raise Crash("scripted program: input closed", "input closed")
+        for line in text.split("\n"):
+            self.sent.append(line)
+            assert self._expected, f"unexpected line {line!r}"
+            want, replies = self._expected.popleft()
+            assert line == want, f"expected {want!r}, got {line!r}"
+            self._replies.extend(replies)
+
+    async def read_line(self, **limits: Any) -> str:
+        if not self._replies:
+            raise Crash("scripted program: nothing more to say", "closed its output")
+        self._cpu += self.seconds
+        return self._replies.popleft()
+
+    def cpu_time(self) -> float:
+        return self._cpu
+
+    async def close(self, grace: float = 0.5) -> int | None:
+        self.closed = True
+        return 0

@@ -1,0 +1,86 @@
+"""The referee side of each protocol, line by line, against scripted programs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from arbiter.clock import TimeControl
+from arbiter.errors import Reason
+from arbiter.games import find_game
+from arbiter.games.checkers.notation import board_rows, resolve_move
+from arbiter.games.checkers.protocol import CheckersProcessSeat
+from arbiter.games.votey.notation import parse_position
+from arbiter.games.votey.protocol import VoteyProcessSeat
+from arbiter.referee.match import play_game
+from arbiter.referee.scripted import ScriptedChannel
+
+from ..games.votey.test_rules import FIGURE3
+
+
+def seat(cls, name: str, channel: ScriptedChannel):
+    s = cls(["unused"], name=name)
+    s.channel = channel
+    return s
+
+
+def play(spec_name: str, seats, start=None, move_time: float = 1.0):
+    spec = find_game(spec_name)
+    tc = TimeControl.per_move_seconds(move_time)
+    return asyncio.run(play_game(spec, spec.make(), seats, tc, start=start))
+
+
+def test_votey_moves_are_relayed_and_the_offender_gets_minus_one() -> None:
+    black = ScriptedChannel(greeting=["1434"])
+    white = ScriptedChannel()
+    white.expect("1434", ["2123"])
+    black.expect("2123", ["1418"])  # illegal: row 1 holds 6 pieces
+    black.expect("-1")
+    record = play("votey", [seat(VoteyProcessSeat, "b", black), seat(VoteyProcessSeat, "w", white)])
+    assert (record.winner, record.reason, record.offending) == (1, Reason.ILLEGAL_MOVE, "1418")
+    assert record.moves == ("1434", "2123")
+    black.assert_done()
+    white.assert_done()
+    assert black.closed and white.closed
+
+
+def test_votey_claimed_win_reaches_the_loser_and_nobody_gets_minus_one() -> None:
+    black = ScriptedChannel(greeting=["-2454"])
+    white = ScriptedChannel()
+    white.expect("-2454")
+    start = parse_position(FIGURE3 + " b")
+    record = play(
+        "votey", [seat(VoteyProcessSeat, "b", black), seat(VoteyProcessSeat, "w", white)], start
+    )
+    assert (record.winner, record.reason) == (0, Reason.CONNECTED)
+    black.assert_done()
+    white.assert_done()
+
+
+def test_votey_slow_reply_loses_on_time() -> None:
+    black = ScriptedChannel(greeting=["1434"], seconds=1.5)
+    black.expect("-1")
+    white = ScriptedChannel()
+    record = play("votey", [seat(VoteyProcessSeat, "b", black), seat(VoteyProcessSeat, "w", white)])
+    assert (record.winner, record.reason) == (1, Reason.TIME)
+    assert record.detail == "1.50s > 1.00s"
+    black.assert_done()
+
+
+def test_checkers_sends_the_board_before_each_move() -> None:
+    game = find_game("checkers").make()
+    s0 = game.initial()
+    s1 = game.apply(s0, resolve_move("9-13", s0))
+    red, white = ScriptedChannel(), ScriptedChannel()
+    for row in board_rows(s0)[:-1]:
+        red.expect(row)
+    red.expect(board_rows(s0)[-1], ["9-13"])
+    for row in board_rows(s1)[:-1]:
+        white.expect(row)
+    white.expect(board_rows(s1)[-1], ["22x18"])  # a step written as a capture
+    record = play(
+        "checkers", [seat(CheckersProcessSeat, "r", red), seat(CheckersProcessSeat, "w", white)]
+    )
+    assert (record.winner, record.reason, record.offending) == (0, Reason.ILLEGAL_MOVE, "22x18")
+    assert "'x'" in record.detail
+    red.assert_done()
+    white.assert_done()
