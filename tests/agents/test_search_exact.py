@@ -1,0 +1,60 @@
+"""Alpha-beta with its table and move ordering returns the plain minimax value."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arbiter.agents.alphabeta import WIN, AlphaBetaAgent
+from arbiter.agents.base import Limit
+from arbiter.games import find_game
+
+
+def minimax(spec, game, s, depth: int, ply: int) -> int:
+    """Negamax without pruning, with the agent's leaf rules (quiescence over forced moves)."""
+    out = game.outcome(s)
+    if out is not None:
+        if out.winner is None:
+            return 0
+        return WIN - ply if out.winner == game.to_move(s) else ply - WIN
+    noisy = getattr(spec.evaluate, "noisy_moves", None)
+    if depth <= 0:
+        forced = noisy(s) if noisy else []
+        if not forced:
+            return spec.evaluate.evaluate(s)
+        return max(-minimax(spec, game, game.apply(s, m), 0, ply + 1) for m in forced)
+    return max(
+        -minimax(spec, game, game.apply(s, m), depth - 1, ply + 1) for m in game.legal_moves(s)
+    )
+
+
+def positions(spec, game, count: int, seed: int) -> list:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = game.initial()
+        for _ in range(rng.randrange(4, 30)):
+            if game.outcome(s) is not None:
+                break
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+        if game.outcome(s) is None and len(game.legal_moves(s)) > 1:
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize(("name", "depth"), [("votey", 2), ("checkers", 4)])
+def test_root_score_equals_minimax(name: str, depth: int) -> None:
+    spec = find_game(name)
+    game = spec.make()
+    for s in positions(spec, game, 4, seed=depth):
+        agent = AlphaBetaAgent(
+            spec.evaluate.evaluate,
+            getattr(spec.evaluate, "order_hint", None),
+            getattr(spec.evaluate, "noisy_moves", None),
+            depth=depth,
+        )
+        agent.reset(game, game.to_move(s), 0)
+        agent.choose(s, Limit())
+        assert agent.last_info is not None
+        assert agent.last_info.score == minimax(spec, game, s, depth, 0)
