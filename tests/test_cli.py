@@ -223,3 +223,44 @@ def test_verbose_agent_reports_its_search_on_stderr() -> None:
     assert done.returncode == 0
     move = done.stdout.strip()
     assert done.stderr.startswith(f"{move}: depth 3, score ")
+
+
+def test_parallel_games_are_all_played_and_recorded(tmp_path, capsys) -> None:
+    record = tmp_path / "p.jsonl"
+    argv = [
+        "match",
+        "votey",
+        "greedy",
+        "random",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--move-time",
+        "2",
+        "--record",
+        str(record),
+        "--seed",
+        "9",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.count("game ") == 4 and "greedy: " in out
+    records = [r for _, r in read_records(record)]
+    assert sorted(r.round for r in records) == [1, 2, 3, 4]
+    assert {r.round: r.players for r in records}[2] == ("random", "greedy")
+    assert main(["replay", str(record)]) == 0
+
+
+def test_parallel_games_repeat_the_sequential_ones(tmp_path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    base = ["match", "checkers", "greedy", "random", "--games", "2", "--seed", "3"]
+    assert main([*base, "--record", str(a)]) == 0
+    assert main([*base, "--record", str(b), "--concurrency", "2"]) == 0
+    moves = lambda path: {r.round: r.moves for _, r in read_records(path)}  # noqa: E731
+    assert moves(a) == moves(b)
+
+
+def test_verbose_needs_one_game_at_a_time(capsys) -> None:
+    assert main(["match", "votey", "random", "random", "-v", "--concurrency", "2"]) == 1
+    assert "drop --concurrency" in capsys.readouterr().err

@@ -9,7 +9,6 @@ its start-up CPU time counts against its first move.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import shutil
 import sys
@@ -110,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument(
         "--names", nargs=2, metavar=("NAME_A", "NAME_B"), help="names to show for A and B"
     )
+    m.add_argument(
+        "--concurrency", type=_positive_int, default=1, help="games played at once (default 1)"
+    )
     m.add_argument("-v", "--verbose", action="store_true", help="print every move")
     _add_rules_options(m)
 
@@ -145,16 +147,6 @@ def build_parser() -> argparse.ArgumentParser:
 # -- match -----------------------------------------------------------------------
 
 
-def _make_seat(spec: Any, game: Any, who: str, args: argparse.Namespace, seed: int) -> Any:
-    from arbiter.agents.registry import ENGINES, make_agent
-    from arbiter.referee.seat import LocalSeat
-
-    if who in ENGINES:
-        agent = make_agent(who, spec, depth=args.depth)
-        return LocalSeat(agent, game, spec.protocol.move_text, name=who, seed=seed)
-    return spec.protocol.process_seat(who, memory_limit_mb=args.memory_limit)
-
-
 def _check_command(who: str) -> None:
     from arbiter.agents.registry import ENGINES
     from arbiter.referee.seat import split_command
@@ -172,17 +164,18 @@ def _check_command(who: str) -> None:
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
     from arbiter.clock import TimeControl
     from arbiter.games import find_game
     from arbiter.record import append_record
-    from arbiter.referee.match import MoveEvent, play_game
+    from arbiter.referee.match import MoveEvent
+    from arbiter.referee.series import GameJob, run_series
     from arbiter.tournament.score import MatchScore
 
     spec = find_game(args.game)
     for who in (args.first, args.second):
         _check_command(who)
+    if args.verbose and args.concurrency > 1:
+        raise ConfigError("-v prints the moves of one game at a time: drop --concurrency")
     if args.record:
         try:
             with open(args.record, "a", encoding="utf-8"):
@@ -194,10 +187,27 @@ def _cmd_match(args: argparse.Namespace) -> int:
     else:
         tc = TimeControl.per_move_seconds(args.move_time or spec.protocol.DEFAULT_MOVE_TIME)
     options = _rule_options(args)
-    game = spec.make(**options)
+    spec.make(**options)
     commands = (args.first, args.second)
     shown = args.names or commands
     labels = (shown[0], shown[1] if shown[1] != shown[0] else shown[1] + "'")
+    jobs = []
+    for i in range(args.games):
+        first = i % 2  # which agent sits in seat 0; each pair of games shares a seed
+        order = (first, 1 - first)
+        jobs.append(
+            GameJob(
+                game=spec.name,
+                agents=(commands[order[0]], commands[order[1]]),
+                names=(labels[order[0]], labels[order[1]]),
+                time_control=str(tc),
+                seed=args.seed + i // 2,
+                round=i + 1,
+                options=options,
+                depth=args.depth,
+                memory_limit_mb=args.memory_limit,
+            )
+        )
     score = MatchScore(labels)
     games = f"{args.games} game" + ("s" if args.games != 1 else "")
     print(f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}")
@@ -206,40 +216,20 @@ def _cmd_match(args: argparse.Namespace) -> int:
         side = spec.seat_names[ev.seat]
         print(f"  {ev.ply:4d}. {side:6s} {ev.text:>8s}  {ev.seconds:6.2f}s", flush=True)
 
-    for i in range(args.games):
-        first = i % 2  # which agent sits in seat 0; each pair of games shares a seed
-        order = (first, 1 - first)
-        seed = args.seed + i // 2
-        seats = [
-            _make_seat(spec, game, commands[a], args, seed * 2 + k) for k, a in enumerate(order)
-        ]
-        for k, agent in enumerate(order):
-            seats[k].name = labels[agent]
-        t0 = time.monotonic()
-        record = asyncio.run(
-            play_game(
-                spec,
-                game,
-                seats,
-                tc,
-                seed=seed,
-                options=options,
-                on_move=show if args.verbose else None,
-            )
-        )
-        record = replace(record, round=i + 1)
+    t0 = time.monotonic()
+    for job, record in run_series(jobs, args.concurrency, show if args.verbose else None):
         if args.record:
             append_record(args.record, record)
         out = record.outcome
-        score.add(out, first)
-        who = "draw" if out.winner is None else f"{labels[order[out.winner]]} wins"
+        score.add(out, first=(job.round - 1) % 2)
+        who = "draw" if out.winner is None else f"{job.names[out.winner]} wins"
         detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
         pa, pb = score.points
         print(
-            f"game {i + 1}/{args.games}: {labels[order[0]]} ({spec.seat_names[0]}) vs "
-            f"{labels[order[1]]} ({spec.seat_names[1]}): {out.result()} {who} by "
-            f"{out.reason}{detail}, {len(record.moves)} plies, "
-            f"{time.monotonic() - t0:.1f}s | score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
+            f"game {job.round}/{args.games}: {job.names[0]} ({spec.seat_names[0]}) vs "
+            f"{job.names[1]} ({spec.seat_names[1]}): {out.result()} {who} by "
+            f"{out.reason}{detail}, {len(record.moves)} plies | after "
+            f"{time.monotonic() - t0:.1f}s score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
             flush=True,
         )
     print()
