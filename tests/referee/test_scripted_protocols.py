@@ -19,7 +19,7 @@ from ..games.votey.test_rules import FIGURE3
 
 def seat(cls, name: str, channel: ScriptedChannel):
     s = cls(["unused"], name=name)
-    s.channel = channel
+    s.channel_factory = lambda argv: channel
     return s
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import shlex
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from arbiter.agents.base import Limit
@@ -147,6 +147,8 @@ class ProcessSeat:
         self.wall_extra = wall_extra
         self.seat: Player = 0
         self.channel: LineChannel | None = None
+        #: builds the channel from the argv; None for a real process (tests script one)
+        self.channel_factory: Callable[[list[str]], LineChannel] | None = None
         self.cpu_base = 0.0
 
     def arguments(self, seat: Player) -> list[str]:
@@ -155,8 +157,11 @@ class ProcessSeat:
 
     async def start(self, seat: Player) -> None:
         self.seat = seat
-        if self.channel is None:  # a test may have put a scripted channel in place
-            self.channel = Channel(self.argv + self.arguments(seat), name=self.name, cwd=self.cwd)
+        argv = self.argv + self.arguments(seat)
+        if self.channel_factory is not None:
+            self.channel = self.channel_factory(argv)
+        else:
+            self.channel = Channel(argv, name=self.name, cwd=self.cwd)
         await self.channel.start()
         self.cpu_base = 0.0
 
