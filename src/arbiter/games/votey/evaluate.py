@@ -58,8 +58,8 @@ W_MOBILITY = 3
 W_CAPTURE = 2
 
 
-def _side(own: int, enemy: int) -> int:
-    """Returns the static score of the pieces ``own`` (with ``enemy`` in the way)."""
+def _side(own: int) -> int:
+    """Returns the static (shape) score of one side's pieces ``own``."""
     n = own.bit_count()
     if n <= 1:
         return 0
@@ -127,7 +127,7 @@ def evaluate(s: State) -> int:
     """Returns the score of ``s`` for the side to move (positive = better for it)."""
     p = s.to_move
     own, enemy = s.pieces[p], s.pieces[1 - p]
-    score = _side(own, enemy) - _side(enemy, own)
+    score = _side(own) - _side(enemy)
     score += _mobility(own, enemy) - _mobility(enemy, own)
     return score + 8  # the side to move holds the initiative
 
