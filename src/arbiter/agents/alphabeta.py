@@ -1,6 +1,7 @@
 """The alpha-beta agent: iterative-deepening negamax, generic over every game.
 
-Search: negamax with alpha-beta pruning, a transposition table keyed by
+Search: negamax with alpha-beta pruning and principal variation search (null
+windows after the first move), a transposition table keyed by
 ``game.position_key``, move ordering (table move, killer moves, the game's
 ``order_hint``, history heuristic) and, where the game gives ``noisy_moves``, a
 quiescence search over them. Iterative deepening stops when the time budget is
@@ -157,8 +158,14 @@ class AlphaBetaAgent:
         assert game is not None
         self._partial: tuple[Any, int] | None = None
         alpha, best_move = -_INF, moves[0]
-        for m in moves:
-            score = -self._search(game.apply(s, m), depth - 1, -_INF, -alpha, 1)
+        for i, m in enumerate(moves):
+            child = game.apply(s, m)
+            if i == 0:
+                score = -self._search(child, depth - 1, -_INF, _INF, 1)
+            else:
+                score = -self._search(child, depth - 1, -alpha - 1, -alpha, 1)
+                if score > alpha:
+                    score = -self._search(child, depth - 1, -_INF, -score, 1)
             if score > alpha:
                 alpha, best_move = score, m
                 self._partial = (m, score)
@@ -208,8 +215,18 @@ class AlphaBetaAgent:
                     return e_score
         original_alpha = alpha
         best_score, best_move = -_INF, None
+        first = True
         for m in self._order(s, game.legal_moves(s), tt_move, ply):
-            score = -self._search(game.apply(s, m), depth - 1, -beta, -alpha, ply + 1)
+            child = game.apply(s, m)
+            if first:
+                score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
+                first = False
+            else:
+                # principal variation search: prove the move no better with a null window,
+                # and search it again with the full window only when it is
+                score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -self._search(child, depth - 1, -beta, -score, ply + 1)
             if score > best_score:
                 best_score, best_move = score, m
                 if score > alpha:

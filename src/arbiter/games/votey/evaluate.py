@@ -58,8 +58,23 @@ W_MOBILITY = 3
 W_CAPTURE = 2
 
 
+_SHAPE_CACHE: dict[int, int] = {}
+_SHAPE_CACHE_SIZE = 1 << 17
+
+
 def _side(own: int) -> int:
-    """Returns the static (shape) score of one side's pieces ``own``."""
+    """Returns the static (shape) score of one side's pieces ``own``, cached: sibling
+    positions in a search share the pieces of the side that did not move."""
+    score = _SHAPE_CACHE.get(own)
+    if score is None:
+        if len(_SHAPE_CACHE) >= _SHAPE_CACHE_SIZE:
+            _SHAPE_CACHE.clear()
+        score = _SHAPE_CACHE[own] = _shape(own)
+    return score
+
+
+def _shape(own: int) -> int:
+    """Computes the shape score of ``own`` (see the module docstring)."""
     n = own.bit_count()
     if n <= 1:
         return 0
