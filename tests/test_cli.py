@@ -264,3 +264,10 @@ def test_parallel_games_repeat_the_sequential_ones(tmp_path) -> None:
 def test_verbose_needs_one_game_at_a_time(capsys) -> None:
     assert main(["match", "votey", "random", "random", "-v", "--concurrency", "2"]) == 1
     assert "drop --concurrency" in capsys.readouterr().err
+
+
+def test_perft_divide_lists_each_first_move(capsys) -> None:
+    assert main(["perft", "checkers", "3", "--divide"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 8 and lines[-1] == "total 302"
+    assert lines[0].split()[0] == "9-13"

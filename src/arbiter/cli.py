@@ -138,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     pf.add_argument("game", choices=GAME_NAMES, metavar="GAME")
     pf.add_argument("depth", type=_positive_int)
     pf.add_argument("--position", help="start from this position text instead")
+    pf.add_argument(
+        "--divide", action="store_true", help="count per first move at DEPTH (contest notation)"
+    )
 
     r = sub.add_parser("replay", help="re-verify every move and result of a record file")
     r.add_argument("file")
@@ -272,11 +275,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_perft(args: argparse.Namespace) -> int:
     from arbiter.games import find_game
-    from arbiter.perft import perft
+    from arbiter.perft import divide, perft
 
     spec = find_game(args.game)
     game = spec.make()
     s = game.initial() if args.position is None else spec.notation.parse_position(args.position)
+    if args.divide:
+        total = 0
+        p = game.to_move(s)
+        for m, nodes in divide(game, s, args.depth):
+            print(f"{spec.protocol.move_text(game, s, m, p)} {nodes}")
+            total += nodes
+        print(f"total {total}")
+        return 0
     for depth in range(1, args.depth + 1):
         t0 = time.perf_counter()
         nodes = perft(game, s, depth)

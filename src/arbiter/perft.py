@@ -18,3 +18,9 @@ def perft(game: Game[Any, Any], s: Any, depth: int) -> int:
         return len(moves) if depth == 1 else 1
     apply = game.apply
     return sum(perft(game, apply(s, m), depth - 1) for m in moves)
+
+
+def divide(game: Game[Any, Any], s: Any, depth: int) -> list[tuple[Any, int]]:
+    """Returns (move, perft of the position after it at ``depth - 1``) for every legal
+    move: the breakdown that locates a move-generator bug by comparison."""
+    return [(m, perft(game, game.apply(s, m), depth - 1)) for m in game.legal_moves(s)]
