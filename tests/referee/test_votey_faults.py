@@ -208,3 +208,10 @@ def test_endless_line_is_malformed(tmp_path) -> None:
     assert (record.winner, record.reason) == (1, Reason.MALFORMED)
     assert "longer than" in record.detail
     assert_none_alive(tmp_path)
+
+
+def test_child_that_left_the_process_group_is_killed_too(tmp_path) -> None:
+    record = run(script_seat("daemon", tmp_path), random_white(), move_time=5)
+    assert (record.winner, record.reason) == (1, Reason.CRASH)
+    assert len(pids(tmp_path)) == 2
+    assert_none_alive(tmp_path)

@@ -49,6 +49,9 @@ class Channel:
         self._ps: psutil.Process | None = None
         self._cpu = 0.0
         self._tree_cache: list[psutil.Process] = []
+        # every descendant ever listed: one that left the tree (a daemon that called
+        # setsid and was orphaned) is still killed at the end
+        self._seen: dict[int, psutil.Process] = {}
         self._tree_at = -1e9
         self._stderr: deque[str] = deque(maxlen=20)
         self._stderr_task: asyncio.Task[None] | None = None
@@ -115,6 +118,8 @@ class Channel:
             except psutil.Error:
                 self._tree_cache = [self._ps]
             self._tree_at = now
+            for p in self._tree_cache[1:]:
+                self._seen.setdefault(p.pid, p)
         return self._tree_cache
 
     def cpu_time(self) -> float:
@@ -159,7 +164,8 @@ class Channel:
         self._stopped = False
 
     async def close(self, grace: float = 0.5) -> int | None:
-        """Closes the program's input, waits up to ``grace`` seconds, then kills the tree.
+        """Closes the program's input, waits up to ``grace`` seconds, then kills the tree:
+        the process group, every current descendant, and every descendant ever seen.
 
         Returns the exit code (negative for a signal), or None if it never started.
         """
@@ -178,9 +184,9 @@ class Channel:
                 await asyncio.wait_for(proc.wait(), grace)
         descendants += self._tree(fresh=True)[1:]
         self._signal_group(signal.SIGKILL)
-        for p in descendants:
+        for p in [*descendants, *self._seen.values()]:
             with contextlib.suppress(psutil.Error):
-                p.kill()
+                p.kill()  # psutil refuses a pid that now belongs to another process
         if proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()

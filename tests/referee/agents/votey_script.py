@@ -56,6 +56,13 @@ elif mode == "burn":
         pass
 elif mode == "sleep":
     time.sleep(600)
+elif mode == "daemon":  # leaves a child in a session of its own, then dies
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True
+    )
+    note(f"child {child.pid}")
+    time.sleep(1.0)
+    sys.exit(4)
 elif mode == "crash":
     say("1434")
     hear()
