@@ -92,6 +92,17 @@ def test_move_after_the_end_is_caught() -> None:
         ('{"game": "votey"}', "missing field 'players'"),
         ('{"game":"votey","players":[],"moves":[],"winner":3,"reason":"connected"}', "winner"),
         ('{"game":"votey","players":[],"moves":[],"winner":0,"reason":"won"}', "'won'"),
+        (
+            '{"game":"votey","players":[],"moves":[],"winner":0,"reason":"connected",'
+            '"times":["x"]}',
+            "wrong type",
+        ),
+        ('{"game":"votey","players":5,"moves":[],"winner":0,"reason":"connected"}', "wrong type"),
+        (
+            '{"game":"votey","players":[],"moves":[],"winner":0,"reason":"connected",'
+            '"options":[1]}',
+            "wrong type",
+        ),
     ],
 )
 def test_broken_lines_name_file_and_line(tmp_path, line, message) -> None:
@@ -99,3 +110,15 @@ def test_broken_lines_name_file_and_line(tmp_path, line, message) -> None:
     path.write_text(opening().to_json() + "\n" + line + "\n")
     with pytest.raises(RecordError, match=f"bad.jsonl:2: .*{message}"):
         list(read_records(path))
+
+
+def test_bad_start_position_is_a_record_error() -> None:
+    bad = dataclasses.replace(figure3_win(), start="nonsense b")
+    with pytest.raises(RecordError, match="bad start position"):
+        replay(bad)
+
+
+def test_unknown_rule_option_is_a_record_error() -> None:
+    bad = dataclasses.replace(figure3_win(), options={"speed": 3})
+    with pytest.raises(RecordError, match="cannot set up"):
+        replay(bad)

@@ -85,6 +85,26 @@ class GameRecord:
         if winner not in (None, 0, 1):
             raise RecordError(f"field 'winner' must be 0, 1 or null, not {winner!r}")
         times = d.get("times") or [0.0] * len(moves)
+        try:
+            return cls._build(d, moves, times, winner, reason)
+        except (TypeError, ValueError) as e:
+            raise RecordError(f"a field has the wrong type: {e}") from None
+
+    @classmethod
+    def _build(
+        cls, d: dict[str, Any], moves: list[str], times: Any, winner: Any, reason: Reason
+    ) -> GameRecord:
+        if not isinstance(d["players"], list) or not isinstance(times, list):
+            raise TypeError("'players' and 'times' must be lists")
+        start = d.get("start")
+        if start is not None and not isinstance(start, str):
+            raise TypeError("'start' must be a position text")
+        offending = d.get("offending")
+        if offending is not None and not isinstance(offending, str):
+            raise TypeError("'offending' must be text")
+        number = d.get("round")
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+            raise TypeError("'round' must be a whole number")
         return cls(
             game=str(d["game"]),
             players=tuple(str(p) for p in d["players"]),
@@ -93,13 +113,13 @@ class GameRecord:
             winner=winner,
             reason=reason,
             detail=str(d.get("detail", "")),
-            offending=d.get("offending"),
+            offending=offending,
             time_control=str(d.get("time_control", "")),
             seed=int(d.get("seed", 0)),
             options=dict(d.get("options") or {}),
-            start=d.get("start"),
+            start=start,
             date=str(d.get("date", "")),
-            round=d.get("round"),
+            round=number,
         )
 
 
@@ -158,7 +178,10 @@ def replay(record: GameRecord) -> Outcome:
         game = spec.make(**record.options)
     except (ValueError, TypeError) as e:
         raise RecordError(f"cannot set up {record.game!r} with {record.options}: {e}") from None
-    s = game.initial() if record.start is None else spec.notation.parse_position(record.start)
+    try:
+        s = game.initial() if record.start is None else spec.notation.parse_position(record.start)
+    except NotationError as e:
+        raise RecordError(f"bad start position: {e}") from None
     for i, text in enumerate(record.moves):
         done = game.outcome(s)
         if done is not None:
