@@ -42,14 +42,14 @@ def test_suspended_program_uses_no_cpu_until_resumed() -> None:
         await asyncio.sleep(0.4)
         still = ch.cpu_time() - before
         ch.resume()
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(0.6)
         grown = ch.cpu_time() - before - still
         await ch.close()
         return still, grown
 
     still, grown = asyncio.run(main())
     assert still < 0.05
-    assert grown > 0.2
+    assert grown > 0.1  # most of 0.6 s on an idle core; generous for a busy machine
 
 
 def test_reading_from_an_exited_program_is_a_crash_with_its_code() -> None:
