@@ -20,6 +20,12 @@ from arbiter.referee.seat import LocalSeat
 AGENT = [sys.executable, "-m", "arbiter.cli", "agent", "votey"]
 
 
+def recorded_match(record, words: str) -> list:
+    """Runs ``arbiter match WORDS --record RECORD``; returns the records it wrote."""
+    assert main(["match", *words.split(), "--record", str(record)]) == 0
+    return [r for _, r in read_records(record)]
+
+
 def test_external_agent_plays_the_same_game_as_in_process() -> None:
     spec = find_game("votey")
     game = spec.make()
@@ -42,26 +48,9 @@ def test_external_agent_plays_the_same_game_as_in_process() -> None:
 
 def test_match_command_records_and_replays(tmp_path, capsys) -> None:
     record = tmp_path / "games.jsonl"
-    status = main(
-        [
-            "match",
-            "votey",
-            "greedy",
-            "random",
-            "--games",
-            "2",
-            "--move-time",
-            "2",
-            "--record",
-            str(record),
-            "--seed",
-            "5",
-        ]
-    )
-    assert status == 0
+    records = recorded_match(record, "votey greedy random --games 2 --move-time 2 --seed 5")
     out = capsys.readouterr().out
     assert "game 2/2" in out and "greedy:" in out and "Elo difference" in out
-    records = [r for _, r in read_records(record)]
     assert [r.players for r in records] == [("greedy", "random"), ("random", "greedy")]
     assert main(["replay", str(record)]) == 0
     assert "2 of 2 records verified" in capsys.readouterr().out
@@ -141,22 +130,8 @@ def test_console_script_runs_an_agent() -> None:
 
 def test_checkers_match_with_plain_draws(tmp_path, capsys) -> None:
     record = tmp_path / "c.jsonl"
-    argv = [
-        "match",
-        "checkers",
-        "greedy",
-        "random",
-        "--games",
-        "2",
-        "--move-time",
-        "2",
-        "--plain-draws",
-        "--record",
-        str(record),
-    ]
-    assert main(argv) == 0
+    records = recorded_match(record, "checkers greedy random --games 2 --move-time 2 --plain-draws")
     assert "American checkers" in capsys.readouterr().out
-    records = [r for _, r in read_records(record)]
     assert all(r.options == {"max_plies": 1000, "plain_draws": True} for r in records)
     assert main(["replay", str(record)]) == 0
 
@@ -186,22 +161,8 @@ def test_replay_of_a_binary_file_is_one_line_error(tmp_path, capsys) -> None:
 
 
 def test_match_with_a_game_clock(tmp_path, capsys) -> None:
-    record = tmp_path / "g.jsonl"
-    argv = [
-        "match",
-        "checkers",
-        "alphabeta",
-        "greedy",
-        "--games",
-        "1",
-        "--tc",
-        "20+0.1",
-        "--record",
-        str(record),
-    ]
-    assert main(argv) == 0
+    (r,) = recorded_match(tmp_path / "g.jsonl", "checkers alphabeta greedy --games 1 --tc 20+0.1")
     assert "time control 20+0.1" in capsys.readouterr().out
-    ((_, r),) = read_records(record)
     assert r.time_control == "20+0.1"
     assert sum(r.times[0::2]) <= 20 + 0.1 * len(r.times[0::2])
 
@@ -227,38 +188,21 @@ def test_verbose_agent_reports_its_search_on_stderr() -> None:
 
 def test_parallel_games_are_all_played_and_recorded(tmp_path, capsys) -> None:
     record = tmp_path / "p.jsonl"
-    argv = [
-        "match",
-        "votey",
-        "greedy",
-        "random",
-        "--games",
-        "4",
-        "--concurrency",
-        "2",
-        "--move-time",
-        "2",
-        "--record",
-        str(record),
-        "--seed",
-        "9",
-    ]
-    assert main(argv) == 0
+    records = recorded_match(
+        record, "votey greedy random --games 4 --concurrency 2 --move-time 2 --seed 9"
+    )
     out = capsys.readouterr().out
     assert out.count("game ") == 4 and "greedy: " in out
-    records = [r for _, r in read_records(record)]
     assert sorted(r.round for r in records) == [1, 2, 3, 4]
     assert {r.round: r.players for r in records}[2] == ("random", "greedy")
     assert main(["replay", str(record)]) == 0
 
 
 def test_parallel_games_repeat_the_sequential_ones(tmp_path) -> None:
-    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    base = ["match", "checkers", "greedy", "random", "--games", "2", "--seed", "3"]
-    assert main([*base, "--record", str(a)]) == 0
-    assert main([*base, "--record", str(b), "--concurrency", "2"]) == 0
-    moves = lambda path: {r.round: r.moves for _, r in read_records(path)}  # noqa: E731
-    assert moves(a) == moves(b)
+    words = "checkers greedy random --games 2 --seed 3"
+    one = recorded_match(tmp_path / "a.jsonl", words)
+    two = recorded_match(tmp_path / "b.jsonl", words + " --concurrency 2")
+    assert {r.round: r.moves for r in one} == {r.round: r.moves for r in two}
 
 
 def test_verbose_needs_one_game_at_a_time(capsys) -> None:

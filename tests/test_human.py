@@ -9,19 +9,25 @@ from arbiter.games import find_game
 from arbiter.human import play_terminal
 
 
-def test_person_is_asked_again_after_bad_input_and_can_list_moves() -> None:
-    spec = find_game("votey")
-    entries = iter(["hello", "1418", "moves", "1434", "quit"])
+def session(name: str, entries: list[str], human: int = 0, agent=None, **rules) -> tuple:
+    """Plays a terminal game with scripted entries; returns (outcome, lines shown)."""
+    spec = find_game(name)
+    script = iter(entries)
     shown: list[str] = []
     out = play_terminal(
         spec,
-        spec.make(),
-        0,
-        RandomAgent(),
+        spec.make(**rules),
+        human,
+        agent or RandomAgent(),
         0.1,
-        read=lambda prompt: next(entries),
+        read=lambda prompt: next(script),
         write=shown.append,
     )
+    return out, shown
+
+
+def test_person_is_asked_again_after_bad_input_and_can_list_moves() -> None:
+    out, shown = session("votey", ["hello", "1418", "moves", "1434", "quit"])
     text = "\n".join(shown)
     assert "not played: invalid votey move 'hello'" in text
     assert "not played: illegal votey move '1418'" in text
@@ -32,29 +38,14 @@ def test_person_is_asked_again_after_bad_input_and_can_list_moves() -> None:
 
 
 def test_game_ends_with_result_and_reason() -> None:
-    spec = find_game("votey")
-    game = spec.make(max_plies=2)
-    shown: list[str] = []
-    out = play_terminal(
-        spec, game, 1, RandomAgent(), 0.1, read=lambda prompt: "2123", write=shown.append
-    )
+    out, shown = session("votey", ["2123"], human=1, max_plies=2)
     assert out.reason == Reason.MOVE_LIMIT
     assert shown[-1] == "Draw (move limit)."
 
 
 def test_checkers_board_numbers_squares_and_explains_forced_captures() -> None:
+    _, shown = session("checkers", ["11-15", "moves", "quit"])
     spec = find_game("checkers")
-    entries = iter(["11-15", "moves", "quit"])
-    shown: list[str] = []
-    play_terminal(
-        spec,
-        spec.make(),
-        0,
-        RandomAgent(),
-        0.1,
-        read=lambda prompt: next(entries),
-        write=shown.append,
-    )
     text = "\n".join(shown)
     assert " 1 r" in text and "32 w" in text and "[w]" in text
     # the legal moves after the engine's reply were listed, in order
@@ -67,40 +58,19 @@ def test_checkers_board_numbers_squares_and_explains_forced_captures() -> None:
 
 
 def test_undo_takes_back_the_persons_move_and_the_reply() -> None:
-    spec = find_game("votey")
-    entries = iter(["undo", "1434", "undo", "moves", "quit"])
-    shown: list[str] = []
-    play_terminal(
-        spec,
-        spec.make(),
-        0,
-        RandomAgent(),
-        0.1,
-        read=lambda prompt: next(entries),
-        write=shown.append,
-    )
+    _, shown = session("votey", ["undo", "1434", "undo", "moves", "quit"])
     assert shown.count("nothing to undo") == 1
     assert "took back your last move" in shown
     # back at the start: the listed moves are the start position's
-    start = " ".join(
-        spec.notation.format_move(m) for m in spec.make().legal_moves(spec.make().initial())
-    )
+    spec = find_game("votey")
+    game = spec.make()
+    start = " ".join(spec.notation.format_move(m) for m in game.legal_moves(game.initial()))
     assert shown[shown.index("took back your last move") + 3] == start
 
 
 def test_engine_moves_show_depth_and_score() -> None:
     from arbiter.agents.registry import make_agent
 
-    spec = find_game("checkers")
-    entries = iter(["quit"])
-    shown: list[str] = []
-    play_terminal(
-        spec,
-        spec.make(),
-        1,
-        make_agent("alphabeta", spec, depth=3),
-        1.0,
-        read=lambda prompt: next(entries),
-        write=shown.append,
-    )
+    agent = make_agent("alphabeta", find_game("checkers"), depth=3)
+    _, shown = session("checkers", ["quit"], human=1, agent=agent)
     assert any(line.startswith("alphabeta plays ") and "(depth 3, score" in line for line in shown)

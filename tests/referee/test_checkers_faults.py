@@ -46,16 +46,7 @@ def test_bad_move_loses(tmp_path, mode, reason, offending) -> None:
     record = run(engine(mode, tmp_path), random_white())
     assert (record.winner, record.reason, record.offending) == (1, reason, offending)
     boards = (tmp_path / f"{mode}.pids.boards").read_text().split()
-    assert boards[:8] == [
-        "01010101",
-        "10101010",
-        "01010101",
-        "00000000",
-        "00000000",
-        "20202020",
-        "02020202",
-        "20202020",
-    ]
+    assert boards[:8] == SPEC.notation.board_rows(SPEC.make().initial())
     assert boards[8:] == ["<eof>"]  # input closed at the end of the game
     assert replay(record) == record.outcome
     assert_none_alive(tmp_path)

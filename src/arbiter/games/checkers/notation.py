@@ -158,30 +158,22 @@ def draw_board(s: State, last: Move | None = None) -> str:
     Each dark square shows its number and piece; the last move's landing square is
     bracketed and its start square marked ``*``.
     """
-    red, white = s.pieces
     lines = []
-    for r in range(8):
+    for r, digits in enumerate(board_rows(s)):
         row = "  "
-        for c in range(8):
+        for c, digit in enumerate(digits):
             cell = _SQUARE_OF.get((r, c))
             if cell is None:
                 row += "      "
                 continue
-            bit = 1 << cell
-            piece = (
-                ("R" if s.kings & bit else "r")
-                if red & bit
-                else ("W" if s.kings & bit else "w")
-                if white & bit
-                else "."
-            )
+            piece = ".rwRW"[int(digit)]
             if last is not None and cell == last.target:
-                cellt = f"[{piece}]"
+                shown = f"[{piece}]"
             elif last is not None and cell == last.origin:
-                cellt = " * "
+                shown = " * "
             else:
-                cellt = f" {piece} "
-            row += f"{cell + 1:>2d}{cellt} "
+                shown = f" {piece} "
+            row += f"{cell + 1:>2d}{shown} "
         lines.append(row.rstrip())
     side = "red (1)" if s.to_move == 0 else "white (2)"
     lines.append(f"  {side} to move, ply {s.ply}")
