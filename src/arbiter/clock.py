@@ -168,9 +168,9 @@ class Clock:
             return self
         remaining = list(self.remaining)
         moves_left = list(self.moves_left)
-        remaining[p] = max(remaining[p], 0.0) - used + tc.increment if remaining[p] > 0 else 0.0
-        if remaining[p] <= 0 and tc.overtime_per_move is not None:
-            remaining[p] = 0.0
+        # a seat already out of base time (in overtime, or within the margin) stays at 0
+        left = remaining[p] - used + tc.increment if remaining[p] > 0 else 0.0
+        remaining[p] = max(left, 0.0) if tc.overtime_per_move is not None else left
         if tc.moves_per_period:
             moves_left[p] -= 1
             if moves_left[p] == 0:

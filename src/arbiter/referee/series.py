@@ -40,8 +40,9 @@ class GameJob:
     memory_limit_mb: float | None = None
 
 
-def make_seat(job: GameJob, seat: int) -> Any:
-    """Returns the seat for ``job.agents[seat]``: an in-process engine or a program."""
+def make_seat(job: GameJob, seat: int, game: Any) -> Any:
+    """Returns the seat for ``job.agents[seat]`` in ``game``: an in-process engine or a
+    program."""
     from arbiter.agents.registry import ENGINES, make_agent
     from arbiter.referee.seat import LocalSeat
 
@@ -49,9 +50,7 @@ def make_seat(job: GameJob, seat: int) -> Any:
     who = job.agents[seat]
     if who in ENGINES:
         agent = make_agent(who, spec, depth=job.depth)
-        built: Any = LocalSeat(
-            agent, spec.make(**job.options), spec.protocol.move_text, seed=2 * job.seed + seat
-        )
+        built: Any = LocalSeat(agent, game, spec.protocol.move_text, seed=2 * job.seed + seat)
     else:
         built = spec.protocol.process_seat(who, memory_limit_mb=job.memory_limit_mb)
     built.name = job.names[seat]
@@ -61,11 +60,12 @@ def make_seat(job: GameJob, seat: int) -> Any:
 def play_job(job: GameJob, on_move: Callable[[MoveEvent], None] | None = None) -> GameRecord:
     """Plays one job to the end and returns its record."""
     spec = find_game(job.game)
-    seats = [make_seat(job, 0), make_seat(job, 1)]
+    game = spec.make(**job.options)
+    seats = [make_seat(job, 0, game), make_seat(job, 1, game)]
     record = asyncio.run(
         play_game(
             spec,
-            spec.make(**job.options),
+            game,
             seats,
             TimeControl.parse(job.time_control),
             seed=job.seed,

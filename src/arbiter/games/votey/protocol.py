@@ -89,7 +89,7 @@ class VoteyProcessSeat(ProcessSeat):
         return line, used
 
     async def tell(self, before: State, move: Move, after: State) -> None:
-        await self.send(move_text(Votey(), before, move))
+        await self.send(format_move(move, win=after.winner == before.to_move))
 
     async def stop(self, outcome: Outcome) -> None:
         if outcome.reason.is_fault and outcome.winner is not None and outcome.winner != self.seat:

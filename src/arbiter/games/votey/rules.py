@@ -34,11 +34,8 @@ COL8 = mask(8 * r + 7 for r in range(8))
 
 #: the 8 directions as (row step, column step); index d and 7 - d are opposite
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-#: which of a cell's 4 lines each direction runs along:
-#: 0 column, 1 row, 2 diagonal (row - column constant), 3 anti-diagonal (row + column constant)
-_LINE_OF = (2, 0, 3, 1, 1, 3, 0, 2)
-#: the same, indexing the (diagonal, column, anti-diagonal, row) counts of moves_from
-_COUNT_OF = (0, 1, 2, 3, 3, 2, 1, 0)
+#: which of a cell's 4 lines (see LINES) each direction runs along
+_LINE_OF = (0, 1, 2, 3, 3, 2, 1, 0)
 
 BLACK_START = mask(c for c in range(1, 7)) | mask(56 + c for c in range(1, 7))
 WHITE_START = mask(8 * r for r in range(1, 7)) | mask(8 * r + 7 for r in range(1, 7))
@@ -51,7 +48,9 @@ def _on_board(r: int, c: int) -> bool:
 def _build_tables() -> tuple[
     list[tuple[int, int, int, int]], list[list[list[int]]], list[list[list[int]]]
 ]:
-    """Builds, per cell: the 4 line masks; per cell, direction and distance 0..8:
+    """Builds, per cell: the 4 line masks (diagonal with row - column constant, column,
+    anti-diagonal with row + column constant, row, so that direction d and 7 - d share
+    line ``_LINE_OF[d]``); per cell, direction and distance 0..8:
     the target cell (-1 off board) and the mask of cells strictly between."""
     lines: list[tuple[int, int, int, int]] = []
     target: list[list[list[int]]] = []
@@ -62,7 +61,7 @@ def _build_tables() -> tuple[
         row = mask(8 * r + j for j in range(8))
         diag = mask(8 * i + j for i in range(8) for j in range(8) if i - j == r - c)
         anti = mask(8 * i + j for i in range(8) for j in range(8) if i + j == r + c)
-        lines.append((col, row, diag, anti))
+        lines.append((diag, col, anti, row))
         t_cell: list[list[int]] = []
         b_cell: list[list[int]] = []
         for dr, dc in DIRECTIONS:
@@ -167,7 +166,7 @@ def moves_from(own: int, enemy: int) -> list[int]:
     codes: list[int] = []
     append = codes.append
     for cell in bits(own):
-        col, row, diag, anti = LINES[cell]
+        diag, col, anti, row = LINES[cell]
         counts = (
             (occupied & diag).bit_count(),
             (occupied & col).bit_count(),
@@ -178,7 +177,7 @@ def moves_from(own: int, enemy: int) -> list[int]:
         betweens = BETWEEN[cell]
         base = cell << 6
         for d in range(8):
-            n = counts[_COUNT_OF[d]]
+            n = counts[_LINE_OF[d]]
             t = targets[d][n]
             if t >= 0 and not (own >> t) & 1 and not betweens[d][n] & enemy:
                 append(base | t)
@@ -190,7 +189,7 @@ def count_moves(own: int, enemy: int) -> tuple[int, int]:
     occupied = own | enemy
     moves = captures = 0
     for cell in bits(own):
-        col, row, diag, anti = LINES[cell]
+        diag, col, anti, row = LINES[cell]
         counts = (
             (occupied & diag).bit_count(),
             (occupied & col).bit_count(),
@@ -200,7 +199,7 @@ def count_moves(own: int, enemy: int) -> tuple[int, int]:
         targets = TARGET[cell]
         betweens = BETWEEN[cell]
         for d in range(8):
-            n = counts[_COUNT_OF[d]]
+            n = counts[_LINE_OF[d]]
             t = targets[d][n]
             if t >= 0 and not (own >> t) & 1 and not betweens[d][n] & enemy:
                 moves += 1
