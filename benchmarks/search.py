@@ -43,7 +43,7 @@ def main() -> None:
         game = spec.make()
         total_nodes = total_time = 0.0
         for i, s in enumerate(positions(spec, game)):
-            agent = make_agent("alphabeta", spec)
+            agent = make_agent(spec, "alphabeta")
             assert isinstance(agent, AlphaBetaAgent)
             agent.reset(game, game.to_move(s), 0)
             agent.choose(s, Limit(time=args.seconds))

@@ -7,23 +7,26 @@ from typing import Any
 
 import pytest
 
+from arbiter.contract import GameSpec
 from arbiter.errors import IllegalMove
 from arbiter.game import play
-from arbiter.games import GameSpec
-from arbiter.record import GameRecord, replay
+from arbiter.record import GameRecord
+from arbiter.referee.replay import replay
 
 
-def check_game(spec: GameSpec, n_games: int = 20, seed: int = 0, max_plies: int = 300) -> None:
+def check_game(
+    spec: GameSpec[Any, Any], n_games: int = 20, seed: int = 0, max_plies: int = 300
+) -> None:
     """Plays random games and checks the API invariants of ``spec``'s game.
 
     Legal moves are non-empty until the game ends and empty after, sorted and
-    deterministic; ``apply`` leaves its input unchanged; every move's contest text
-    judges back to the move; positions round-trip through their text; games end
-    within the ply cap; ``play`` refuses a move after the end; the game's record
-    replays to the same outcome.
+    deterministic; ``apply`` leaves its input unchanged; every move's contest text,
+    from either seat's side, judges back to the move; positions round-trip through
+    their text; games end within the ply cap; ``play`` refuses a move after the end;
+    the game's record, in the first seat's numbering, replays to the same outcome.
     """
-    game = spec.make(max_plies=max_plies)
-    notation, protocol = spec.notation, spec.protocol
+    game = spec.make({"max_plies": max_plies})
+    notation, referee = spec.notation, spec.referee
     rng = random.Random(seed)
     for _ in range(n_games):
         s = game.initial()
@@ -38,8 +41,9 @@ def check_game(spec: GameSpec, n_games: int = 20, seed: int = 0, max_plies: int 
             key = game.position_key(s)
             check_notation(spec, game, s)
             m = rng.choice(moves)
-            text = protocol.move_text(game, s, m, game.to_move(s))
-            assert protocol.judge(game, s, text, game.to_move(s)) == m
+            p = game.to_move(s)
+            assert referee.judge(game, s, referee.move_text(game, s, m, seat=p), seat=p) == m
+            text = referee.move_text(game, s, m, seat=0)
             after = game.apply(s, m)
             assert game.position_key(s) == key, "apply changed its input"
             s = after
@@ -56,22 +60,25 @@ def check_game(spec: GameSpec, n_games: int = 20, seed: int = 0, max_plies: int 
             out.winner,
             out.reason,
             options={"max_plies": max_plies},
+            score=spec.score(game, s, out),
         )
         assert replay(record) == out
 
 
-def check_notation(spec: GameSpec, game: Any, s: Any) -> None:
-    """Every legal move of ``s``: its contest text judges back to it, and its plain
-    notation resolves back to it."""
-    p = game.to_move(s)
-    for m in game.legal_moves(s):
-        assert spec.protocol.judge(game, s, spec.protocol.move_text(game, s, m, p), p) == m
-        assert spec.notation.resolve_move(spec.notation.format_move(m), s, p, game) == m
+def check_notation(spec: GameSpec[Any, Any], game: Any, s: Any) -> None:
+    """Every legal move of ``s``, written from either seat's side: its contest text
+    judges back to it, and its plain notation resolves back to it."""
+    for seat in range(2):
+        for m in game.legal_moves(s):
+            text = spec.referee.move_text(game, s, m, seat=seat)
+            assert spec.referee.judge(game, s, text, seat=seat) == m
+            plain = spec.notation.format_move(m, seat=seat)
+            assert spec.notation.resolve_move(plain, s, seat=seat) == m
     back = spec.notation.parse_position(spec.notation.format_position(s))
     assert spec.notation.format_position(back) == spec.notation.format_position(s)
 
 
-def random_position(spec: GameSpec, game: Any, seed: int, plies: int) -> Any:
+def random_position(spec: GameSpec[Any, Any], game: Any, seed: int, plies: int) -> Any:
     """The position after up to ``plies`` random moves from the start."""
     rng = random.Random(seed)
     s = game.initial()

@@ -11,11 +11,12 @@ import pytest
 from arbiter.agents.registry import make_agent
 from arbiter.cli import main
 from arbiter.clock import TimeControl
+from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.games.votey.protocol import VoteyProcessSeat, move_text
+from arbiter.games.votey.protocol import VoteySeat
 from arbiter.record import read_records
 from arbiter.referee.match import play_game
-from arbiter.referee.seat import LocalSeat
+from arbiter.referee.seat import LocalSeat, Program
 
 AGENT = [sys.executable, "-m", "arbiter.cli", "agent", "votey"]
 
@@ -32,15 +33,18 @@ def test_external_agent_plays_the_same_game_as_in_process() -> None:
     tc = TimeControl.per_move_seconds(30)
 
     def greedy() -> LocalSeat:
-        return LocalSeat(make_agent("greedy", spec), game, move_text, seed=4)
+        return LocalSeat(make_agent(spec, "greedy"), game, spec.referee, seed=4)
 
-    local = LocalSeat(make_agent("alphabeta", spec, depth=2), game, move_text, seed=3)
-    external = VoteyProcessSeat([*AGENT, "--engine", "alphabeta", "--depth", "2", "--seed", "3"])
+    local = LocalSeat(make_agent(spec, "alphabeta:depth=2"), game, spec.referee, seed=3)
+    external = VoteySeat(
+        Program((*AGENT, "--engine", "alphabeta", "--depth", "2", "--seed", "3"), name="ext")
+    )
     for first in (0, 1):
         pair_a = [local, greedy()] if first == 0 else [greedy(), local]
         pair_b = [external, greedy()] if first == 0 else [greedy(), external]
         a = asyncio.run(play_game(spec, game, pair_a, tc))
         b = asyncio.run(play_game(spec, game, pair_b, tc))
+        assert a.reason is not Reason.ABORTED and not a.reason.is_fault
         assert len(a.moves) > 4
         assert a.moves == b.moves
         assert (a.winner, a.reason) == (b.winner, b.reason)
@@ -85,6 +89,9 @@ def test_replay_reports_a_tampered_record(tmp_path, capsys) -> None:
         ),
         (["perft", "votey", "2", "--position", "bad"], "invalid votey position"),
         (["play", "votey", "--as", "purple"], "unknown side 'purple'"),
+        (["agent", "votey", "3"], "PROGRAM 1 or PROGRAM 2"),
+        (["match", "votey", "alphabeta:depth=x", "random"], "depth must be a whole number"),
+        (["match", "votey", "greedy:depth=2", "random"], "unknown option 'depth=2' for greedy"),
     ],
 )
 def test_user_mistakes_are_one_line_errors(argv, message, capsys) -> None:
@@ -99,7 +106,7 @@ def test_user_mistakes_are_one_line_errors(argv, message, capsys) -> None:
         ["match", "votey", "a", "b", "--games", "0"],
         ["match", "votey", "a", "b", "--move-time", "-1"],
         ["match", "chess", "a", "b"],
-        ["agent", "votey", "3"],
+        ["match", "votey", "random", "random", "--plain-draws"],
     ],
 )
 def test_bad_flags_are_usage_errors(argv, capsys) -> None:
@@ -134,11 +141,6 @@ def test_checkers_match_with_plain_draws(tmp_path, capsys) -> None:
     assert "American checkers" in capsys.readouterr().out
     assert all(r.options == {"max_plies": 1000, "plain_draws": True} for r in records)
     assert main(["replay", str(record)]) == 0
-
-
-def test_plain_draws_is_for_checkers_only(capsys) -> None:
-    assert main(["match", "votey", "random", "random", "--plain-draws"]) == 1
-    assert "--plain-draws applies to checkers" in capsys.readouterr().err
 
 
 def test_replay_reports_each_broken_line_and_checks_the_rest(tmp_path, capsys) -> None:
@@ -205,9 +207,15 @@ def test_parallel_games_repeat_the_sequential_ones(tmp_path) -> None:
     assert {r.round: r.moves for r in one} == {r.round: r.moves for r in two}
 
 
-def test_verbose_needs_one_game_at_a_time(capsys) -> None:
-    assert main(["match", "votey", "random", "random", "-v", "--concurrency", "2"]) == 1
-    assert "drop --concurrency" in capsys.readouterr().err
+def test_verbose_shows_every_move_of_games_played_in_workers(tmp_path, capsys) -> None:
+    (one, two) = recorded_match(
+        tmp_path / "v.jsonl", "votey greedy random --games 2 --concurrency 2 -v --seed 4"
+    )
+    out = capsys.readouterr().out
+    for record in (one, two):
+        for ply, text in enumerate(record.moves, 1):
+            assert f"game {record.round} {ply:4d}." in out
+            assert text in out
 
 
 def test_perft_divide_lists_each_first_move(capsys) -> None:

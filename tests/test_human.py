@@ -2,28 +2,46 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from arbiter.agents.base import Limit
 from arbiter.agents.random import RandomAgent
+from arbiter.clock import TimeControl
 from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.human import play_terminal
+from arbiter.human import HumanSeat, terminal_events
+from arbiter.referee.match import play_game
+from arbiter.referee.seat import LocalSeat
 
 
 def session(name: str, entries: list[str], human: int = 0, agent=None, **rules) -> tuple:
-    """Plays a terminal game with scripted entries; returns (outcome, lines shown)."""
+    """Plays a terminal game through the referee loop with scripted entries; returns
+    (outcome, lines shown)."""
     spec = find_game(name)
+    game = spec.make(rules)
     script = iter(entries)
     shown: list[str] = []
-    out = play_terminal(
-        spec,
-        spec.make(**rules),
-        human,
-        agent or RandomAgent(),
-        0.1,
-        read=lambda prompt: next(script),
-        write=shown.append,
+
+    def read(prompt: str) -> str:
+        try:
+            return next(script)
+        except StopIteration:
+            raise EOFError from None
+
+    person = HumanSeat(spec, game, read=read, write=shown.append)
+    engine = LocalSeat(agent or RandomAgent(), game, spec.referee, limit=Limit(time=0.1))
+    seats = [person, engine] if human == 0 else [engine, person]
+    record = asyncio.run(
+        play_game(
+            spec,
+            game,
+            seats,
+            TimeControl(),
+            events=terminal_events(spec, human, shown.append),
+            takebacks=True,
+        )
     )
-    return out, shown
+    return record.outcome, shown
 
 
 def test_person_is_asked_again_after_bad_input_and_can_list_moves() -> None:
@@ -32,9 +50,9 @@ def test_person_is_asked_again_after_bad_input_and_can_list_moves() -> None:
     assert "not played: invalid votey move 'hello'" in text
     assert "not played: illegal votey move '1418'" in text
     assert "1432 1434 1436" in text
-    assert "random plays" in text
+    assert "white plays" in text
     assert "[w]" in text  # the engine's last move is marked
-    assert out.winner == 1 and out.reason == Reason.ABORTED
+    assert out.winner == 1 and out.reason == Reason.RESIGNED
 
 
 def test_game_ends_with_result_and_reason() -> None:
@@ -50,11 +68,11 @@ def test_checkers_board_numbers_squares_and_explains_forced_captures() -> None:
     assert " 1 r" in text and "32 w" in text and "[w]" in text
     # the legal moves after the engine's reply were listed, in order
     game = spec.make()
-    s = game.apply(game.initial(), spec.notation.resolve_move("11-15", game.initial()))
+    s = game.apply(game.initial(), spec.notation.resolve_move("11-15", game.initial(), seat=0))
     replay = RandomAgent()
     replay.reset(game, 1, 0)
     s = game.apply(s, replay.choose(s, Limit()))
-    assert " ".join(spec.notation.format_move(m) for m in game.legal_moves(s)) in shown
+    assert " ".join(spec.notation.format_move(m, seat=0) for m in game.legal_moves(s)) in shown
 
 
 def test_undo_takes_back_the_persons_move_and_the_reply() -> None:
@@ -64,13 +82,13 @@ def test_undo_takes_back_the_persons_move_and_the_reply() -> None:
     # back at the start: the listed moves are the start position's
     spec = find_game("votey")
     game = spec.make()
-    start = " ".join(spec.notation.format_move(m) for m in game.legal_moves(game.initial()))
+    start = " ".join(spec.notation.format_move(m, seat=0) for m in game.legal_moves(game.initial()))
     assert shown[shown.index("took back your last move") + 3] == start
 
 
 def test_engine_moves_show_depth_and_score() -> None:
     from arbiter.agents.registry import make_agent
 
-    agent = make_agent("alphabeta", find_game("checkers"), depth=3)
+    agent = make_agent(find_game("checkers"), "alphabeta:depth=3")
     _, shown = session("checkers", ["quit"], human=1, agent=agent)
-    assert any(line.startswith("alphabeta plays ") and "(depth 3, score" in line for line in shown)
+    assert any(line.startswith("red plays ") and "(depth 3, score" in line for line in shown)

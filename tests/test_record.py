@@ -9,7 +9,8 @@ import pytest
 
 from arbiter.errors import Reason, RecordError
 from arbiter.games.votey.notation import parse_position
-from arbiter.record import GameRecord, append_record, read_records, replay
+from arbiter.record import GameRecord, append_record, read_records
+from arbiter.referee.replay import replay
 
 from .games.votey.test_rules import FIGURE3
 

@@ -1,24 +1,26 @@
 """The ``arbiter`` command: match, agent, play, perft, replay.
 
-Every user mistake (unknown game or engine, bad flag value, missing program,
-broken record file) is reported as one line on standard error with exit status 1.
-Imports are made inside the commands so that ``arbiter agent`` starts quickly:
-its start-up CPU time counts against its first move.
+The command line only parses and prints: games, their rule options and their
+contests' clocks come from each game's :class:`~arbiter.contract.GameSpec`; the
+pairing of a match from :mod:`arbiter.tournament.schedule`; the games themselves
+from the referee. Every user mistake (unknown game or engine, bad flag value,
+missing program, broken record file) is reported as one line on standard error
+with exit status 1. Imports are made inside the commands so that ``arbiter agent``
+starts quickly: its start-up CPU time counts against its first move.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
+from arbiter import __version__
 from arbiter.errors import ArbiterError, ConfigError
 
-SEAT_CHOICES = ("1", "2")
+COMMANDS_WITH_GAME = ("match", "agent", "play", "perft")
 
 
 def _positive_float(text: str) -> float:
@@ -51,60 +53,116 @@ def _nonnegative_int(text: str) -> int:
     return value
 
 
-def _add_rules_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--max-plies",
-        type=_positive_int,
-        default=1000,
-        help="ply cap after which the game is drawn (default 1000)",
-    )
-    p.add_argument(
-        "--plain-draws",
-        action="store_true",
-        help="checkers: score a repetition or 40-move end as a draw, not by piece count",
-    )
+def _specs(argv: Sequence[str]) -> list[Any]:
+    """The specs whose rule options the parser offers: the game named on the command
+    line, or every game (for ``--help`` without one)."""
+    from arbiter.games import find_game, game_names
+
+    names = game_names()
+    named = [a.replace("_", "-") for a in argv[1:3] if a.replace("_", "-") in names]
+    return [find_game(n) for n in (named[:1] or names)]
 
 
-def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Returns the rules engine's keyword options from the command line flags."""
-    options: dict[str, Any] = {"max_plies": args.max_plies}
-    if args.plain_draws:
-        if args.game != "checkers":
-            raise ConfigError(f"--plain-draws applies to checkers, not {args.game}")
-        options["plain_draws"] = True
+def _add_rule_options(p: argparse.ArgumentParser, specs: list[Any]) -> None:
+    """Adds one flag per rule option of the given games (the games' own declarations)."""
+    seen: dict[str, list[str]] = {}
+    options = {}
+    for spec in specs:
+        for option in spec.options:
+            seen.setdefault(option.name, []).append(spec.name)
+            options[option.name] = option
+    group = p.add_argument_group("rule options")
+    for name, option in options.items():
+        games = "" if len(seen[name]) == len(specs) else f" [{', '.join(seen[name])}]"
+        if option.type is bool:
+            group.add_argument(
+                option.flag,
+                dest=f"rule_{name}",
+                action="store_true",
+                default=None,
+                help=option.help + games,
+            )
+        else:
+            group.add_argument(
+                option.flag,
+                dest=f"rule_{name}",
+                type=option.type,
+                default=None,
+                metavar=name.upper(),
+                help=option.help + games,
+            )
+
+
+def _rule_options(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
+    """Returns the rule options of ``spec`` set on the command line (with the ply cap
+    always recorded), checked by the spec.
+
+    :raises ConfigError: for a flag of another game's option, or a bad value.
+    """
+    mine = {o.name for o in spec.options}
+    options: dict[str, Any] = {}
+    for key, value in vars(args).items():
+        if not key.startswith("rule_") or value is None:
+            continue
+        name = key[5:]
+        if name not in mine:
+            flag = "--" + name.replace("_", "-")
+            raise ConfigError(f"{flag} is not a rule of {spec.name}")
+        options[name] = value
+    options.setdefault("max_plies", next(o.default for o in spec.options if o.name == "max_plies"))
+    spec.make(options)
     return options
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Returns the argument parser of the ``arbiter`` command."""
-    from arbiter.agents.registry import ENGINES
-    from arbiter.games import GAME_NAMES
-
-    parser = argparse.ArgumentParser(
-        prog="arbiter",
-        description="Rules engines, referees and agents for five game-AI programming contests.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    m = sub.add_parser("match", help="play games between two agents under a contest's referee")
-    m.add_argument("game", choices=GAME_NAMES, metavar="GAME", help=", ".join(GAME_NAMES))
-    m.add_argument("first", metavar="A", help=f"built-in engine ({', '.join(ENGINES)}) or command")
-    m.add_argument("second", metavar="B", help="built-in engine or command")
-    m.add_argument("--games", type=_positive_int, default=2, help="games, colours alternating")
-    timing = m.add_mutually_exclusive_group()
+def _add_time_options(p: argparse.ArgumentParser, default: str) -> None:
+    timing = p.add_mutually_exclusive_group()
     timing.add_argument(
-        "--move-time", type=_positive_float, help="CPU seconds per move (default: the contest's)"
+        "--move-time", type=_positive_float, metavar="S", help=f"seconds per move ({default})"
     )
     timing.add_argument(
         "--tc",
         metavar="TEXT",
         help="a time control instead: 'st=10', '300+1', '40/120', '300 ot=1', 'inf'",
     )
+
+
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """Returns the argument parser of the ``arbiter`` command; the rule options offered
+    are those of the game named in ``argv`` (all games' when none is)."""
+    from arbiter.agents.spec import ENGINES
+    from arbiter.games import game_names
+
+    names = game_names()
+    specs = _specs(argv) if argv and argv[0] in COMMANDS_WITH_GAME else []
+    engines = ", ".join(ENGINES)
+    parser = argparse.ArgumentParser(
+        prog="arbiter",
+        description="Rules engines, referees and agents for game-AI programming contests. "
+        f"Games: {', '.join(names)}.",
+    )
+    parser.add_argument("--version", action="version", version=f"arbiter {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    m = sub.add_parser("match", help="play games between two agents under a contest's referee")
+    m.add_argument("game", choices=names, metavar="GAME", help=", ".join(names))
+    m.add_argument(
+        "first",
+        metavar="A",
+        help=f"built-in engine ({engines}, e.g. alphabeta:depth=4) or a program's command",
+    )
+    m.add_argument("second", metavar="B", help="built-in engine or command")
+    m.add_argument("--games", type=_positive_int, default=2, help="games, seats alternating")
+    _add_time_options(m, "default: the contest's clock")
     m.add_argument("--record", metavar="FILE", help="append each game as a JSON line to FILE")
     m.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
     m.add_argument("--depth", type=_positive_int, help="fixed search depth of built-in alphabeta")
     m.add_argument(
         "--memory-limit", type=_positive_float, metavar="MB", help="resident memory cap per agent"
+    )
+    m.add_argument(
+        "--no-suspend",
+        action="store_true",
+        help="let a waiting program run (it is still charged for what it uses)",
     )
     m.add_argument(
         "--names", nargs=2, metavar=("NAME_A", "NAME_B"), help="names to show for A and B"
@@ -113,29 +171,34 @@ def build_parser() -> argparse.ArgumentParser:
         "--concurrency", type=_positive_int, default=1, help="games played at once (default 1)"
     )
     m.add_argument("-v", "--verbose", action="store_true", help="print every move")
-    _add_rules_options(m)
+    _add_rule_options(m, specs)
 
     a = sub.add_parser("agent", help="run a built-in engine as a contest program")
-    a.add_argument("game", choices=GAME_NAMES, metavar="GAME")
-    a.add_argument("color", choices=SEAT_CHOICES, metavar="COLOR", help="1 = first, 2 = second")
-    a.add_argument("--engine", choices=ENGINES, default="alphabeta")
+    a.add_argument("game", choices=names, metavar="GAME")
+    a.add_argument(
+        "args",
+        nargs="*",
+        metavar="ARG",
+        help="what the contest starts a program with (votey, checkers: 1 or 2)",
+    )
+    a.add_argument("--engine", default="alphabeta", help=f"{engines} (with options)")
     a.add_argument("--seed", type=_nonnegative_int, default=0)
-    a.add_argument("--move-time", type=_positive_float, default=1.0, help="seconds per move")
+    _add_time_options(a, "default: the contest's game clock, or 1 s per move")
     a.add_argument("--depth", type=_positive_int, help="fixed search depth (alphabeta)")
     a.add_argument("-v", "--verbose", action="store_true", help="report each search on stderr")
-    _add_rules_options(a)
+    _add_rule_options(a, specs)
 
     pl = sub.add_parser("play", help="play against a built-in engine in the terminal")
-    pl.add_argument("game", choices=GAME_NAMES, metavar="GAME")
+    pl.add_argument("game", choices=names, metavar="GAME")
     pl.add_argument("--as", dest="side", default=None, help="your side, e.g. black or white")
-    pl.add_argument("--engine", choices=ENGINES, default="alphabeta")
-    pl.add_argument("--move-time", type=_positive_float, default=1.0)
+    pl.add_argument("--engine", default="alphabeta", help=f"{engines} (with options)")
+    _add_time_options(pl, "the engine's, default 1; with --tc both sides are on the clock")
     pl.add_argument("--seed", type=_nonnegative_int, default=0)
     pl.add_argument("--depth", type=_positive_int)
-    _add_rules_options(pl)
+    _add_rule_options(pl, specs)
 
     pf = sub.add_parser("perft", help="count move sequences to each depth")
-    pf.add_argument("game", choices=GAME_NAMES, metavar="GAME")
+    pf.add_argument("game", choices=names, metavar="GAME")
     pf.add_argument("depth", type=_positive_int)
     pf.add_argument("--position", help="start from this position text instead")
     pf.add_argument(
@@ -147,98 +210,132 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _time_control(args: argparse.Namespace, default: Any) -> Any:
+    from arbiter.clock import TimeControl
+
+    if args.tc is not None:
+        return TimeControl.parse(args.tc)
+    if args.move_time is not None:
+        return TimeControl.per_move_seconds(args.move_time)
+    return default
+
+
+def _engine(text: str, depth: int | None) -> Any:
+    from arbiter.agents.spec import AgentSpec
+
+    agent = AgentSpec.parse(text).with_options(depth=depth)
+    if agent.engine is None:
+        raise ConfigError(f"unknown engine {text!r}: expected a built-in engine")
+    return agent
+
+
 # -- match -----------------------------------------------------------------------
 
 
-def _check_command(who: str) -> None:
-    from arbiter.agents.registry import ENGINES
-    from arbiter.referee.seat import split_command
-
-    if who in ENGINES:
-        return
-    program = split_command(who)[0]
-    if os.sep in program:
-        if not os.path.isfile(program):
-            raise ConfigError(f"agent command {who!r}: no such file {program!r}")
-        if not os.access(program, os.X_OK):
-            raise ConfigError(f"agent command {who!r}: {program!r} is not executable")
-    elif shutil.which(program) is None:
-        raise ConfigError(f"agent {who!r} is neither a built-in engine nor a program on PATH")
-
-
 def _cmd_match(args: argparse.Namespace) -> int:
-    from arbiter.clock import TimeControl
+    from dataclasses import replace
+
+    from arbiter.agents.spec import AgentSpec
     from arbiter.games import find_game
     from arbiter.record import append_record
-    from arbiter.referee.match import MoveEvent
+    from arbiter.referee.events import Event, GameStarted, MovePlayed
     from arbiter.referee.series import GameJob, run_series
+    from arbiter.tournament.schedule import match
     from arbiter.tournament.score import MatchScore
 
     spec = find_game(args.game)
-    for who in (args.first, args.second):
-        _check_command(who)
-    if args.verbose and args.concurrency > 1:
-        raise ConfigError("-v prints the moves of one game at a time: drop --concurrency")
+    names = args.names or (args.first, args.second)
+    labels = (names[0], names[1] if names[1] != names[0] else names[1] + "'")
+    agents = tuple(
+        AgentSpec.parse(text, name=label).with_options(depth=args.depth)
+        for text, label in zip((args.first, args.second), labels, strict=True)
+    )
+    for agent in agents:
+        agent.check()
     if args.record:
         try:
             with open(args.record, "a", encoding="utf-8"):
                 pass
         except OSError as e:
             raise ConfigError(f"cannot write records to {args.record!r}: {e.strerror}") from None
-    if args.tc is not None:
-        tc = TimeControl.parse(args.tc)
-    else:
-        tc = TimeControl.per_move_seconds(args.move_time or spec.protocol.DEFAULT_MOVE_TIME)
-    options = _rule_options(args)
-    spec.make(**options)
-    commands = (args.first, args.second)
-    shown = args.names or commands
-    labels = (shown[0], shown[1] if shown[1] != shown[0] else shown[1] + "'")
-    jobs = []
-    for i in range(args.games):
-        first = i % 2  # which agent sits in seat 0; each pair of games shares a seed
-        order = (first, 1 - first)
-        jobs.append(
-            GameJob(
-                game=spec.name,
-                agents=(commands[order[0]], commands[order[1]]),
-                names=(labels[order[0]], labels[order[1]]),
-                time_control=str(tc),
-                seed=args.seed + i // 2,
-                round=i + 1,
-                options=options,
-                depth=args.depth,
-                memory_limit_mb=args.memory_limit,
-            )
+    tc = _time_control(args, spec.time_control)
+    options = _rule_options(args, spec)
+    supervision = replace(
+        spec.supervision,
+        suspend=spec.supervision.suspend and not args.no_suspend,
+        memory_limit_mb=args.memory_limit or spec.supervision.memory_limit_mb,
+    )
+    jobs = [
+        GameJob(
+            game=spec.name,
+            agents=(agents[p.seats[0]], agents[p.seats[1]]),
+            time_control=str(tc),
+            seed=args.seed + p.seed,
+            round=p.round,
+            options=options,
+            supervision=supervision,
         )
-    score = MatchScore(labels)
+        for p in match(args.games)
+    ]
+    contest = " (the contest's)" if tc == spec.time_control else ""
+    waiting = "suspended" if supervision.suspend else "running"
     games = f"{args.games} game" + ("s" if args.games != 1 else "")
-    print(f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}")
+    print(
+        f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}: "
+        f"{tc.describe()}{contest}, charged as {supervision.charging} time, "
+        f"waiting program {waiting}",
+        flush=True,
+    )
 
-    def show(ev: MoveEvent) -> None:
-        side = spec.seat_names[ev.seat]
-        print(f"  {ev.ply:4d}. {side:6s} {ev.text:>8s}  {ev.seconds:6.2f}s", flush=True)
+    def show(event: Event) -> None:
+        if isinstance(event, GameStarted):
+            print(f"game {event.game}: {' vs '.join(event.players)}", flush=True)
+        elif isinstance(event, MovePlayed):
+            side = spec.seat_names[event.seat]
+            print(
+                f"  game {event.game} {event.ply:4d}. {side:6s} {event.text:>8s}  "
+                f"{event.seconds:6.2f}s" + (f"  {event.note}" if event.note else ""),
+                flush=True,
+            )
 
+    score = MatchScore(labels)
     t0 = time.monotonic()
-    for job, record in run_series(jobs, args.concurrency, show if args.verbose else None):
-        if args.record:
-            append_record(args.record, record)
-        out = record.outcome
-        score.add(out, first=(job.round - 1) % 2)
-        who = "draw" if out.winner is None else f"{job.names[out.winner]} wins"
-        detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
-        pa, pb = score.points
-        print(
-            f"game {job.round}/{args.games}: {job.names[0]} ({spec.seat_names[0]}) vs "
-            f"{job.names[1]} ({spec.seat_names[1]}): {out.result()} {who} by "
-            f"{out.reason}{detail}, {len(record.moves)} plies | after "
-            f"{time.monotonic() - t0:.1f}s score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
-            flush=True,
-        )
+    played = 0
+    try:
+        for job, record in run_series(jobs, args.concurrency, show if args.verbose else _quiet):
+            if args.record:
+                append_record(args.record, record)
+            played += 1
+            out = record.outcome
+            first = 0 if job.agents[0] is agents[0] else 1
+            score.add(out, first=first)
+            players = (job.agents[0].name, job.agents[1].name)
+            who = "draw" if out.winner is None else f"{players[out.winner]} wins"
+            detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
+            pa, pb = score.points
+            print(
+                f"game {job.round}/{args.games}: {players[0]} ({spec.seat_names[0]}) vs "
+                f"{players[1]} ({spec.seat_names[1]}): {out.result()} {who} by "
+                f"{out.reason}{detail}, {len(record.moves)} plies | after "
+                f"{time.monotonic() - t0:.1f}s score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
+                flush=True,
+            )
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {played} of {args.games} games", flush=True)
+        _summary(score, spec)
+        return 130
     print()
+    _summary(score, spec)
+    return 0
+
+
+def _quiet(event: object) -> None:
+    pass
+
+
+def _summary(score: Any, spec: Any) -> None:
     for line in score.summary(spec.seat_names):
         print(line)
-    return 0
 
 
 # -- agent, play, perft, replay ---------------------------------------------------------
@@ -246,30 +343,72 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
 def _cmd_agent(args: argparse.Namespace) -> int:
     from arbiter.agents.registry import make_agent
+    from arbiter.clock import TimeControl
+    from arbiter.contract import AgentRun
     from arbiter.games import find_game
 
     spec = find_game(args.game)
-    game = spec.make(**_rule_options(args))
-    agent = make_agent(args.engine, spec, depth=args.depth)
-    status = spec.protocol.serve(
-        agent, game, int(args.color), args.move_time, seed=args.seed, verbose=args.verbose
+    game = spec.make(_rule_options(args, spec))
+    agent = make_agent(spec, _engine(args.engine, args.depth))
+    default = spec.time_control
+    if default.per_move is not None:
+        default = TimeControl.per_move_seconds(1.0)
+    run = AgentRun(
+        _time_control(args, default),
+        sys.stdin,
+        sys.stdout,
+        sys.stderr,
+        seed=args.seed,
+        verbose=args.verbose,
     )
-    return int(status)
+    return spec.referee.serve(agent, game, args.args, run)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from arbiter.agents.base import Limit
     from arbiter.agents.registry import make_agent
+    from arbiter.clock import TimeControl
     from arbiter.games import find_game
-    from arbiter.human import play_terminal
+    from arbiter.human import HELP, HumanSeat, terminal_events
+    from arbiter.referee.match import play_game
+    from arbiter.referee.seat import LocalSeat, Seat
 
     spec = find_game(args.game)
-    side = (args.side or spec.seat_names[0]).lower()
-    choices = {name: i for i, name in enumerate(spec.seat_names)} | {"1": 0, "2": 1}
-    if side not in choices:
-        raise ConfigError(f"unknown side {args.side!r}: expected {' or '.join(spec.seat_names)}")
-    game = spec.make(**_rule_options(args))
-    agent = make_agent(args.engine, spec, depth=args.depth)
-    play_terminal(spec, game, choices[side], agent, args.move_time, seed=args.seed)
+    human = spec.seat_by_name(args.side or spec.seat_names[0])
+    options = _rule_options(args, spec)
+    game = spec.make(options)
+    engine = _engine(args.engine, args.depth)
+    limit = None if args.tc else Limit(time=args.move_time or 1.0)
+    tc = TimeControl.parse(args.tc) if args.tc else TimeControl()
+    computer: Seat[Any, Any] = LocalSeat(
+        make_agent(spec, engine),
+        game,
+        spec.referee,
+        name=engine.name,
+        seed=args.seed,
+        limit=limit,
+    )
+    person: Seat[Any, Any] = HumanSeat(spec, game)
+    seats = [person, computer] if human == 0 else [computer, person]
+    print(
+        f"{spec.title}: you play {spec.seat_names[human]}, {engine.name} plays "
+        f"{spec.seat_names[1 - human]}."
+    )
+    print(HELP)
+    asyncio.run(
+        play_game(
+            spec,
+            game,
+            seats,
+            tc,
+            seed=args.seed,
+            options=options,
+            events=terminal_events(spec, human),
+            takebacks=True,
+        )
+    )
     return 0
 
 
@@ -284,7 +423,7 @@ def _cmd_perft(args: argparse.Namespace) -> int:
         total = 0
         p = game.to_move(s)
         for m, nodes in divide(game, s, args.depth):
-            print(f"{spec.protocol.move_text(game, s, m, p)} {nodes}")
+            print(f"{spec.referee.move_text(game, s, m, seat=p)} {nodes}")
             total += nodes
         print(f"total {total}")
         return 0
@@ -298,7 +437,8 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from arbiter.errors import RecordError
-    from arbiter.record import read_lines, replay
+    from arbiter.record import read_lines
+    from arbiter.referee.replay import replay
 
     bad = 0
     count = 0
@@ -336,7 +476,13 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
+    args, extra = parser.parse_known_args(words)
+    if extra and args.command == "agent" and not any(e.startswith("-") for e in extra):
+        args.args += extra  # the contest's arguments may follow the options
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return COMMANDS[args.command](args)
     except ArbiterError as e:

@@ -10,7 +10,9 @@ Text forms (space-separated parts; ``str`` round-trips with ``parse``):
 - ``40/120+1``, ``2:30+5``, ``300``: moves per period / base time + increment;
 - optional ``ot=1``: once the base time is spent, every further move within 1 s
   (the Chinese checkers mediator);
-- optional ``margin=0.2``: grace before a flag falls.
+- optional ``margin=0.2``: grace before a flag falls;
+- optional ``kill=10``: a program past its allowance has lost on time, but is
+  killed only this many seconds later (the Halma sheet: killed at remaining + 10 s).
 
 >>> str(TimeControl.parse("st=60"))
 'st=60'
@@ -47,6 +49,9 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+_EXTRAS = {"ot": "overtime_per_move", "margin": "margin", "kill": "kill_after"}
+
+
 @dataclass(frozen=True, slots=True)
 class TimeControl:
     """A time control as specified before the game (cutechess format, seconds as floats)."""
@@ -57,6 +62,7 @@ class TimeControl:
     per_move: float | None = None
     overtime_per_move: float | None = None
     margin: float = 0.0
+    kill_after: float = 0.0
 
     @classmethod
     def parse(cls, text: str) -> Self:
@@ -86,12 +92,12 @@ class TimeControl:
             fields["base"] = _seconds(rest, text)
         for extra in extras:
             key, eq, value = extra.partition("=")
-            if not eq or key not in ("ot", "margin"):
+            if not eq or key not in _EXTRAS:
                 raise ConfigError(
                     f"invalid time control {text!r}: unknown part {extra!r} "
-                    "(expected ot=SECONDS or margin=SECONDS)"
+                    "(expected ot=SECONDS, margin=SECONDS or kill=SECONDS)"
                 )
-            fields["overtime_per_move" if key == "ot" else "margin"] = _seconds(value, text)
+            fields[_EXTRAS[key]] = _seconds(value, text)
         return cls(**fields)  # type: ignore[arg-type]
 
     @classmethod
@@ -115,7 +121,28 @@ class TimeControl:
             parts.append(f"ot={_num(self.overtime_per_move)}")
         if self.margin:
             parts.append(f"margin={_num(self.margin)}")
+        if self.kill_after:
+            parts.append(f"kill={_num(self.kill_after)}")
         return " ".join(parts)
+
+    def describe(self) -> str:
+        """Returns the control in words, e.g. ``60 s per move``.
+
+        >>> TimeControl.parse("300 ot=1").describe()
+        '300 s per game, then 1 s per move'
+        """
+        if self.per_move is not None:
+            return f"{_num(self.per_move)} s per move"
+        if self.base is None:
+            return "no time limit"
+        words = f"{_num(self.base)} s per game"
+        if self.moves_per_period:
+            words = f"{_num(self.base)} s per {self.moves_per_period} moves"
+        if self.increment:
+            words += f" + {_num(self.increment)} s per move"
+        if self.overtime_per_move is not None:
+            words += f", then {_num(self.overtime_per_move)} s per move"
+        return words
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +179,16 @@ class Clock:
         extra = tc.overtime_per_move or 0.0
         return max(0.0, self.remaining[p]) + extra + tc.margin
 
+    def kill_at(self, p: Player) -> float | None:
+        """Returns the charged seconds at which seat ``p``'s program is stopped: its
+        allowance plus the time control's ``kill_after``."""
+        allowed = self.allowance(p)
+        return None if allowed is None else allowed + self.tc.kill_after
+
     def charge(self, p: Player, used: float) -> Self:
         """Returns the clocks after seat ``p`` used ``used`` seconds on a move.
 
-        :raises Timeout: if ``used`` exceeds what the clock allowed.
+        :raises Timeout: if ``used`` exceeds what the clock allowed (the flag falls).
         """
         allowed = self.allowance(p)
         if allowed is not None and used > allowed:
@@ -163,6 +196,11 @@ class Clock:
                 f"seat {p} used {used:.2f}s, more than the {allowed:.2f}s allowed",
                 detail=f"{used:.2f}s > {allowed:.2f}s",
             )
+        return self.spend(p, used)
+
+    def spend(self, p: Player, used: float) -> Self:
+        """Returns the clocks after seat ``p`` used ``used`` seconds, without judging it
+        (an agent keeping its own clock)."""
         tc = self.tc
         if tc.per_move is not None or tc.base is None:
             return self

@@ -34,12 +34,19 @@ class Reason(StrEnum):
     FALSE_CLAIM = "false claim"
     UNCLAIMED_WIN = "unclaimed win"
     ADJUDICATED = "adjudicated"
+    RESIGNED = "resignation"
     ABORTED = "aborted"
 
     @property
     def is_fault(self) -> bool:
         """True when the referee, not the rules, ended the game."""
         return self in _FAULTS
+
+    @property
+    def judged_from_text(self) -> bool:
+        """True for a fault found in the text of a reply itself (so a replay can judge
+        the offending text again), rather than in how or when it came."""
+        return self in _TEXT_FAULTS
 
 
 _FAULTS = frozenset(
@@ -52,8 +59,12 @@ _FAULTS = frozenset(
         Reason.FALSE_CLAIM,
         Reason.UNCLAIMED_WIN,
         Reason.ADJUDICATED,
+        Reason.RESIGNED,
         Reason.ABORTED,
     }
+)
+_TEXT_FAULTS = frozenset(
+    {Reason.ILLEGAL_MOVE, Reason.MALFORMED, Reason.FALSE_CLAIM, Reason.UNCLAIMED_WIN}
 )
 
 
@@ -127,6 +138,12 @@ class FalseClaim(AgentFault):
     """The agent claimed a win that its move does not achieve."""
 
     reason = Reason.FALSE_CLAIM
+
+
+class Resigned(AgentFault):
+    """A person gave up the game."""
+
+    reason = Reason.RESIGNED
 
 
 class UnclaimedWin(AgentFault):

@@ -1,21 +1,31 @@
-"""Playing a game in the terminal: a person against a built-in agent.
+"""A person as a seat: moves typed at the terminal, judged by the same referee loop.
 
-The person types moves in the contest's own notation. ``moves`` lists the legal
-ones, ``undo`` takes back the person's last move (and the engine's answer),
-``board`` draws the board again, ``help`` explains, ``quit`` resigns. A malformed
-or illegal entry is explained and asked again. After each engine move the search
-depth and score are shown when the engine reports them.
+The person types moves in the contest's own notation, from their own side of the
+board (in Chinese checkers their home is 1-10 whichever seat they hold). Before
+each move the board is drawn with the last move marked. ``moves`` lists the legal
+moves, ``undo`` takes back the person's last move and the reply (against built-in
+engines), ``board`` draws the board again, ``help`` explains, ``quit`` resigns.
+A malformed or illegal entry is explained and asked for again; the referee then
+judges the accepted text like any program's reply. The person is charged the wall
+time they take.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import asyncio
+import time
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
-from arbiter.agents.base import Limit, search_note
-from arbiter.errors import IllegalMove, NotationError, Reason
-from arbiter.game import Outcome, Player
-from arbiter.games import GameSpec
+from arbiter.clock import Clock
+from arbiter.contract import GameSpec
+from arbiter.errors import IllegalMove, NotationError, Resigned
+from arbiter.game import Game, Outcome, Player
+from arbiter.referee.events import Event, GameEnded, MovePlayed
+from arbiter.referee.seat import Reply, TakeBack
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
 
 HELP = (
     "Type a move in the contest's notation, or one of: moves (list the legal moves), "
@@ -23,88 +33,107 @@ HELP = (
 )
 
 
-def play_terminal(
-    spec: GameSpec,
-    game: Any,
-    human: Player,
-    agent: Any,
-    move_time: float,
-    *,
-    seed: int = 0,
-    read: Callable[[str], str] = input,
-    write: Callable[[str], None] = print,
-) -> Outcome:
-    """Plays one game, the person at seat ``human``; returns the outcome.
+class HumanSeat(Generic[S, M]):
+    """A person at the terminal; ``read`` and ``write`` default to it, tests pass their own."""
 
-    ``read`` and ``write`` default to the terminal; tests pass their own.
-    """
-    notation = spec.notation
-    agent.reset(game, 1 - human, seed)
-    s = game.initial()
-    last: Any = None
-    # (position before, move) for every move so far, for undo
-    history: list[tuple[Any, Any]] = []
-    names = spec.seat_names
-    write(f"{spec.title}: you play {names[human]}, {agent.name} plays {names[1 - human]}.")
-    write(HELP)
-    out: Outcome | None
-    while (out := game.outcome(s)) is None:
-        p = game.to_move(s)
-        if p != human:
-            m = agent.choose(s, Limit(time=move_time))
-            text = spec.protocol.move_text(game, s, m, p)
-            note = search_note(agent)
-            write(f"{agent.name} plays {text}" + (f" ({note})" if note else ""))
-            history.append((s, m))
-            s, last = game.apply(s, m), m
-            continue
-        write("")
-        write(notation.draw_board(s, last))
-        try:
-            entry = read(f"{names[p]} to move> ").strip()
-        except EOFError:
-            out = Outcome(1 - human, Reason.ABORTED, "input ended")
-            break
-        if not entry:
-            continue
-        command = entry.lower()
-        if command in ("quit", "resign", "exit"):
-            out = Outcome(1 - human, Reason.ABORTED, "resigned")
-            break
-        if command in ("help", "?"):
-            write(HELP)
-            continue
-        if command == "board":
-            continue
-        if command == "moves":
-            write(" ".join(notation.format_move(m) for m in game.legal_moves(s)))
-            continue
-        if command in ("undo", "takeback"):
-            mine = max(
-                (i for i, (b, _) in enumerate(history) if game.to_move(b) == human), default=None
-            )
-            if mine is None:
-                write("nothing to undo")
+    def __init__(
+        self,
+        spec: GameSpec[S, M],
+        game: Game[S, M],
+        *,
+        name: str = "you",
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+    ) -> None:
+        self.spec = spec
+        self.game = game
+        self.name = name
+        self.read = read
+        self.write = write
+        self.seat: Player = 0
+        self.last: M | None = None
+        self.state: S | None = None
+        self.moved = 0
+
+    async def start(self, seat: Player, clock: Clock) -> None:
+        self.seat = seat
+
+    def _draw(self, s: S) -> None:
+        self.write("")
+        self.write(self.spec.notation.draw_board(s, self.last))
+
+    async def ask(self, s: S, clock: Clock) -> Reply:
+        notation = self.spec.notation
+        names = self.spec.seat_names
+        t0 = time.monotonic()
+        self._draw(s)
+        while True:
+            try:
+                entry = (
+                    await asyncio.to_thread(self.read, f"{names[self.seat]} to move> ")
+                ).strip()
+            except EOFError:
+                raise Resigned("input ended", "input ended") from None
+            command = entry.lower()
+            if not entry or command == "board":
+                if command:
+                    self._draw(s)
                 continue
-            s = history[mine][0]
-            del history[mine:]
-            last = history[-1][1] if history else None
-            agent.reset(game, 1 - human, seed)
-            write("took back your last move")
-            continue
-        try:
-            m = notation.resolve_move(entry, s, p, game)
-        except (NotationError, IllegalMove) as e:
-            write(f"not played: {e}")
-            continue
-        agent.observe(s, m)
-        history.append((s, m))
-        s, last = game.apply(s, m), m
-    write("")
-    write(notation.draw_board(s, last))
-    if out.winner is None:
-        write(f"Draw ({out.reason}).")
-    else:
-        who = "You win" if out.winner == human else f"{agent.name} wins"
-        write(f"{who}: {names[out.winner]} wins by {out.reason}.")
-    return out
+            if command in ("quit", "resign", "exit"):
+                raise Resigned(f"{self.name} resigned", "resigned")
+            if command in ("help", "?"):
+                self.write(HELP)
+                continue
+            if command == "moves":
+                texts = (notation.format_move(m, seat=self.seat) for m in self.game.legal_moves(s))
+                self.write(" ".join(texts))
+                continue
+            if command in ("undo", "takeback"):
+                if self.moved == 0:
+                    self.write("nothing to undo")
+                    continue
+                raise TakeBack
+            try:
+                m = notation.resolve_move(entry, s, seat=self.seat)
+            except (NotationError, IllegalMove) as e:
+                self.write(f"not played: {e}")
+                continue
+            self.moved += 1
+            self.last, self.state = m, self.game.apply(s, m)
+            text = self.spec.referee.move_text(self.game, s, m, seat=self.seat)
+            return Reply(text, time.monotonic() - t0)
+
+    async def tell(self, before: S, move: M, after: S) -> None:
+        self.last, self.state = move, after
+
+    async def rewind(self, s: S) -> bool:
+        self.moved -= 1
+        self.last, self.state = None, s
+        self.write("took back your last move")
+        return True
+
+    async def stop(self, outcome: Outcome) -> None:
+        if self.state is not None:
+            self._draw(self.state)
+
+
+def terminal_events(
+    spec: GameSpec[S, M], human: Player, write: Callable[[str], None] = print
+) -> Callable[[Event], None]:
+    """Returns the event sink of terminal play: it shows the opponent's moves as the
+    person writes them, with the engine's search note, and the result."""
+
+    def show(event: Event) -> None:
+        if isinstance(event, MovePlayed) and event.seat != human:
+            note = f" ({event.note})" if event.note else ""
+            write(f"{spec.seat_names[event.seat]} plays {event.texts[human]}{note}")
+        elif isinstance(event, GameEnded):
+            record = event.record
+            out = record.outcome
+            if out.winner is None:
+                write(f"Draw ({out.reason}).")
+            else:
+                who = "You win" if out.winner == human else f"{record.players[out.winner]} wins"
+                write(f"{who}: {spec.seat_names[out.winner]} wins by {out.reason}.")
+
+    return show

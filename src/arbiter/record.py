@@ -1,11 +1,11 @@
 """Game records as JSON lines (one game per line), and their re-verification.
 
 A record keeps what is needed to replay and audit a game: the game and its rule
-options, the players, every move in the contest's own notation (Chinese checkers
-in the first player's numbering), the seconds charged per move, the result, its
-reason and detail, and for a fault the offending text. :func:`replay` plays the
-moves again through the rules engine and the contest's judge and raises at the
-first discrepancy.
+options, the players, every move in the contest's own notation and in the first
+player's numbering (whatever numbering the mover wrote in), the seconds charged
+per move, the result, its reason and detail, the contest's score, and for a fault
+the offending text exactly as the offender wrote it.
+:func:`arbiter.referee.replay.replay` plays a record again and checks it.
 """
 
 from __future__ import annotations
@@ -17,13 +17,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason, RecordError
+from arbiter.errors import Reason, RecordError
 from arbiter.game import Outcome, Player
-
-_MOVE_FAULTS = {
-    Reason.ILLEGAL_MOVE: IllegalMove,
-    Reason.MALFORMED: NotationError,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +39,7 @@ class GameRecord:
     start: str | None = None
     date: str = ""
     round: int | None = None
+    score: tuple[float, float] | None = None
 
     @property
     def outcome(self) -> Outcome:
@@ -56,7 +52,8 @@ class GameRecord:
         d["reason"] = str(self.reason)
         d["players"] = list(self.players)
         d["moves"] = list(self.moves)
-        d["times"] = [round(t, 4) for t in self.times]
+        d["times"] = [round(t, 6) for t in self.times]
+        d["score"] = None if self.score is None else list(self.score)
         return json.dumps(d, separators=(",", ":"))
 
     @classmethod
@@ -102,6 +99,13 @@ class GameRecord:
         offending = d.get("offending")
         if offending is not None and not isinstance(offending, str):
             raise TypeError("'offending' must be text")
+        score = d.get("score")
+        if score is not None and (
+            not isinstance(score, list)
+            or len(score) != 2
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in score)
+        ):
+            raise TypeError("'score' must be two numbers")
         number = d.get("round")
         if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
             raise TypeError("'round' must be a whole number")
@@ -120,6 +124,7 @@ class GameRecord:
             start=start,
             date=str(d.get("date", "")),
             round=number,
+            score=None if score is None else (float(score[0]), float(score[1])),
         )
 
 
@@ -163,75 +168,3 @@ def read_records(path: str | Path) -> Iterator[tuple[int, GameRecord]]:
         if isinstance(item, RecordError):
             raise item
         yield number, item
-
-
-def replay(record: GameRecord) -> Outcome:
-    """Plays the record's moves again and checks its result; returns the verified Outcome.
-
-    :raises RecordError: at the first move that does not parse, is illegal or claims
-        wrongly, a move after the game ended, or a result the moves do not give.
-    """
-    from arbiter.games import find_game
-
-    try:
-        spec = find_game(record.game)
-        game = spec.make(**record.options)
-    except (ValueError, TypeError) as e:
-        raise RecordError(f"cannot set up {record.game!r} with {record.options}: {e}") from None
-    try:
-        s = game.initial() if record.start is None else spec.notation.parse_position(record.start)
-    except NotationError as e:
-        raise RecordError(f"bad start position: {e}") from None
-    for i, text in enumerate(record.moves):
-        done = game.outcome(s)
-        if done is not None:
-            raise RecordError(f"move {i + 1} {text!r} comes after the game ended ({done.reason})")
-        try:
-            m = spec.protocol.judge(game, s, text)
-        except (NotationError, IllegalMove, AgentFault) as e:
-            raise RecordError(f"move {i + 1} {text!r}: {e}") from None
-        s = game.apply(s, m)
-    out = game.outcome(s)
-    if not record.reason.is_fault:
-        if out is None or (out.winner, out.reason) != (record.winner, record.reason):
-            got = "the game going on" if out is None else f"{out.result()} by {out.reason}"
-            raise RecordError(
-                f"the record says {record.outcome.result()} by {record.reason}, "
-                f"but its {len(record.moves)} moves give {got}"
-            )
-        return out
-    if out is not None:
-        raise RecordError(
-            f"the record says {record.reason}, but the game had already ended by {out.reason}"
-        )
-    if record.offending is not None:
-        mover = game.to_move(s)
-        if record.winner != 1 - mover:
-            raise RecordError(
-                f"the record blames seat {1 - (record.winner or 0)} for {record.reason}, "
-                f"but seat {mover} was to move"
-            )
-        _check_offence(spec, game, s, record)
-    return record.outcome
-
-
-def _check_offence(spec: Any, game: Any, s: Any, record: GameRecord) -> None:
-    """Judges the offending text again; it must fail the way the record says."""
-    text = record.offending or ""
-    try:
-        spec.protocol.judge(game, s, text)
-    except AgentFault as e:
-        if e.reason == record.reason:
-            return
-        raise RecordError(f"offending move {text!r} is {e.reason}, not {record.reason}") from None
-    except (NotationError, IllegalMove) as e:
-        expected = _MOVE_FAULTS.get(record.reason)
-        kind = NotationError if isinstance(e, NotationError) else IllegalMove
-        if expected is kind:
-            return
-        raise RecordError(f"offending move {text!r} fails as {e}, not {record.reason}") from None
-    if record.reason in _MOVE_FAULTS or record.reason in (
-        Reason.FALSE_CLAIM,
-        Reason.UNCLAIMED_WIN,
-    ):
-        raise RecordError(f"offending move {text!r} is a good move, not {record.reason}")

@@ -9,6 +9,7 @@ import pytest
 from arbiter.agents.alphabeta import AlphaBetaAgent
 from arbiter.agents.base import Limit
 from arbiter.agents.registry import ENGINES, make_agent
+from arbiter.agents.spec import AgentSpec
 from arbiter.errors import ConfigError
 from arbiter.games import find_game
 from arbiter.games.votey.notation import format_move, parse_position
@@ -23,13 +24,13 @@ def test_same_seed_same_choices(name: str) -> None:
     game = SPEC.make()
 
     def moves(seed: int) -> list[str]:
-        agent = make_agent(name, SPEC, depth=2)
+        agent = make_agent(SPEC, AgentSpec.parse(name).with_options(depth=2))
         agent.reset(game, 0, seed)
         s, out = game.initial(), []
         for _ in range(6):
             m = agent.choose(s, Limit(time=5))
             assert m in game.legal_moves(s)
-            out.append(format_move(m))
+            out.append(format_move(m, seat=0))
             s = game.apply(s, m)
         return out
 
@@ -39,15 +40,15 @@ def test_same_seed_same_choices(name: str) -> None:
 @pytest.mark.parametrize("name", ["greedy", "alphabeta"])
 def test_finds_the_figure3_win(name: str) -> None:
     game = SPEC.make()
-    agent = make_agent(name, SPEC)
+    agent = make_agent(SPEC, name)
     agent.reset(game, 0, 0)
     s = parse_position(FIGURE3 + " b")
-    assert format_move(agent.choose(s, Limit(time=2))) == "2454"
+    assert format_move(agent.choose(s, Limit(time=2)), seat=0) == "2454"
 
 
 def test_alphabeta_defends_figure3_for_white() -> None:
     game = SPEC.make()
-    agent = make_agent("alphabeta", SPEC, depth=2)
+    agent = make_agent(SPEC, "alphabeta:depth=2")
     agent.reset(game, 1, 0)
     s = parse_position(FIGURE3 + " w")
     m = agent.choose(s, Limit())
@@ -57,7 +58,7 @@ def test_alphabeta_defends_figure3_for_white() -> None:
 
 def test_alphabeta_stops_within_its_time() -> None:
     game = SPEC.make()
-    agent = make_agent("alphabeta", SPEC)
+    agent = make_agent(SPEC, "alphabeta")
     agent.reset(game, 0, 0)
     t0 = time.thread_time()
     agent.choose(game.initial(), Limit(time=0.3))
@@ -68,7 +69,7 @@ def test_alphabeta_stops_within_its_time() -> None:
 
 def test_alphabeta_node_limit() -> None:
     game = SPEC.make()
-    agent = make_agent("alphabeta", SPEC)
+    agent = make_agent(SPEC, "alphabeta")
     agent.reset(game, 0, 0)
     agent.choose(game.initial(), Limit(nodes=600, time=10))
     assert agent.last_info is not None and agent.last_info.nodes <= 600
@@ -76,4 +77,4 @@ def test_alphabeta_node_limit() -> None:
 
 def test_unknown_engine() -> None:
     with pytest.raises(ConfigError, match="'deepblue'"):
-        make_agent("deepblue", SPEC)
+        make_agent(SPEC, "deepblue")

@@ -6,6 +6,7 @@ import pytest
 
 from arbiter.agents.base import Limit
 from arbiter.agents.registry import ENGINES, make_agent
+from arbiter.agents.spec import AgentSpec
 from arbiter.games import find_game
 from arbiter.games.checkers.evaluate import evaluate
 from arbiter.games.checkers.notation import format_move
@@ -20,14 +21,17 @@ def test_same_seed_same_game(name: str) -> None:
     game = SPEC.make()
 
     def play(seed: int) -> list[str]:
-        agents = [make_agent(name, SPEC, depth=3), make_agent(name, SPEC, depth=3)]
+        agents = [
+            make_agent(SPEC, AgentSpec.parse(name).with_options(depth=3)),
+            make_agent(SPEC, AgentSpec.parse(name).with_options(depth=3)),
+        ]
         for seat, agent in enumerate(agents):
             agent.reset(game, seat, seed + seat)
         s, out = game.initial(), []
         while game.outcome(s) is None and len(out) < 30:
             m = agents[game.to_move(s)].choose(s, Limit(time=5))
             assert m in game.legal_moves(s)
-            out.append(format_move(m))
+            out.append(format_move(m, seat=0))
             s = game.apply(s, m)
         return out
 
@@ -41,9 +45,9 @@ def test_alphabeta_finds_the_two_for_one_shot() -> None:
     s = SPEC.notation.parse_position(
         "00000000/10000000/01020000/00000000/02020100/00000000/00000000/00000000 1"
     )
-    alphabeta = make_agent("alphabeta", SPEC, depth=4)
+    alphabeta = make_agent(SPEC, "alphabeta:depth=4")
     alphabeta.reset(game, 0, 0)
-    assert format_move(alphabeta.choose(s, Limit())) == "9-14"
+    assert format_move(alphabeta.choose(s, Limit()), seat=0) == "9-14"
     assert alphabeta.last_info is not None and alphabeta.last_info.score >= 100
 
 
@@ -51,10 +55,10 @@ def test_alphabeta_avoids_walking_into_a_capture() -> None:
     # 10-15 would be taken by the white man on 19; the other three moves are safe
     game = SPEC.make()
     s = pos(red=[10, 1], white=[19, 32])
-    agent = make_agent("alphabeta", SPEC, depth=4)
+    agent = make_agent(SPEC, "alphabeta:depth=4")
     agent.reset(game, 0, 0)
     m = agent.choose(s, Limit())
-    assert format_move(m) != "10-15"
+    assert format_move(m, seat=0) != "10-15"
     assert not any(x.captures for x in game.legal_moves(game.apply(s, m)))
 
 

@@ -18,11 +18,10 @@ def minimax(spec, game, s, depth: int, ply: int) -> int:
         if out.winner is None:
             return 0
         return WIN - ply if out.winner == game.to_move(s) else ply - WIN
-    noisy = getattr(spec.evaluate, "noisy_moves", None)
     if depth <= 0:
-        forced = noisy(s) if noisy else []
+        forced = spec.evaluation.noisy_moves(s)
         if not forced:
-            return spec.evaluate.evaluate(s)
+            return spec.evaluation.evaluate(s)
         return max(-minimax(spec, game, game.apply(s, m), 0, ply + 1) for m in forced)
     return max(
         -minimax(spec, game, game.apply(s, m), depth - 1, ply + 1) for m in game.legal_moves(s)
@@ -48,12 +47,7 @@ def test_root_score_equals_minimax(name: str, depth: int) -> None:
     spec = find_game(name)
     game = spec.make()
     for s in positions(spec, game, 4, seed=depth):
-        agent = AlphaBetaAgent(
-            spec.evaluate.evaluate,
-            getattr(spec.evaluate, "order_hint", None),
-            getattr(spec.evaluate, "noisy_moves", None),
-            depth=depth,
-        )
+        agent = AlphaBetaAgent(spec.evaluation, depth=depth)
         agent.reset(game, game.to_move(s), 0)
         agent.choose(s, Limit())
         assert agent.last_info is not None

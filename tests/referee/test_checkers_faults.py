@@ -12,10 +12,11 @@ from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
 from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.games.checkers.protocol import CheckersProcessSeat, move_text
-from arbiter.record import GameRecord, replay
+from arbiter.games.checkers.protocol import CheckersSeat
+from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
-from arbiter.referee.seat import LocalSeat
+from arbiter.referee.replay import replay
+from arbiter.referee.seat import LocalSeat, Program
 
 from .test_votey_faults import assert_none_alive
 
@@ -23,10 +24,9 @@ SCRIPT = Path(__file__).parent / "agents" / "checkers_script.py"
 SPEC = find_game("checkers")
 
 
-def engine(mode: str, tmp_path: Path) -> CheckersProcessSeat:
-    return CheckersProcessSeat(
-        [sys.executable, str(SCRIPT), mode, str(tmp_path / f"{mode}.pids")], name=mode
-    )
+def engine(mode: str, tmp_path: Path) -> CheckersSeat:
+    argv = (sys.executable, str(SCRIPT), mode, str(tmp_path / f"{mode}.pids"))
+    return CheckersSeat(Program(argv, name=mode))
 
 
 def run(red, white, move_time: float = 2.0) -> GameRecord:
@@ -35,7 +35,7 @@ def run(red, white, move_time: float = 2.0) -> GameRecord:
 
 
 def random_white() -> LocalSeat:
-    return LocalSeat(RandomAgent(), SPEC.make(), move_text, seed=3)
+    return LocalSeat(RandomAgent(), SPEC.make(), SPEC.referee, seed=3)
 
 
 @pytest.mark.parametrize(
@@ -67,11 +67,11 @@ def test_crash_mid_game_loses(tmp_path) -> None:
 
 
 def test_white_engine_sees_the_board_after_reds_move(tmp_path) -> None:
-    red = LocalSeat(RandomAgent(), SPEC.make(), move_text, seed=1)
+    red = LocalSeat(RandomAgent(), SPEC.make(), SPEC.referee, seed=1)
     record = run(red, engine("illegal", tmp_path))
     assert (record.winner, record.reason) == (0, Reason.ILLEGAL_MOVE)
     first = record.moves[0]
     boards = (tmp_path / "illegal.pids.boards").read_text().split()
     game = SPEC.make()
-    s = game.apply(game.initial(), SPEC.notation.resolve_move(first, game.initial()))
+    s = game.apply(game.initial(), SPEC.notation.resolve_move(first, game.initial(), seat=0))
     assert boards[:8] == SPEC.notation.board_rows(s)

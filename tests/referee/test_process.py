@@ -1,14 +1,17 @@
-"""The Channel to a child process: lines, CPU of its tree, suspension, and its end."""
+"""The process layer: an agent's process tree, the line pipe and the file runner."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 
 import pytest
 
-from arbiter.errors import Crash
-from arbiter.referee.process import Channel
+from arbiter.errors import Crash, Timeout
+from arbiter.referee.filerun import FileRunner
+from arbiter.referee.pipe import LinePipe
+from arbiter.referee.supervision import Charging
 
 ECHO = [
     sys.executable,
@@ -20,31 +23,31 @@ BURN = [sys.executable, "-c", "print('ready', flush=True)\nwhile True: pass"]
 
 def test_lines_go_both_ways_and_close_ends_the_program() -> None:
     async def main() -> tuple[str, str, int | None]:
-        ch = Channel(ECHO, name="echo")
-        await ch.start()
-        await ch.send_line("1434")
-        first = await ch.read_line(wall_limit=10)
-        await ch.send_line("abc")
-        second = await ch.read_line(wall_limit=10)
-        return first, second, await ch.close()
+        pipe = LinePipe(ECHO, name="echo")
+        await pipe.start()
+        await pipe.send_line("1434")
+        first = await pipe.read_line(wall_limit=10)
+        await pipe.send_line("abc")
+        second = await pipe.read_line(wall_limit=10)
+        return first, second, await pipe.close()
 
     assert asyncio.run(main()) == ("4341", "cba", 0)
 
 
 def test_suspended_program_uses_no_cpu_until_resumed() -> None:
     async def main() -> tuple[float, float]:
-        ch = Channel(BURN, name="burn")
-        await ch.start()
-        await ch.read_line(wall_limit=10)
-        ch.suspend()
+        pipe = LinePipe(BURN, name="burn")
+        await pipe.start()
+        await pipe.read_line(wall_limit=10)
+        pipe.suspend()
         await asyncio.sleep(0.1)
-        before = ch.cpu_time()
+        before = pipe.cpu_time()
         await asyncio.sleep(0.4)
-        still = ch.cpu_time() - before
-        ch.resume()
+        still = pipe.cpu_time() - before
+        pipe.resume()
         await asyncio.sleep(0.6)
-        grown = ch.cpu_time() - before - still
-        await ch.close()
+        grown = pipe.cpu_time() - before - still
+        await pipe.close()
         return still, grown
 
     still, grown = asyncio.run(main())
@@ -52,14 +55,122 @@ def test_suspended_program_uses_no_cpu_until_resumed() -> None:
     assert grown > 0.1  # most of 0.6 s on an idle core; generous for a busy machine
 
 
+def test_suspension_reaches_a_child_that_left_the_process_group() -> None:
+    # the child starts a session of its own, so only the list of descendants reaches it
+    code = (
+        "import subprocess, sys\n"
+        "subprocess.Popen([sys.executable, '-c', 'while True: pass'], start_new_session=True)\n"
+        "print('ready', flush=True)\n"
+        "import time\n"
+        "time.sleep(600)\n"
+    )
+
+    async def main() -> float:
+        pipe = LinePipe([sys.executable, "-c", code], name="detached")
+        await pipe.start()
+        await pipe.read_line(wall_limit=10)
+        await asyncio.sleep(0.3)
+        pipe.suspend()
+        await asyncio.sleep(0.1)
+        before = pipe.cpu_time()
+        await asyncio.sleep(0.5)
+        still = pipe.cpu_time() - before
+        await pipe.close()
+        return still
+
+    assert asyncio.run(main()) < 0.05
+
+
 def test_reading_from_an_exited_program_is_a_crash_with_its_code() -> None:
     async def main() -> None:
-        ch = Channel([sys.executable, "-c", "import sys; sys.exit(7)"], name="quitter")
-        await ch.start()
+        pipe = LinePipe([sys.executable, "-c", "import sys; sys.exit(7)"], name="quitter")
+        await pipe.start()
         try:
-            await ch.read_line(wall_limit=10)
+            await pipe.read_line(wall_limit=10)
         finally:
-            await ch.close()
+            await pipe.close()
 
     with pytest.raises(Crash, match="exited with code 7"):
         asyncio.run(main())
+
+
+def test_cpu_limit_is_measured_from_the_base_it_is_given() -> None:
+    async def main() -> None:
+        pipe = LinePipe(BURN, name="burn")
+        await pipe.start()
+        await pipe.read_line(wall_limit=10)
+        try:
+            await pipe.read_line(cpu_limit=0.3, cpu_base=pipe.cpu_time(), wall_limit=20)
+        finally:
+            await pipe.close()
+
+    with pytest.raises(Timeout, match="CPU"):
+        asyncio.run(main())
+
+
+# -- the file runner ----------------------------------------------------------------
+
+MOVER = """
+import os, sys, time
+data = open("input.txt").read()
+kept = open("playdata.txt").read() if os.path.exists("playdata.txt") else ""
+open("playdata.txt", "w").write(kept + "x")
+mode = data.split()[0]
+if mode == "burn":
+    import subprocess
+    subprocess.run([sys.executable, "-c", "sum(range(4_000_000))"])
+    sum(range(4_000_000))
+if mode == "sleep":
+    time.sleep(600)
+if mode != "silent":
+    open("output.txt", "w").write(data.upper() + " " + str(len(kept) + 1))
+"""
+
+
+def runner(tmp_path: Path) -> FileRunner:
+    script = tmp_path / "mover.py"
+    script.write_text(MOVER)
+    return FileRunner([sys.executable, str(script)], tmp_path / "work", name="mover")
+
+
+def run(r: FileRunner, text: str, **limits):
+    options = {"charging": Charging.CPU, "kill_at": 10.0, "wall_limit": 30.0} | limits
+    return asyncio.run(r.run(text, **options))
+
+
+def test_file_runner_keeps_playdata_within_a_game_and_clears_it_between(tmp_path) -> None:
+    r = runner(tmp_path)
+    r.new_game()
+    assert run(r, "go").output == "GO 1"
+    assert run(r, "go").output == "GO 2"  # playdata.txt kept between moves
+    r.new_game()
+    assert run(r, "go").output == "GO 1"
+
+
+def test_file_runner_charges_cpu_of_the_program_and_its_children(tmp_path) -> None:
+    r = runner(tmp_path)
+    r.new_game()
+    idle = run(r, "go").seconds
+    busy = run(r, "burn")
+    assert busy.output == "BURN 2"
+    # two runs of the same loop, one in a child: both are charged
+    one_loop = run(r, "go").seconds
+    assert busy.seconds > idle + 0.05 and busy.seconds > one_loop
+    wall = run(r, "go", charging=Charging.WALL)
+    assert wall.output == "GO 4" and wall.seconds > 0
+
+
+def test_file_runner_missing_output_is_none_and_an_old_one_is_never_reread(tmp_path) -> None:
+    r = runner(tmp_path)
+    r.new_game()
+    assert run(r, "go").output == "GO 1"
+    assert run(r, "silent").output is None
+
+
+def test_file_runner_kills_a_program_at_its_deadline(tmp_path) -> None:
+    r = runner(tmp_path)
+    r.new_game()
+    with pytest.raises(Timeout, match="wall"):
+        run(r, "sleep", wall_limit=0.5)
+    with pytest.raises(Timeout, match="CPU"):
+        run(r, "burn", kill_at=0.01)

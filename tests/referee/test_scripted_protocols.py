@@ -8,19 +8,18 @@ from arbiter.clock import TimeControl
 from arbiter.errors import Reason
 from arbiter.games import find_game
 from arbiter.games.checkers.notation import board_rows, resolve_move
-from arbiter.games.checkers.protocol import CheckersProcessSeat
+from arbiter.games.checkers.protocol import CheckersSeat
 from arbiter.games.votey.notation import parse_position
-from arbiter.games.votey.protocol import VoteyProcessSeat
+from arbiter.games.votey.protocol import VoteySeat
 from arbiter.referee.match import play_game
 from arbiter.referee.scripted import ScriptedChannel
+from arbiter.referee.seat import Program
 
 from ..games.votey.test_rules import FIGURE3
 
 
 def seat(cls, name: str, channel: ScriptedChannel):
-    s = cls(["unused"], name=name)
-    s.channel_factory = lambda argv: channel
-    return s
+    return cls(Program(("unused",), name=name), transport_factory=lambda argv, cwd: channel)
 
 
 def play(spec_name: str, seats, start=None, move_time: float = 1.0):
@@ -35,7 +34,7 @@ def test_votey_moves_are_relayed_and_the_offender_gets_minus_one() -> None:
     white.expect("1434", ["2123"])
     black.expect("2123", ["1418"])  # illegal: row 1 holds 6 pieces
     black.expect("-1")
-    record = play("votey", [seat(VoteyProcessSeat, "b", black), seat(VoteyProcessSeat, "w", white)])
+    record = play("votey", [seat(VoteySeat, "b", black), seat(VoteySeat, "w", white)])
     assert (record.winner, record.reason, record.offending) == (1, Reason.ILLEGAL_MOVE, "1418")
     assert record.moves == ("1434", "2123")
     black.assert_done()
@@ -48,9 +47,7 @@ def test_votey_claimed_win_reaches_the_loser_and_nobody_gets_minus_one() -> None
     white = ScriptedChannel()
     white.expect("-2454")
     start = parse_position(FIGURE3 + " b")
-    record = play(
-        "votey", [seat(VoteyProcessSeat, "b", black), seat(VoteyProcessSeat, "w", white)], start
-    )
+    record = play("votey", [seat(VoteySeat, "b", black), seat(VoteySeat, "w", white)], start)
     assert (record.winner, record.reason) == (0, Reason.CONNECTED)
     black.assert_done()
     white.assert_done()
@@ -60,7 +57,7 @@ def test_votey_slow_reply_loses_on_time() -> None:
     black = ScriptedChannel(greeting=["1434"], seconds=1.5)
     black.expect("-1")
     white = ScriptedChannel()
-    record = play("votey", [seat(VoteyProcessSeat, "b", black), seat(VoteyProcessSeat, "w", white)])
+    record = play("votey", [seat(VoteySeat, "b", black), seat(VoteySeat, "w", white)])
     assert (record.winner, record.reason) == (1, Reason.TIME)
     assert record.detail == "1.50s > 1.00s"
     black.assert_done()
@@ -69,7 +66,7 @@ def test_votey_slow_reply_loses_on_time() -> None:
 def test_checkers_sends_the_board_before_each_move() -> None:
     game = find_game("checkers").make()
     s0 = game.initial()
-    s1 = game.apply(s0, resolve_move("9-13", s0))
+    s1 = game.apply(s0, resolve_move("9-13", s0, seat=0))
     red, white = ScriptedChannel(), ScriptedChannel()
     for row in board_rows(s0)[:-1]:
         red.expect(row)
@@ -77,9 +74,7 @@ def test_checkers_sends_the_board_before_each_move() -> None:
     for row in board_rows(s1)[:-1]:
         white.expect(row)
     white.expect(board_rows(s1)[-1], ["22x18"])  # a step written as a capture
-    record = play(
-        "checkers", [seat(CheckersProcessSeat, "r", red), seat(CheckersProcessSeat, "w", white)]
-    )
+    record = play("checkers", [seat(CheckersSeat, "r", red), seat(CheckersSeat, "w", white)])
     assert (record.winner, record.reason, record.offending) == (0, Reason.ILLEGAL_MOVE, "22x18")
     assert "'x'" in record.detail
     red.assert_done()

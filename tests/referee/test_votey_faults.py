@@ -18,10 +18,12 @@ from arbiter.clock import TimeControl
 from arbiter.errors import Reason
 from arbiter.games import find_game
 from arbiter.games.votey.notation import parse_position
-from arbiter.games.votey.protocol import VoteyProcessSeat, move_text
-from arbiter.record import GameRecord, replay
+from arbiter.games.votey.protocol import VoteySeat
+from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
-from arbiter.referee.seat import LocalSeat
+from arbiter.referee.replay import replay
+from arbiter.referee.seat import LocalSeat, Program
+from arbiter.referee.supervision import Supervision
 
 from ..games.votey.test_rules import FIGURE3
 
@@ -29,9 +31,10 @@ SCRIPT = Path(__file__).parent / "agents" / "votey_script.py"
 SPEC = find_game("votey")
 
 
-def script_seat(mode: str, tmp_path: Path, **options) -> VoteyProcessSeat:
+def script_seat(mode: str, tmp_path: Path, **supervision) -> VoteySeat:
     pidfile = tmp_path / f"{mode}.pids"
-    return VoteyProcessSeat([sys.executable, str(SCRIPT), mode, str(pidfile)], name=mode, **options)
+    program = Program((sys.executable, str(SCRIPT), mode, str(pidfile)), name=mode)
+    return VoteySeat(program, supervision=Supervision(**supervision))
 
 
 def pids(tmp_path: Path) -> list[int]:
@@ -72,7 +75,7 @@ def run(black, white, move_time: float = 1.0, start=None) -> GameRecord:
 
 
 def random_white() -> LocalSeat:
-    return LocalSeat(RandomAgent(), SPEC.make(), move_text, seed=1)
+    return LocalSeat(RandomAgent(), SPEC.make(), SPEC.referee, seed=1)
 
 
 @pytest.mark.parametrize(
@@ -106,7 +109,7 @@ def test_cpu_burner_in_child_process_loses_on_time(tmp_path) -> None:
 
 
 def test_sleeping_agent_loses_on_wall_backstop(tmp_path) -> None:
-    seat = script_seat("sleep", tmp_path, wall_factor=1.0, wall_extra=0.5)
+    seat = script_seat("sleep", tmp_path, backstop_factor=1.0, backstop_extra=0.5)
     record = run(seat, random_white(), move_time=0.5)
     assert (record.winner, record.reason) == (1, Reason.TIME)
     assert "wall" in record.detail
@@ -146,14 +149,15 @@ def test_memory_limit(tmp_path) -> None:
     hog = tmp_path / "hog.py"
     hog.write_text("import time\nx = bytearray(300 * 2**20)\nx[::4096] = b'1' * 76800\n")
     hog.write_text(hog.read_text() + "time.sleep(60)\n")
-    seat = VoteyProcessSeat([sys.executable, str(hog)], name="hog", memory_limit_mb=100)
+    program = Program((sys.executable, str(hog)), name="hog")
+    seat = VoteySeat(program, supervision=Supervision(memory_limit_mb=100))
     record = run(seat, random_white(), move_time=5)
     assert (record.winner, record.reason) == (1, Reason.MEMORY)
     assert "MB" in record.detail
 
 
 def test_missing_program_loses_by_crash(tmp_path) -> None:
-    seat = VoteyProcessSeat([str(tmp_path / "no-such-agent")], name="ghost")
+    seat = VoteySeat(Program((str(tmp_path / "no-such-agent"),), name="ghost"))
     record = run(random_white(), seat)
     assert (record.winner, record.reason) == (0, Reason.CRASH)
     assert "cannot start" in record.detail
@@ -183,20 +187,20 @@ class _Broken(_Stuck):
 
 
 def test_in_process_agent_past_its_time_loses() -> None:
-    stuck = LocalSeat(_Stuck(), SPEC.make(), move_text)
+    stuck = LocalSeat(_Stuck(), SPEC.make(), SPEC.referee)
     record = run(stuck, random_white(), move_time=0.3)
     assert (record.winner, record.reason) == (1, Reason.TIME)
 
 
 def test_in_process_agent_that_raises_loses_by_crash() -> None:
-    record = run(random_white(), LocalSeat(_Broken(), SPEC.make(), move_text))
+    record = run(random_white(), LocalSeat(_Broken(), SPEC.make(), SPEC.referee))
     assert (record.winner, record.reason) == (0, Reason.CRASH)
     assert "bug in the agent" in record.detail
 
 
 def test_white_first_line_zero_from_the_sheets_play_function_is_ignored(tmp_path) -> None:
-    black = LocalSeat(RandomAgent(), SPEC.make(), move_text, seed=2)
-    white = script_seat("play0", tmp_path, wall_factor=1.0, wall_extra=0.5)
+    black = LocalSeat(RandomAgent(), SPEC.make(), SPEC.referee, seed=2)
+    white = script_seat("play0", tmp_path, backstop_factor=1.0, backstop_extra=0.5)
     record = run(black, white, move_time=0.5)
     assert record.moves[1] == "2123"
     assert (record.winner, record.reason) == (0, Reason.TIME)  # it then sleeps

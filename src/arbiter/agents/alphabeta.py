@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
 from arbiter.agents.base import Limit
+from arbiter.contract import Evaluation
 from arbiter.game import Game, Player
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
 
 WIN = 1_000_000
 _MATE_ZONE = WIN - 10_000
@@ -42,44 +46,44 @@ class SearchInfo:
     score: int
     nodes: int
     seconds: float
-    move: Any
+    move: object
 
 
-class AlphaBetaAgent:
+class AlphaBetaAgent(Generic[S, M]):
     """Iterative-deepening alpha-beta over any :class:`~arbiter.game.Game`.
 
-    ``evaluate(s)`` scores ``s`` for the side to move; ``order_hint(s, m)`` (optional)
-    ranks moves, higher first; ``noisy_moves(s)`` (optional) lists forced moves
-    (compulsory captures) that a quiescence search plays out when the depth runs
-    out, without standing pat, since the side to move has no other choice. ``depth`` fixes
+    The game's ``evaluation`` scores positions for the side to move, ranks moves
+    (``order_hint``, higher first) and lists forced moves (``noisy_moves``,
+    compulsory captures) that a quiescence search plays out when the depth runs out,
+    without standing pat, since the side to move has no other choice. ``depth`` fixes
     the search depth and then the time budget is ignored, so that play is repeatable
-    whatever the machine's speed. ``safety`` is the share of the time
-    budget the search may use before it stops.
+    whatever the machine's speed; ``nodes`` caps the nodes of each search.
+    ``safety`` is the share of the time budget the search may use before it stops.
     """
 
     name = "alphabeta"
 
     def __init__(
         self,
-        evaluate: Callable[[Any], int],
-        order_hint: Callable[[Any, Any], int] | None = None,
-        noisy_moves: Callable[[Any], Sequence[Any]] | None = None,
+        evaluation: Evaluation[S, M],
         *,
         depth: int | None = None,
+        nodes: int | None = None,
         table_size: int = 1 << 20,
         safety: float = 0.8,
     ) -> None:
-        self._evaluate = evaluate
-        self._hint = order_hint
-        self._noisy = noisy_moves
+        self._evaluate = evaluation.evaluate
+        self._hint = evaluation.order_hint
+        self._noisy = evaluation.noisy_moves
         self.depth = depth
+        self.nodes = nodes
         self._table_size = table_size
         self._safety = safety
-        self._game: Game[Any, Any] | None = None
+        self._game: Game[S, M] | None = None
         self._rng = random.Random(0)
-        self._tt: dict[Any, tuple[int, int, int, Any]] = {}
-        self._killers: list[list[Any]] = []
-        self._history: dict[Any, int] = {}
+        self._tt: dict[Hashable, tuple[int, int, int, M | None]] = {}
+        self._killers: list[list[M]] = []
+        self._history: dict[M, int] = {}
         self._nodes = 0
         self._node_limit: int | None = None
         self._next_check = 0
@@ -87,13 +91,13 @@ class AlphaBetaAgent:
         self._wall_deadline: float | None = None
         self.last_info: SearchInfo | None = None
 
-    def reset(self, game: Game[Any, Any], seat: Player, seed: int) -> None:
+    def reset(self, game: Game[S, M], seat: Player, seed: int) -> None:
         self._game = game
         self._rng = random.Random(seed)
         self._tt.clear()
         self._history.clear()
 
-    def observe(self, s: Any, m: Any) -> None:
+    def observe(self, s: S, m: M) -> None:
         pass
 
     # -- time ---------------------------------------------------------------
@@ -113,7 +117,7 @@ class AlphaBetaAgent:
 
     # -- search -------------------------------------------------------------
 
-    def choose(self, s: Any, limit: Limit) -> Any:
+    def choose(self, s: S, limit: Limit) -> M:
         """Returns the best move found within ``limit`` (time, depth and/or nodes)."""
         game = self._game
         assert game is not None, "reset() must be called before choose()"
@@ -126,7 +130,7 @@ class AlphaBetaAgent:
         budget = None if self.depth is not None else limit.budget()
         max_depth = self.depth or limit.depth or (64 if budget is not None else 4)
         self._nodes = 0
-        self._node_limit = limit.nodes
+        self._node_limit = limit.nodes if limit.nodes is not None else self.nodes
         self._next_check = 0
         self._deadline = None if budget is None else t0 + budget * self._safety
         self._wall_deadline = None if budget is None else w0 + 3 * budget * self._safety + 0.05
@@ -153,10 +157,10 @@ class AlphaBetaAgent:
         self.last_info = SearchInfo(done, best_score, self._nodes, time.thread_time() - t0, best)
         return best
 
-    def _root(self, s: Any, moves: list[Any], depth: int) -> tuple[int, Any]:
+    def _root(self, s: S, moves: list[M], depth: int) -> tuple[int, M]:
         game = self._game
         assert game is not None
-        self._partial: tuple[Any, int] | None = None
+        self._partial: tuple[M, int] | None = None
         alpha, best_move = -_INF, moves[0]
         for i, m in enumerate(moves):
             child = game.apply(s, m)
@@ -172,7 +176,7 @@ class AlphaBetaAgent:
         self._tt[game.position_key(s)] = (depth, alpha, _EXACT, best_move)
         return alpha, best_move
 
-    def _terminal_score(self, s: Any, ply: int) -> int | None:
+    def _terminal_score(self, s: S, ply: int) -> int | None:
         game = self._game
         assert game is not None
         out = game.outcome(s)
@@ -182,7 +186,7 @@ class AlphaBetaAgent:
             return 0
         return WIN - ply if out.winner == game.to_move(s) else ply - WIN
 
-    def _search(self, s: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _search(self, s: S, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._nodes += 1
         if self._nodes >= self._next_check:
             self._check()
@@ -192,9 +196,7 @@ class AlphaBetaAgent:
         if terminal is not None:
             return terminal
         if depth <= 0:
-            if self._noisy is not None:
-                return self._quiesce(s, alpha, beta, ply)
-            return self._evaluate(s)
+            return self._quiesce(s, alpha, beta, ply)
         key = game.position_key(s)
         entry = self._tt.get(key)
         tt_move = None
@@ -247,9 +249,9 @@ class AlphaBetaAgent:
         self._tt[key] = (depth, stored, flag, best_move)
         return best_score
 
-    def _quiesce(self, s: Any, alpha: int, beta: int, ply: int) -> int:
+    def _quiesce(self, s: S, alpha: int, beta: int, ply: int) -> int:
         game = self._game
-        assert game is not None and self._noisy is not None
+        assert game is not None
         noisy = self._noisy(s)
         if not noisy:
             return self._evaluate(s)
@@ -272,19 +274,17 @@ class AlphaBetaAgent:
                         break
         return best
 
-    def _order(self, s: Any, moves: Sequence[Any], tt_move: Any, ply: int) -> list[Any]:
+    def _order(self, s: S, moves: Sequence[M], tt_move: M | None, ply: int) -> list[M]:
         killers = self._killers[ply] if ply < len(self._killers) else []
         hint = self._hint
         history = self._history
 
-        def key(m: Any) -> int:
+        def key(m: M) -> int:
             if m == tt_move:
                 return 1 << 40
             k = history.get(m, 0)
             if m in killers:
                 k += 1 << 30
-            if hint is not None:
-                k += hint(s, m) << 20
-            return k
+            return k + (hint(s, m) << 20)
 
         return sorted(moves, key=key, reverse=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -61,27 +60,6 @@ class Agent(Protocol[S, M]):
     def observe(self, s: S, m: M) -> None:
         """Learns that the opponent played ``m`` in ``s``; may do nothing."""
         ...
-
-
-class ProgramBudget:
-    """The per-move time an agent gives itself when it runs as a contest program.
-
-    The referee charges CPU time of the whole program, so the first move of the
-    side that moves first also pays for starting the interpreter; that start-up is
-    taken off its first budget.
-    """
-
-    def __init__(self, move_time: float | None, seat: Player) -> None:
-        self.move_time = move_time
-        self._startup = time.process_time() if seat == 0 else 0.0
-
-    def next_limit(self) -> Limit:
-        """Returns the Limit for the next move."""
-        budget = self.move_time
-        if budget is not None and self._startup:
-            budget = max(0.05, budget - self._startup)
-            self._startup = 0.0
-        return Limit(time=budget)
 
 
 def search_note(agent: object) -> str:

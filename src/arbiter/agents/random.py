@@ -3,28 +3,32 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Hashable
+from typing import Generic, TypeVar
 
 from arbiter.agents.base import Limit
 from arbiter.game import Game, Player
 
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
 
-class RandomAgent:
+
+class RandomAgent(Generic[S, M]):
     """Plays a uniformly random legal move; the same seed gives the same choices."""
 
     name = "random"
 
     def __init__(self) -> None:
-        self._game: Game[Any, Any] | None = None
+        self._game: Game[S, M] | None = None
         self._rng = random.Random(0)
 
-    def reset(self, game: Game[Any, Any], seat: Player, seed: int) -> None:
+    def reset(self, game: Game[S, M], seat: Player, seed: int) -> None:
         self._game = game
         self._rng = random.Random(seed)
 
-    def choose(self, s: Any, limit: Limit) -> Any:
+    def choose(self, s: S, limit: Limit) -> M:
         assert self._game is not None, "reset() must be called before choose()"
         return self._rng.choice(self._game.legal_moves(s))
 
-    def observe(self, s: Any, m: Any) -> None:
+    def observe(self, s: S, m: M) -> None:
         pass

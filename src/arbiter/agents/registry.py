@@ -1,33 +1,60 @@
-"""Built-in agents by name: ``random``, ``greedy``, ``alphabeta``."""
+"""Built-in agents by name (``random``, ``greedy``, ``alphabeta``), and the seat of any
+:class:`~arbiter.agents.spec.AgentSpec`."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Hashable
+from typing import TypeVar
 
 from arbiter.agents.alphabeta import AlphaBetaAgent
+from arbiter.agents.base import Agent
 from arbiter.agents.greedy import GreedyAgent
 from arbiter.agents.random import RandomAgent
+from arbiter.agents.spec import ENGINES, AgentSpec
+from arbiter.contract import GameSpec
 from arbiter.errors import ConfigError
-from arbiter.games import GameSpec
+from arbiter.game import Game
+from arbiter.referee.seat import LocalSeat, Seat
+from arbiter.referee.supervision import Supervision
 
-ENGINES = ("random", "greedy", "alphabeta")
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
+
+__all__ = ["ENGINES", "make_agent", "make_seat"]
 
 
-def make_agent(name: str, spec: GameSpec, *, depth: int | None = None) -> Any:
-    """Returns a new built-in agent called ``name`` for the game ``spec``.
+def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
+    """Returns a new built-in engine for the game ``spec``.
 
-    :raises ConfigError: naming the agent and the known ones, if there is none.
+    :raises ConfigError: naming the agent and the known engines, if it is not one.
     """
-    ev = spec.evaluate
-    if name == "random":
+    if isinstance(agent, str):
+        agent = AgentSpec.parse(agent)
+    ev = spec.evaluation
+    if agent.engine == "random":
         return RandomAgent()
-    if name == "greedy":
-        return GreedyAgent(ev.evaluate)
-    if name == "alphabeta":
-        return AlphaBetaAgent(
-            ev.evaluate,
-            getattr(ev, "order_hint", None),
-            getattr(ev, "noisy_moves", None),
-            depth=depth,
-        )
-    raise ConfigError(f"unknown engine {name!r}: expected one of {', '.join(ENGINES)}")
+    if agent.engine == "greedy":
+        return GreedyAgent(ev)
+    if agent.engine == "alphabeta":
+        return AlphaBetaAgent(ev, depth=agent.option("depth"), nodes=agent.option("nodes"))
+    raise ConfigError(f"unknown engine {agent.name!r}: expected one of {', '.join(ENGINES)}")
+
+
+def make_seat(
+    spec: GameSpec[S, M],
+    game: Game[S, M],
+    agent: AgentSpec,
+    *,
+    supervision: Supervision,
+    seed: int = 0,
+) -> Seat[S, M]:
+    """Returns the seat for ``agent``: a built-in engine in this process, or the
+    program run through the contest's protocol; both are judged alike."""
+    if agent.program is not None:
+        seat = spec.referee.program_seat(agent.program, supervision=supervision)
+        seat.name = agent.name
+        return seat
+    engine = make_agent(spec, agent)
+    return LocalSeat(
+        engine, game, spec.referee, supervision=supervision, name=agent.name, seed=seed
+    )

@@ -1,69 +1,62 @@
-"""The registry of games: one :class:`GameSpec` per contest, found by its command-line name.
+"""The registry of games: one :class:`~arbiter.contract.GameSpec` per contest, by name.
 
-An explicit dict, with no registration side effects at import.
+An explicit table with no registration side effects at import: a game's modules
+are imported only when it is looked up. :func:`register` adds a game from outside
+the package (a test game, or a contest of an organiser's own).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from types import ModuleType
+from collections.abc import Callable
 from typing import Any
 
+from arbiter.contract import GameSpec
 from arbiter.errors import ConfigError
-from arbiter.game import Game
 
 
-@dataclass(frozen=True, slots=True)
-class GameSpec:
-    """What the platform needs to know of one contest game.
+def _votey() -> GameSpec[Any, Any]:
+    from arbiter.games.votey import SPEC
 
-    ``make`` builds the rules engine (keyword options such as ``max_plies``);
-    ``notation``, ``protocol`` and ``evaluate`` are the game's modules of those names.
-    """
-
-    name: str
-    title: str
-    make: Callable[..., Game[Any, Any]]
-    notation: ModuleType
-    protocol: ModuleType
-    evaluate: ModuleType
-    seat_names: Sequence[str]
+    return SPEC
 
 
-def _votey() -> GameSpec:
-    from arbiter.games.votey import evaluate, notation, protocol, rules
+def _checkers() -> GameSpec[Any, Any]:
+    from arbiter.games.checkers import SPEC
 
-    return GameSpec(
-        "votey", "Votey Checkers", rules.Votey, notation, protocol, evaluate, ("black", "white")
-    )
+    return SPEC
 
 
-def _checkers() -> GameSpec:
-    from arbiter.games.checkers import evaluate, notation, protocol, rules
-
-    return GameSpec(
-        "checkers",
-        "American checkers",
-        rules.Checkers,
-        notation,
-        protocol,
-        evaluate,
-        ("red", "white"),
-    )
-
-
-_FACTORIES: dict[str, Callable[[], GameSpec]] = {"votey": _votey, "checkers": _checkers}
+_FACTORIES: dict[str, Callable[[], GameSpec[Any, Any]]] = {
+    "votey": _votey,
+    "checkers": _checkers,
+}
 
 GAME_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+"""The games that ship with arbiter, by their command-line names."""
 
 
-def find_game(name: str) -> GameSpec:
+def game_names() -> tuple[str, ...]:
+    """Returns the names of every game that can be looked up now."""
+    return tuple(_FACTORIES)
+
+
+def register(spec: GameSpec[Any, Any]) -> None:
+    """Makes ``spec`` findable by its name (replacing a game of that name)."""
+    _FACTORIES[spec.name] = lambda: spec
+
+
+def unregister(name: str) -> None:
+    """Forgets the game called ``name``, if it was registered."""
+    if name not in GAME_NAMES:
+        _FACTORIES.pop(name, None)
+
+
+def find_game(name: str) -> GameSpec[Any, Any]:
     """Returns the spec of the game called ``name`` on the command line.
 
     :raises ConfigError: naming the game and the known ones, if there is none.
     """
     key = name.strip().lower().replace("_", "-")
     if key not in _FACTORIES:
-        raise ConfigError(f"unknown game {name!r}: expected one of {', '.join(GAME_NAMES)}")
+        raise ConfigError(f"unknown game {name!r}: expected one of {', '.join(_FACTORIES)}")
     return _FACTORIES[key]()

@@ -1,34 +1,29 @@
 """The referee loop: one game between seats, under a contest's protocol and clock.
 
 Faults become outcomes in exactly one place, :func:`forfeit`: the offender loses,
-and the reason and offending text are recorded (cutechess ``forfeit``).
+and the reason and offending text are recorded (cutechess ``forfeit``). The
+contest's clock rulings go through one hook, the protocol's ``adjudicate``, which
+the loop calls after every move and when the rules end the game.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from arbiter.clock import Clock, TimeControl
+from arbiter.contract import GameSpec
 from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason
 from arbiter.game import Game, Outcome, Player
-from arbiter.games import GameSpec
 from arbiter.record import GameRecord
-from arbiter.referee.seat import Seat
+from arbiter.referee.events import EventSink, GameEnded, GameStarted, MovePlayed, ignore
+from arbiter.referee.seat import Seat, TakeBack
 
-
-@dataclass(frozen=True, slots=True)
-class MoveEvent:
-    """One accepted move, as reported to an ``on_move`` callback."""
-
-    ply: int
-    seat: Player
-    text: str
-    seconds: float
-    state: Any
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 def forfeit(offender: Player, error: Exception) -> Outcome:
@@ -36,6 +31,8 @@ def forfeit(offender: Player, error: Exception) -> Outcome:
 
     An :class:`AgentFault` carries its own reason; a NotationError is malformed
     output; an IllegalMove is an illegal move.
+
+    :raises TypeError: if ``error`` is not a fault.
     """
     if isinstance(error, AgentFault):
         return Outcome(1 - offender, error.reason, error.detail)
@@ -46,59 +43,90 @@ def forfeit(offender: Player, error: Exception) -> Outcome:
     raise TypeError(f"not a fault: {error!r}")
 
 
+FAULTS = (AgentFault, NotationError, IllegalMove)
+"""The errors :func:`forfeit` turns into a loss."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Ply(Generic[S]):
+    """A position reached in the game, with the clock and record length at that point."""
+
+    state: S
+    clock: Clock
+    moves: int
+
+
 async def play_game(
-    spec: GameSpec,
-    game: Game[Any, Any],
-    seats: Sequence[Seat],
+    spec: GameSpec[S, M],
+    game: Game[S, M],
+    seats: Sequence[Seat[S, M]],
     tc: TimeControl,
     *,
     seed: int = 0,
-    start: Any = None,
-    on_move: Callable[[MoveEvent], None] | None = None,
+    start: S | None = None,
+    events: EventSink = ignore,
     options: dict[str, Any] | None = None,
+    number: int = 1,
+    takebacks: bool = False,
 ) -> GameRecord:
     """Plays one game and returns its record; every seat is stopped before returning.
 
-    ``start`` is a position to begin from (default: the game's start position).
+    ``start`` is a position to begin from (default: the game's start position);
+    ``number`` is the game's number in its series, for the events. With
+    ``takebacks`` a seat may take back its last move (casual play against engines).
     """
     s = game.initial() if start is None else start
     clock = Clock.start(tc, n=len(seats))
+    referee = spec.referee
     texts: list[str] = []
     times: list[float] = []
     out: Outcome | None = None
     offending: str | None = None
+    history: list[_Ply[S]] = []
     date = datetime.now(UTC).isoformat(timespec="seconds")
+    events(GameStarted(number, tuple(seat.name for seat in seats), str(tc)))
     try:
         for i, seat in enumerate(seats):
             try:
-                await seat.start(i)
+                await seat.start(i, clock)
             except AgentFault as e:
                 out = forfeit(i, e)
                 break
-        while out is None and (out := game.outcome(s)) is None:
+        if out is None:
+            out = referee.adjudicate(game, s, clock, game.outcome(s))
+        while out is None:
             p = game.to_move(s)
             text: str | None = None
             try:
-                text, used = await seats[p].ask(s, clock)
-                clock = clock.charge(p, used)
-                m = spec.protocol.judge(game, s, text, p)
-            except (AgentFault, NotationError, IllegalMove) as e:
+                reply = await seats[p].ask(s, clock)
+                text = reply.text
+                clock = clock.charge(p, reply.seconds)
+                m = referee.judge(game, s, text, seat=p)
+            except TakeBack:
+                back = _take_back(game, history, p)
+                if back is not None and all([await q.rewind(back.state) for q in seats]):
+                    s, clock = back.state, back.clock
+                    del texts[back.moves :], times[back.moves :], history[back.moves :]
+                continue
+            except FAULTS as e:
                 out = forfeit(p, e)
                 offending = text
                 break
-            texts.append(text.strip())
-            times.append(used)
+            history.append(_Ply(s, clock, len(texts)))
+            texts.append(referee.move_text(game, s, m, seat=0))
+            times.append(reply.seconds)
             before, s = s, game.apply(s, m)
-            if on_move is not None:
-                on_move(MoveEvent(len(texts), p, texts[-1], used, s))
-            over = game.outcome(s) is not None
+            out = referee.adjudicate(game, s, clock, game.outcome(s))
+            seen = tuple(referee.move_text(game, before, m, seat=q) for q in range(len(seats)))
+            position = spec.notation.format_position(s)
+            events(MovePlayed(number, len(texts), p, seen, reply.seconds, reply.note, position))
             for q, other in enumerate(seats):
                 if q == p:
                     continue
                 try:
                     await other.tell(before, m, s)
                 except AgentFault as e:
-                    if not over:
+                    if out is None:  # once the game is over, telling it is a courtesy
                         out = forfeit(q, e)
                         break
     finally:
@@ -106,7 +134,7 @@ async def play_game(
         for seat in seats:
             with contextlib.suppress(Exception):
                 await seat.stop(final)
-    return GameRecord(
+    record = GameRecord(
         game=spec.name,
         players=tuple(seat.name for seat in seats),
         moves=tuple(texts),
@@ -120,4 +148,16 @@ async def play_game(
         options=dict(options or {}),
         start=None if start is None else spec.notation.format_position(start),
         date=date,
+        round=number,
+        score=spec.score(game, s, out),
     )
+    events(GameEnded(number, record))
+    return record
+
+
+def _take_back(game: Game[S, M], history: list[_Ply[S]], p: Player) -> _Ply[S] | None:
+    """The position before seat ``p``'s last move, or None if it has made none."""
+    for ply in reversed(history):
+        if game.to_move(ply.state) == p:
+            return ply
+    return None

@@ -1,4 +1,4 @@
-"""A scripted stand-in for a program's channel, to test a protocol without processes.
+"""A scripted stand-in for a program's line pipe, to test a protocol without processes.
 
 Like python-chess's ``MockTransport``: the test says which line the referee should
 write next and what the program answers to it; anything else fails at once.
@@ -34,6 +34,7 @@ class ScriptedChannel:
         self.seconds = seconds
         self.sent: list[str] = []
         self.closed = False
+        self.suspended = False
 
     def expect(self, line: str, replies: Sequence[str] = ()) -> None:
         """The referee must write ``line`` next; the program then answers ``replies``."""
@@ -65,6 +66,12 @@ class ScriptedChannel:
 
     def cpu_time(self) -> float:
         return self._cpu
+
+    def suspend(self) -> None:
+        self.suspended = True
+
+    def resume(self) -> None:
+        self.suspended = False
 
     async def close(self, grace: float = 0.5) -> int | None:
         self.closed = True

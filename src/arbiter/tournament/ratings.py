@@ -30,7 +30,7 @@ class EloEstimate:
             return "no games"
 
         def show(x: float) -> str:
-            return "inf" if math.isinf(x) else f"{x:+.0f}"
+            return "inf" if math.isinf(x) else f"{round(x) or 0:+d}"
 
         if math.isinf(self.elo):
             return (
@@ -39,7 +39,8 @@ class EloEstimate:
                 else f"{show(self.elo)} (score {self.score:.3f}, at most {show(self.high)})"
             )
         half = (self.high - self.low) / 2
-        return f"{self.elo:+.0f} ± {half:.0f}"
+        elo = round(self.elo) or 0  # never "-0"
+        return f"{elo:+d} ± {half:.0f}"
 
 
 def elo_difference(wins: int, draws: int, losses: int, z: float = 1.959964) -> EloEstimate:

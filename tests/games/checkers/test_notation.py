@@ -20,7 +20,7 @@ from .test_rules import pos
 
 @pytest.mark.parametrize("text", ["9-13", "32-28", "22x15", "22x15x6", "1x10x19x28"])
 def test_contest_lines_round_trip(text: str) -> None:
-    assert format_move(parse_move(text)) == text
+    assert format_move(parse_move(text, seat=0), seat=0) == text
 
 
 @pytest.mark.parametrize(
@@ -28,7 +28,7 @@ def test_contest_lines_round_trip(text: str) -> None:
 )
 def test_malformed_moves_name_the_text(text: str) -> None:
     with pytest.raises(NotationError) as e:
-        parse_move(text)
+        parse_move(text, seat=0)
     assert repr(text) in str(e.value)
 
 
@@ -69,20 +69,20 @@ def test_bad_boards_are_refused(rows, message) -> None:
 def test_compulsory_capture_is_explained() -> None:
     s = pos(red=[14, 1], white=[18])
     with pytest.raises(IllegalMove, match=r"compulsory.*14x23"):
-        resolve_move("1-5", s)
+        resolve_move("1-5", s, seat=0)
 
 
 def test_short_jump_notation_is_explained() -> None:
     s = pos(red=[1], white=[6, 15, 30])
     with pytest.raises(IllegalMove, match="every landing square"):
-        resolve_move("1x19", s)
+        resolve_move("1x19", s, seat=0)
     with pytest.raises(IllegalMove, match="'x'"):
-        resolve_move("1-10", pos(red=[1], white=[6]))
+        resolve_move("1-10", pos(red=[1], white=[6]), seat=0)
 
 
 def test_board_shows_square_numbers_and_last_move() -> None:
     game = Checkers()
     s = game.initial()
-    m = resolve_move("11-15", s)
+    m = resolve_move("11-15", s, seat=0)
     text = draw_board(game.apply(s, m), m)
     assert "11 * " in text and "15[r]" in text and "32 w" in text

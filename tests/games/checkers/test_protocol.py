@@ -5,42 +5,43 @@ from __future__ import annotations
 import io
 
 from arbiter.agents.random import RandomAgent
+from arbiter.clock import TimeControl
+from arbiter.contract import AgentRun
 from arbiter.games.checkers.notation import board_rows, resolve_move
 from arbiter.games.checkers.protocol import serve
 from arbiter.games.checkers.rules import Checkers
+
+
+def run(stdin: str, stdout: io.StringIO, stderr: io.StringIO | None = None) -> AgentRun:
+    """The streams and clock of an engine run."""
+    return AgentRun(
+        TimeControl.per_move_seconds(1), io.StringIO(stdin), stdout, stderr or io.StringIO()
+    )
 
 
 def test_engine_answers_each_board_and_stops_at_end_of_input() -> None:
     game = Checkers()
     s = game.initial()
     out = io.StringIO()
-    status = serve(RandomAgent(), game, 1, 1.0, io.StringIO("\n".join(board_rows(s)) + "\n"), out)
+    status = serve(RandomAgent(), game, ["1"], run("\n".join(board_rows(s)) + "\n", out))
     assert status == 0
-    assert resolve_move(out.getvalue().strip(), s) in game.legal_moves(s)
+    assert resolve_move(out.getvalue().strip(), s, seat=0) in game.legal_moves(s)
 
 
 def test_white_engine_answers_the_board_after_reds_move() -> None:
     game = Checkers()
     s0 = game.initial()
-    s1 = game.apply(s0, resolve_move("11-15", s0))
+    s1 = game.apply(s0, resolve_move("11-15", s0, seat=0))
     out = io.StringIO()
     boards = "\n".join(board_rows(s1)) + "\n"
-    assert serve(RandomAgent(), game, 2, 1.0, io.StringIO(boards), out) == 0
+    assert serve(RandomAgent(), game, ["2"], run(boards, out)) == 0
     reply = out.getvalue().strip()
-    assert resolve_move(reply, s1) in game.legal_moves(s1)
+    assert resolve_move(reply, s1, seat=0) in game.legal_moves(s1)
 
 
 def test_bad_board_exits_with_status_1() -> None:
     err = io.StringIO()
-    status = serve(
-        RandomAgent(),
-        Checkers(),
-        1,
-        1.0,
-        io.StringIO("9" * 8 + "\n" * 8),
-        io.StringIO(),
-        stderr=err,
-    )
+    status = serve(RandomAgent(), Checkers(), ["1"], run("9" * 8 + "\n" * 8, io.StringIO(), err))
     assert status == 1 and "invalid checkers board" in err.getvalue()
 
 
@@ -52,8 +53,8 @@ def test_next_board_continues_the_game_history() -> None:
 
     game = Checkers()
     s = pos(red_kings=[1], white_kings=[32])
-    mine = game.apply(s, resolve_move("1-5", s))
-    theirs = game.apply(mine, resolve_move("32-28", mine))
+    mine = game.apply(s, resolve_move("1-5", s, seat=0))
+    theirs = game.apply(mine, resolve_move("32-28", mine, seat=0))
     board = parse_board(board_rows(theirs), 0)
     assert board.quiet == 0
     kept = _continue(game, mine, board)

@@ -19,7 +19,7 @@ def pos(red=(), white=(), red_kings=(), white_kings=(), to_move: int = 0) -> Sta
 
 
 def texts(game: Checkers, s: State) -> list[str]:
-    return [format_move(m) for m in game.legal_moves(s)]
+    return [format_move(m, seat=0) for m in game.legal_moves(s)]
 
 
 @pytest.fixture
@@ -82,17 +82,20 @@ def test_a_king_may_not_jump_a_piece_twice(game: Checkers) -> None:
 
 def test_paths_capturing_different_pieces_stay_distinct(game: Checkers) -> None:
     s = parse_position("00000300/00202020/00000000/00002020/00000000/00000020/00000000/00000000 1")
-    moves = [m for m in game.legal_moves(s) if format_move(m).startswith("3x")]
+    moves = [m for m in game.legal_moves(s) if format_move(m, seat=0).startswith("3x")]
     ends = {(m.origin, m.target) for m in moves}
     assert (2, 0) in ends
-    same_ends = [format_move(m) for m in moves if (m.origin, m.target) == (2, 0)]
+    same_ends = [format_move(m, seat=0) for m in moves if (m.origin, m.target) == (2, 0)]
     assert same_ends == ["3x10x1", "3x12x19x10x1"]
-    assert resolve_move("3x10x1", s).captures != resolve_move("3x12x19x10x1", s).captures
+    assert (
+        resolve_move("3x10x1", s, seat=0).captures
+        != resolve_move("3x12x19x10x1", s, seat=0).captures
+    )
 
 
 def test_no_pieces_loses(game: Checkers) -> None:
     s = pos(red=[14], white=[18], to_move=0)
-    after = game.apply(s, resolve_move("14x23", s))
+    after = game.apply(s, resolve_move("14x23", s, seat=0))
     out = game.outcome(after)
     assert out is not None and (out.winner, out.reason) == (0, Reason.NO_PIECES)
 
@@ -106,7 +109,7 @@ def test_no_moves_loses(game: Checkers) -> None:
 
 def _shuffle(game: Checkers, s: State, moves: list[str]) -> State:
     for t in moves:
-        s = game.apply(s, resolve_move(t, s, game=game))
+        s = game.apply(s, resolve_move(t, s, seat=0))
     return s
 
 
@@ -128,7 +131,7 @@ def test_forty_moves_each_without_progress_ends(game: Checkers) -> None:
     s = pos(red_kings=[1, 3], white_kings=[32])
     s = State(s.pieces, s.kings, 0, quiet=79)
     assert game.outcome(s) is None
-    after = game.apply(s, resolve_move("1-5", s))
+    after = game.apply(s, resolve_move("1-5", s, seat=0))
     out = game.outcome(after)
     assert out is not None and (out.winner, out.reason) == (0, Reason.NO_PROGRESS)
     assert Checkers(plain_draws=True).outcome(after) == out.__class__(
@@ -138,7 +141,7 @@ def test_forty_moves_each_without_progress_ends(game: Checkers) -> None:
 
 def test_man_move_resets_the_no_progress_count(game: Checkers) -> None:
     s = pos(red_kings=[1], red=[12], white_kings=[32], white=[21])
-    after = game.apply(s, resolve_move("1-5", s))
+    after = game.apply(s, resolve_move("1-5", s, seat=0))
     assert after.quiet == 1
-    after = game.apply(after, resolve_move("21-17", after))
+    after = game.apply(after, resolve_move("21-17", after, seat=0))
     assert after.quiet == 0 and after.history == ()

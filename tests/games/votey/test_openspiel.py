@@ -43,7 +43,7 @@ def os_game():
 
 def test_start_positions_agree(os_game) -> None:
     state = os_game.new_initial_state()
-    ours = sorted(format_move(m) for m in Votey().legal_moves(Votey().initial()))
+    ours = sorted(format_move(m, seat=0) for m in Votey().legal_moves(Votey().initial()))
     theirs = sorted(to_contest(state.action_to_string(a)) for a in state.legal_actions())
     assert ours == theirs
 
@@ -64,10 +64,10 @@ def test_move_sets_agree_along_random_games(os_game) -> None:
         s, state = game.initial(), os_game.new_initial_state()
         while game.outcome(s) is None and not state.is_terminal():
             by_text = {to_contest(state.action_to_string(a)): a for a in state.legal_actions()}
-            ours = sorted(format_move(m) for m in game.legal_moves(s))
+            ours = sorted(format_move(m, seat=0) for m in game.legal_moves(s))
             assert ours == sorted(by_text), f"after {compared} positions"
             text = rng.choice(ours)
-            s = game.apply(s, parse_move(text))
+            s = game.apply(s, parse_move(text, seat=0))
             state.apply_action(by_text[text])
             compared += 1
         if game.outcome(s) is None:

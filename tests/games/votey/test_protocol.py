@@ -7,12 +7,21 @@ import io
 import pytest
 
 from arbiter.agents.random import RandomAgent
+from arbiter.clock import TimeControl
+from arbiter.contract import AgentRun
 from arbiter.errors import FalseClaim, IllegalMove, NotationError, UnclaimedWin
 from arbiter.games.votey.notation import parse_position
 from arbiter.games.votey.protocol import judge, move_text, serve
 from arbiter.games.votey.rules import Votey
 
 from .test_rules import FIGURE3
+
+
+def run(stdin: str, stdout: io.StringIO, stderr: io.StringIO | None = None) -> AgentRun:
+    """The streams and clock of an agent run."""
+    return AgentRun(
+        TimeControl.per_move_seconds(1), io.StringIO(stdin), stdout, stderr or io.StringIO()
+    )
 
 
 class ScriptedMover:
@@ -30,7 +39,7 @@ class ScriptedMover:
     def choose(self, s, limit):
         from arbiter.games.votey.notation import resolve_move
 
-        return resolve_move(self.texts.pop(0), s)
+        return resolve_move(self.texts.pop(0), s, seat=0)
 
     def observe(self, s, m) -> None:
         self.seen.append(str(m))
@@ -39,22 +48,22 @@ class ScriptedMover:
 def test_judge_accepts_claimed_win_and_rejects_wrong_claims() -> None:
     game = Votey()
     s = parse_position(FIGURE3 + " b")
-    assert str(judge(game, s, "-2454")) == "2454"
+    assert str(judge(game, s, "-2454", seat=0)) == "2454"
     with pytest.raises(UnclaimedWin):
-        judge(game, s, "2454")
+        judge(game, s, "2454", seat=0)
     with pytest.raises(FalseClaim):
-        judge(game, s, "-2425")
+        judge(game, s, "-2425", seat=0)
     with pytest.raises(IllegalMove):
-        judge(game, s, "-2446")
+        judge(game, s, "-2446", seat=0)
     with pytest.raises(NotationError):
-        judge(game, s, "24 54")
-    assert move_text(game, s, judge(game, s, "-2454")) == "-2454"
+        judge(game, s, "24 54", seat=0)
+    assert move_text(game, s, judge(game, s, "-2454", seat=0), seat=0) == "-2454"
 
 
 def test_black_writes_first_and_stops_on_end_of_input() -> None:
     out = io.StringIO()
     agent = ScriptedMover(["1434", "8264"])
-    status = serve(agent, Votey(), 1, 1.0, io.StringIO("2123\n"), out)
+    status = serve(agent, Votey(), ["1"], run("2123\n", out))
     assert status == 0
     assert out.getvalue() == "1434\n8264\n"
     assert agent.seen == ["2123"]
@@ -63,14 +72,14 @@ def test_black_writes_first_and_stops_on_end_of_input() -> None:
 def test_white_reads_first_and_stops_on_minus_one() -> None:
     out = io.StringIO()
     agent = ScriptedMover(["2123"])
-    status = serve(agent, Votey(), 2, 1.0, io.StringIO("1434\n-1\n"), out)
+    status = serve(agent, Votey(), ["2"], run("1434\n-1\n", out))
     assert status == 0 and out.getvalue() == "2123\n"
 
 
 def test_agent_stops_on_a_winning_opponent_move() -> None:
     out = io.StringIO()
     # white has no pieces to connect quickly: just check a negative move ends the game
-    status = serve(RandomAgent(), Votey(), 2, 1.0, io.StringIO("-1434\n1232\n"), out)
+    status = serve(RandomAgent(), Votey(), ["2"], run("-1434\n1232\n", out))
     assert status == 0 and out.getvalue() == ""
 
 
@@ -80,18 +89,18 @@ def test_agent_negates_its_own_winning_move() -> None:
     # directly through move_text, which serve uses for every line it writes.
     from arbiter.agents.base import Limit
     from arbiter.agents.greedy import GreedyAgent
-    from arbiter.games.votey.evaluate import evaluate
+    from arbiter.games.votey import evaluate
 
     game = Votey()
     s = parse_position(FIGURE3 + " b")
     agent = GreedyAgent(evaluate)
     agent.reset(game, 0, 0)
-    assert move_text(game, s, agent.choose(s, Limit(time=1))) == "-2454"
+    assert move_text(game, s, agent.choose(s, Limit(time=1)), seat=0) == "-2454"
 
 
 def test_bad_opponent_move_exits_with_status_1() -> None:
     err = io.StringIO()
     with pytest.raises(SystemExit) as e:
-        serve(RandomAgent(), Votey(), 2, 1.0, io.StringIO("1418\n"), io.StringIO(), stderr=err)
+        serve(RandomAgent(), Votey(), ["2"], run("1418\n", io.StringIO(), err))
     assert e.value.code == 1
     assert "1418" in err.getvalue()

@@ -26,7 +26,7 @@ def game() -> Votey:
 
 
 def moves_of(game: Votey, s, square: int | None = None) -> list[str]:
-    texts = [format_move(m) for m in game.legal_moves(s)]
+    texts = [format_move(m, seat=0) for m in game.legal_moves(s)]
     return [t for t in texts if square is None or t.startswith(str(square))]
 
 
@@ -48,39 +48,39 @@ def test_figure3_moves_of_24_match_the_sheet(game: Votey) -> None:
 
 def test_figure3_2454_captures_and_wins_for_black(game: Votey) -> None:
     s = parse_position(FIGURE3 + " b")
-    after = play(game, s, resolve_move("2454", s))
+    after = play(game, s, resolve_move("2454", s, seat=0))
     out = game.outcome(after)
     assert out is not None and out.winner == 0 and out.reason == Reason.CONNECTED
     assert squares_of(after.pieces[0]) == {44, 54, 62, 63, 65}
     assert 54 not in squares_of(after.pieces[1])
-    winning = [format_move(m) for m in game.legal_moves(s) if game.apply(s, m).winner == 0]
+    winning = [format_move(m, seat=0) for m in game.legal_moves(s) if game.apply(s, m).winner == 0]
     assert winning == ["2454"]
 
 
 def test_figure3_3634_defends(game: Votey) -> None:
     s = parse_position(FIGURE3 + " w")
-    after = game.apply(s, resolve_move("3634", s))
+    after = game.apply(s, resolve_move("3634", s, seat=0))
     assert game.outcome(after) is None
     for m in game.legal_moves(after):
-        assert game.apply(after, m).winner != 0, format_move(m)
+        assert game.apply(after, m).winner != 0, format_move(m, seat=0)
 
 
 def test_cannot_jump_an_enemy_piece(game: Votey) -> None:
     s = parse_position(FIGURE3 + " b")
     with pytest.raises(IllegalMove, match="2446"):
-        resolve_move("2446", s)
+        resolve_move("2446", s, seat=0)
 
 
 def test_mover_wins_when_a_capture_connects_both_sides(game: Votey) -> None:
     s = parse_position("......../......../.w....../.b....../......../.b.w..../......../........ b")
-    after = game.apply(s, resolve_move("6232", s))  # takes white's stray piece on 32
+    after = game.apply(s, resolve_move("6232", s, seat=0))  # takes white's stray piece on 32
     assert connected(after.pieces[0]) and connected(after.pieces[1])
     assert game.outcome(after) == Outcome(0, Reason.CONNECTED)
 
 
 def test_capture_that_connects_only_the_opponent_loses(game: Votey) -> None:
     s = parse_position("......../....w.../...w..../......../b......./..w...../.....bb./..b..... b")
-    after = game.apply(s, resolve_move("8363", s))
+    after = game.apply(s, resolve_move("8363", s, seat=0))
     out = game.outcome(after)
     assert out is not None and out.winner == 1 and out.reason == Reason.CONNECTED
 

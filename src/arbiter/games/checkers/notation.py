@@ -9,7 +9,7 @@ king. A position text is the 8 rows joined by ``/``, a space and the side to mov
 >>> from arbiter.games.checkers.rules import Checkers
 >>> format_position(Checkers().initial()).split("/")[0]
 '01010101'
->>> str(parse_move("22x15x6"))
+>>> str(parse_move("22x15x6", seat=0))
 '22x15x6'
 """
 
@@ -24,10 +24,13 @@ from arbiter.games.checkers.rules import Checkers, Move, State, cell_row_col
 _STEP = re.compile(r"([1-9]|[12][0-9]|3[0-2])-([1-9]|[12][0-9]|3[0-2])")
 _JUMP = re.compile(r"([1-9]|[12][0-9]|3[0-2])(?:x([1-9]|[12][0-9]|3[0-2]))+")
 _SQUARE_OF = {cell_row_col(c): c for c in range(32)}
+# no ply cap: the referee asks only in a live position, whatever cap the game has
+_RULES = Checkers(max_plies=1 << 62)
 
 
-def parse_move(text: str, seat: Player = 0) -> Move:
+def parse_move(text: str, *, seat: Player) -> Move:
     """Parses ``9-13`` or ``22x15x6``; needs no position, so captures are not filled in.
+    Both seats number the squares alike.
 
     :raises NotationError: if the text is not a move over squares 1..32.
     """
@@ -44,16 +47,15 @@ def parse_move(text: str, seat: Player = 0) -> Move:
     )
 
 
-def resolve_move(text: str, s: State, seat: Player = 0, game: Checkers | None = None) -> Move:
+def resolve_move(text: str, s: State, *, seat: Player) -> Move:
     """Parses ``text`` and finds the legal move of ``s`` with that path.
 
     :raises NotationError: if the text does not parse.
     :raises IllegalMove: if no legal move has that path (the message says why when
         a capture was due, or when a capture was written with too few squares).
     """
-    wanted = parse_move(text, seat)
-    rules = game or Checkers()
-    legal = rules.legal_moves(s)
+    wanted = parse_move(text, seat=seat)
+    legal = _RULES.legal_moves(s)
     for m in legal:
         if m.path == wanted.path and bool(m.captures) == bool(wanted.captures):
             return m
@@ -62,7 +64,8 @@ def resolve_move(text: str, s: State, seat: Player = 0, game: Checkers | None = 
     if any(m.path == wanted.path for m in legal):
         why = ": write captures with 'x' and steps with '-'"
     elif legal and legal[0].captures and not wanted.captures:
-        why = f": a capture is compulsory ({', '.join(format_move(m) for m in legal[:4])})"
+        shown = ", ".join(format_move(m, seat=seat) for m in legal[:4])
+        why = f": a capture is compulsory ({shown})"
     elif wanted.captures and any(
         m.origin == wanted.path[0] and m.target == wanted.path[-1] for m in legal
     ):
@@ -70,7 +73,7 @@ def resolve_move(text: str, s: State, seat: Player = 0, game: Checkers | None = 
     raise IllegalMove(f"illegal checkers move {text.strip()!r} for {side}{why}")
 
 
-def format_move(m: Move, seat: Player = 0) -> str:
+def format_move(m: Move, *, seat: Player) -> str:
     """Returns the standard text of ``m``."""
     return str(m)
 

@@ -5,94 +5,95 @@ The engine is started once per game as ``PROGRAM 1`` (red, moves first) or
 (8 digits 0-4 each, row 1 first); the engine answers one line in standard notation
 over squares 1..32: ``9-13`` for a step, ``22x15`` or ``22x15x6`` for captures with
 every landing square listed. The referee closes the engine's input when the game
-ends. Default clock: 10 s CPU per move (user+sys of the engine's whole process tree).
+ends. Default clock: 10 s CPU per move (user+sys of the engine's whole process tree,
+since its previous reply).
 
 Referee rulings: an illegal move, a line that is not a move, a crash or early exit,
 and more than the CPU allowance each lose the game (the sheet: "player giving
-invalid moves will be disqualified"). An engine still running half a second after
-its input is closed is killed with its whole process tree.
+invalid moves will be disqualified"). The waiting engine is suspended from its
+reply until it is sent the next board (RULES.md), and CPU it uses after a reply is
+charged to its next move. An engine still running half a second after its input
+is closed is killed with its whole process tree.
 """
 
 from __future__ import annotations
 
-import sys
-from typing import Any, TextIO
+from collections.abc import Sequence
 
-from arbiter.agents.base import ProgramBudget, search_note
-from arbiter.clock import Clock
-from arbiter.errors import NotationError
-from arbiter.game import Outcome, Player
+from arbiter.agents.base import Agent, search_note
+from arbiter.agents.program import ProgramClock
+from arbiter.clock import TimeControl
+from arbiter.contract import AgentRun, keep_outcome
+from arbiter.errors import ConfigError, NotationError
+from arbiter.game import Game, Player
 from arbiter.games.checkers.notation import board_rows, format_move, parse_board, resolve_move
-from arbiter.games.checkers.rules import Checkers, Move, State
-from arbiter.referee.seat import ProcessSeat
+from arbiter.games.checkers.rules import Move, State
+from arbiter.referee.line_seat import LineSeat
+from arbiter.referee.seat import Program
+from arbiter.referee.supervision import Supervision
 
-DEFAULT_MOVE_TIME = 10.0
+TIME_CONTROL = TimeControl.per_move_seconds(10)
 """RULES.md: 10 s CPU per move unless the organiser sets another."""
 
+SUPERVISION = Supervision()
+"""CPU of the engine's tree; the waiting engine suspended (RULES.md)."""
 
-def move_text(game: Checkers, s: State, m: Move, seat: Player = 0) -> str:
+adjudicate = keep_outcome
+"""The contest has no rulings that depend on the clock."""
+
+
+def move_text(game: Game[State, Move], s: State, m: Move, *, seat: Player) -> str:
     """Returns the line an engine writes for ``m``."""
-    return format_move(m)
+    return format_move(m, seat=seat)
 
 
-def judge(game: Checkers, s: State, text: str, seat: Player = 0) -> Move:
+def judge(game: Game[State, Move], s: State, text: str, *, seat: Player) -> Move:
     """Returns the move ``text`` makes in ``s``.
 
     :raises NotationError: if the line is not a move.
     :raises IllegalMove: if no legal move has that path.
     """
-    return resolve_move(text, s, game=game)
+    return resolve_move(text, s, seat=seat)
 
 
-class CheckersProcessSeat(ProcessSeat):
-    """An external checkers engine, run as ``COMMAND 1`` or ``COMMAND 2``."""
+class CheckersSeat(LineSeat[State, Move]):
+    """An external checkers engine, run as ``COMMAND 1`` or ``COMMAND 2``; it is sent
+    the board before each of its moves."""
 
     def arguments(self, seat: Player) -> list[str]:
         return [str(seat + 1)]
 
-    async def ask(self, s: State, clock: Clock) -> tuple[str, float]:
+    async def request(self, s: State) -> None:
         await self.send("\n".join(board_rows(s)))
-        return await self.read_reply(clock)
-
-    async def tell(self, before: State, move: Move, after: State) -> None:
-        pass  # the next board says it all
-
-    async def stop(self, outcome: Outcome) -> None:
-        await self.close()
 
 
-def process_seat(command: str, **options: Any) -> CheckersProcessSeat:
+def program_seat(program: Program, *, supervision: Supervision) -> CheckersSeat:
     """Returns the referee's seat for an external checkers engine."""
-    return CheckersProcessSeat(command, **options)
+    return CheckersSeat(program, supervision=supervision)
 
 
 # -- the agent side -----------------------------------------------------------
 
 
 def serve(
-    agent: Any,
-    game: Checkers,
-    color: int,
-    move_time: float | None,
-    stdin: TextIO = sys.stdin,
-    stdout: TextIO = sys.stdout,
-    *,
-    seed: int = 0,
-    stderr: TextIO = sys.stderr,
-    verbose: bool = False,
+    agent: Agent[State, Move], game: Game[State, Move], args: Sequence[str], run: AgentRun
 ) -> int:
-    """Plays one game as an engine: ``color`` 1 = red, 2 = white.
+    """Plays one game as an engine started as ``PROGRAM 1`` (red) or ``PROGRAM 2`` (white).
 
     Reads 8 board rows, answers one move, until its input ends. When a board is one
     opponent move away from the last position, that move is replayed so the game's
     history (repetitions, the 80-ply count) is kept; otherwise the board is taken
     as it is. Returns 0, or 1 for a board that cannot be read or has no legal move.
-    ``verbose`` reports each search on ``stderr``.
+
+    :raises ConfigError: unless ``args`` is ``1`` or ``2``.
     """
-    seat = color - 1
-    agent.reset(game, seat, seed)
+    if list(args) not in (["1"], ["2"]):
+        raise ConfigError(f"a checkers engine is started as PROGRAM 1 or PROGRAM 2, not {args!r}")
+    seat = int(args[0]) - 1
+    stdin, stdout, stderr = run.stdin, run.stdout, run.stderr
+    agent.reset(game, seat, run.seed)
     previous: State | None = None
-    budget = ProgramBudget(move_time, seat)
+    clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
     while True:
         rows = []
         for _ in range(8):
@@ -100,26 +101,27 @@ def serve(
             if not line:
                 return 0
             rows.append(line.strip())
+        clock.message_received()
         try:
             board = parse_board(rows, seat)
         except NotationError as e:
             print(f"checkers engine: {e}", file=stderr)
             return 1
         s = _continue(game, previous, board) if previous is not None else board
-        moves = game.legal_moves(s)
-        if not moves:
+        if not game.legal_moves(s):
             print("checkers engine: no legal move on this board", file=stderr)
             return 1
-        m = agent.choose(s, budget.next_limit())
-        text = move_text(game, s, m)
-        if verbose:
+        m = agent.choose(s, clock.limit())
+        text = move_text(game, s, m, seat=seat)
+        if run.verbose:
             print(f"{text}: {search_note(agent)}", file=stderr, flush=True)
         stdout.write(text + "\n")
         stdout.flush()
+        clock.replied()
         previous = game.apply(s, m)
 
 
-def _continue(game: Checkers, previous: State, board: State) -> State:
+def _continue(game: Game[State, Move], previous: State, board: State) -> State:
     """Returns the state after the opponent move that turns ``previous`` into ``board``."""
     for m in game.legal_moves(previous):
         after = game.apply(previous, m)

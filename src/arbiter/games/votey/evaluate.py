@@ -157,3 +157,8 @@ def order_hint(s: State, m: Move) -> int:
     ro, co = m.origin >> 3, m.origin & 7
     hint += max(abs(2 * ro - 7), abs(2 * co - 7)) - max(abs(2 * rt - 7), abs(2 * ct - 7))
     return hint
+
+
+def noisy_moves(s: State) -> tuple[Move, ...]:
+    """No Votey move is forced, so the search needs no quiescence: none."""
+    return ()

@@ -11,7 +11,7 @@ separated by ``/``, then a space and the side to move (``b`` or ``w``):
 >>> from arbiter.games.votey.rules import Votey
 >>> format_position(Votey().initial())
 '.bbbbbb./w......w/w......w/w......w/w......w/w......w/w......w/.bbbbbb. b'
->>> str(parse_move("1434"))
+>>> str(parse_move("1434", seat=0))
 '1434'
 >>> claims_win("-2454")
 True
@@ -26,6 +26,8 @@ from arbiter.game import Player
 from arbiter.games.votey.rules import MOVES, Move, State, Votey, make_state
 
 _MOVE = re.compile(r"-?([1-8])([1-8])([1-8])([1-8])")
+# no ply cap: the referee asks only in a live position, whatever cap the game has
+_RULES = Votey(max_plies=1 << 62)
 
 
 def square_to_cell(square: int) -> int:
@@ -47,8 +49,9 @@ def cell_to_square(cell: int) -> int:
     return 10 * (row + 1) + col + 1
 
 
-def parse_move(text: str, seat: Player = 0) -> Move:
+def parse_move(text: str, *, seat: Player) -> Move:
     """Parses ``FFTT`` or ``-FFTT`` (surrounding whitespace allowed); needs no position.
+    Both seats number the board alike.
 
     :raises NotationError: if the text is not a 4-digit move over squares 11..88.
     """
@@ -71,21 +74,20 @@ def claims_win(text: str) -> bool:
     return text.strip().startswith("-")
 
 
-def resolve_move(text: str, s: State, seat: Player = 0, game: Votey | None = None) -> Move:
+def resolve_move(text: str, s: State, *, seat: Player) -> Move:
     """Parses ``text`` and checks it against the legal moves of ``s``.
 
     :raises NotationError: if the text does not parse.
     :raises IllegalMove: if the move is not legal in ``s``.
     """
-    m = parse_move(text, seat)
-    rules = game or Votey()
-    if m not in rules.legal_moves(s):
+    m = parse_move(text, seat=seat)
+    if m not in _RULES.legal_moves(s):
         side = "black" if s.to_move == 0 else "white"
         raise IllegalMove(f"illegal votey move {text.strip()!r} for {side} in {format_position(s)}")
     return m
 
 
-def format_move(m: Move, seat: Player = 0, *, win: bool = False) -> str:
+def format_move(m: Move, *, seat: Player, win: bool = False) -> str:
     """Returns the contest text of ``m``, negated when ``win`` is set."""
     text = f"{cell_to_square(m.origin)}{cell_to_square(m.target):02d}"
     return "-" + text if win else text

@@ -10,8 +10,11 @@ Referee rulings (the sheet's disqualifications plus what it leaves open):
 
 - illegal move, false win claim, unclaimed winning move, a line that is not one
   integer, a crash or early exit, and more than the CPU allowance per move (default
-  60 s, user+sys of the agent's whole process tree; a wall-clock backstop catches
-  an agent that sleeps) each lose the game; the offender is sent ``-1``;
+  60 s, user+sys of the agent's whole process tree since its previous reply; a
+  wall-clock backstop catches an agent that sleeps) each lose the game; the
+  offender is sent ``-1``;
+- the waiting program is suspended from its reply until it is sent the next move
+  (RULES.md), and CPU it uses after a reply is charged to its next move;
 - a winning move is passed on (negated) to the loser, whose input is then closed;
 - the sheet's development ``play(0)`` prints ``0`` before white's first read: a
   first line ``0`` from white is read and ignored, so such programs run unchanged;
@@ -21,33 +24,41 @@ Referee rulings (the sheet's disqualifications plus what it leaves open):
 
 from __future__ import annotations
 
-import contextlib
-import sys
-from typing import Any, TextIO
+from collections.abc import Sequence
 
-from arbiter.agents.base import ProgramBudget, search_note
-from arbiter.clock import Clock
-from arbiter.errors import FalseClaim, NotationError, UnclaimedWin
-from arbiter.game import Outcome, Player
+from arbiter.agents.base import Agent, search_note
+from arbiter.agents.program import ProgramClock
+from arbiter.clock import TimeControl
+from arbiter.contract import AgentRun, keep_outcome
+from arbiter.errors import ConfigError, FalseClaim, NotationError, UnclaimedWin
+from arbiter.game import Game, Outcome, Player
 from arbiter.games.votey.notation import claims_win, format_move, resolve_move
-from arbiter.games.votey.rules import Move, State, Votey
-from arbiter.referee.seat import ProcessSeat
+from arbiter.games.votey.rules import Move, State
+from arbiter.referee.line_seat import LineSeat
+from arbiter.referee.seat import Program
+from arbiter.referee.supervision import Supervision
 
-DEFAULT_MOVE_TIME = 60.0
+TIME_CONTROL = TimeControl.per_move_seconds(60)
 """The sheet: each move within one minute of CPU time."""
 
+SUPERVISION = Supervision()
+"""CPU of the program's tree; the waiting program suspended (RULES.md)."""
 
-def wins(game: Votey, s: State, m: Move) -> bool:
+adjudicate = keep_outcome
+"""The sheet has no rulings that depend on the clock."""
+
+
+def wins(game: Game[State, Move], s: State, m: Move) -> bool:
     """True when ``m`` wins the game for the side that plays it in ``s``."""
     return game.apply(s, m).winner == s.to_move
 
 
-def move_text(game: Votey, s: State, m: Move, seat: Player = 0) -> str:
+def move_text(game: Game[State, Move], s: State, m: Move, *, seat: Player) -> str:
     """Returns the line the mover writes for ``m`` in ``s``: negated when it wins."""
-    return format_move(m, win=wins(game, s, m))
+    return format_move(m, seat=seat, win=wins(game, s, m))
 
 
-def judge(game: Votey, s: State, text: str, seat: Player = 0) -> Move:
+def judge(game: Game[State, Move], s: State, text: str, *, seat: Player) -> Move:
     """Returns the move ``text`` makes in ``s``, judged as the contest's referee.
 
     :raises NotationError: if the line is not one move integer.
@@ -55,7 +66,7 @@ def judge(game: Votey, s: State, text: str, seat: Player = 0) -> Move:
     :raises FalseClaim: if it is negated but does not win.
     :raises UnclaimedWin: if it wins but is not negated.
     """
-    m = resolve_move(text, s, game=game)
+    m = resolve_move(text, s, seat=seat)
     won = wins(game, s, m)
     claimed = claims_win(text)
     if claimed and not won:
@@ -71,69 +82,62 @@ def judge(game: Votey, s: State, text: str, seat: Player = 0) -> Move:
     return m
 
 
-class VoteyProcessSeat(ProcessSeat):
+class VoteySeat(LineSeat[State, Move]):
     """An external Votey program, run as ``COMMAND 1`` or ``COMMAND 2``."""
 
     def arguments(self, seat: Player) -> list[str]:
         return [str(seat + 1)]
 
-    async def start(self, seat: Player) -> None:
-        await super().start(seat)
-        self._first_read = True
-
-    async def ask(self, s: State, clock: Clock) -> tuple[str, float]:
-        line, used = await self.read_reply(clock)
-        if self._first_read and self.seat == 1 and line.strip() == "0":
-            line, used = await self.read_reply(clock)
-        self._first_read = False
-        return line, used
+    def accept(self, line: str, first: bool) -> bool:
+        # the sheet's development play(0) prints 0 before white's first read
+        return not (first and self.seat == 1 and line.strip() == "0")
 
     async def tell(self, before: State, move: Move, after: State) -> None:
-        await self.send(format_move(move, win=after.winner == before.to_move))
+        await self.send(format_move(move, seat=self.seat, win=after.winner == before.to_move))
 
-    async def stop(self, outcome: Outcome) -> None:
+    async def finish(self, outcome: Outcome) -> None:
         if outcome.reason.is_fault and outcome.winner is not None and outcome.winner != self.seat:
-            with contextlib.suppress(Exception):
-                await self.send("-1")
-        await self.close()
+            await self.send("-1")
+
+
+def program_seat(program: Program, *, supervision: Supervision) -> VoteySeat:
+    """Returns the referee's seat for an external Votey program."""
+    return VoteySeat(program, supervision=supervision)
 
 
 # -- the agent side -----------------------------------------------------------
 
 
 def serve(
-    agent: Any,
-    game: Votey,
-    color: int,
-    move_time: float | None,
-    stdin: TextIO = sys.stdin,
-    stdout: TextIO = sys.stdout,
-    *,
-    seed: int = 0,
-    stderr: TextIO = sys.stderr,
-    verbose: bool = False,
+    agent: Agent[State, Move], game: Game[State, Move], args: Sequence[str], run: AgentRun
 ) -> int:
-    """Plays one game as the sheet's agent program: ``color`` 1 = black, 2 = white.
+    """Plays one game as the sheet's agent program, started as ``PROGRAM 1`` (black)
+    or ``PROGRAM 2`` (white).
 
     Returns the exit status: 0 after a normal end, 1 if the referee sent something
-    that is not a legal move (the message goes to ``stderr``). ``verbose`` reports
-    each search on ``stderr``.
+    that is not a legal move (the message goes to standard error).
+
+    :raises ConfigError: unless ``args`` is ``1`` or ``2``.
     """
-    seat = color - 1
-    agent.reset(game, seat, seed)
+    if list(args) not in (["1"], ["2"]):
+        raise ConfigError(f"a votey program is started as PROGRAM 1 or PROGRAM 2, not {args!r}")
+    seat = int(args[0]) - 1
+    stdin, stdout, stderr = run.stdin, run.stdout, run.stderr
+    agent.reset(game, seat, run.seed)
     s = game.initial()
-    budget = ProgramBudget(move_time, seat)
+    clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
 
     def opponent_move() -> bool:
         nonlocal s
         line = stdin.readline()
+        clock.message_received()
         if not line:
             return False
         text = line.strip()
         if text == "-1":
             return False
         try:
-            m = resolve_move(text, s, game=game)
+            m = resolve_move(text, s, seat=seat)
         except (NotationError, ValueError) as e:
             print(f"votey agent: bad opponent move: {e}", file=stderr)
             raise SystemExit(1) from None
@@ -144,21 +148,17 @@ def serve(
     if seat == 1 and not opponent_move():
         return 0
     while True:
-        m = agent.choose(s, budget.next_limit())
-        text = move_text(game, s, m)
-        if verbose:
+        m = agent.choose(s, clock.limit())
+        text = move_text(game, s, m, seat=seat)
+        if run.verbose:
             print(f"{text}: {search_note(agent)}", file=stderr, flush=True)
         s = game.apply(s, m)
         stdout.write(text + "\n")
         stdout.flush()
+        clock.replied()
         if game.outcome(s) is not None:
             # wait for the referee to close our input (or send -1), then stop
             stdin.readline()
             return 0
         if not opponent_move():
             return 0
-
-
-def process_seat(command: str, **options: Any) -> VoteyProcessSeat:
-    """Returns the referee's seat for an external Votey program."""
-    return VoteyProcessSeat(command, **options)

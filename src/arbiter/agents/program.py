@@ -1,0 +1,58 @@
+"""The clock a built-in engine keeps for itself when it runs as a contest program.
+
+The referee charges a program as its contest says (CPU of the whole program since
+its previous reply, or wall time from the referee's message to the reply) and
+rarely tells it how much time it has left. :class:`ProgramClock` keeps the same
+account on the program's side, so ``arbiter agent`` budgets per-move clocks and
+whole-game clocks (with overtime) alike. Start-up counts towards the first move,
+as the referee counts it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from arbiter.agents.base import Limit
+from arbiter.clock import Clock, TimeControl
+from arbiter.game import Player
+from arbiter.referee.supervision import Charging
+
+MIN_BUDGET = 0.02
+"""The least a move is given, in seconds, however little is left."""
+
+
+class ProgramClock:
+    """One program's own account of its clock (see the module docstring)."""
+
+    def __init__(self, tc: TimeControl, seat: Player, charging: Charging = Charging.CPU) -> None:
+        self.clock = Clock.start(tc)
+        self.seat = seat
+        self.charging = charging
+        # CPU: the program's CPU time at its last reply (0 at start: start-up is charged)
+        self._mark = 0.0 if charging is Charging.CPU else time.perf_counter()
+
+    def _now(self) -> float:
+        return time.process_time() if self.charging is Charging.CPU else time.perf_counter()
+
+    def message_received(self) -> None:
+        """Notes that the referee's message arrived: under wall charging, the move's
+        time starts now."""
+        if self.charging is Charging.WALL:
+            self._mark = time.perf_counter()
+
+    def limit(self) -> Limit:
+        """Returns the Limit for the move now to be chosen, less what this move has
+        already cost (reading the message, and start-up on the first move)."""
+        limit = self.clock.limit_for(self.seat)
+        budget = limit.budget()
+        if budget is None:
+            return limit
+        spent = self._now() - self._mark
+        return replace(limit, time=max(MIN_BUDGET, budget - spent), my_clock=None)
+
+    def replied(self) -> None:
+        """Charges the move just answered to the program's own clock."""
+        now = self._now()
+        self.clock = self.clock.spend(self.seat, now - self._mark)
+        self._mark = now

@@ -1,0 +1,100 @@
+"""Who sits at a seat: a built-in engine with its options, or an external program.
+
+An :class:`AgentSpec` is a value, written on the command line as ``random``,
+``alphabeta:depth=4`` or a shell-quoted command (run through the contest's
+protocol), so a match or tournament can be described, stored and sent to a worker
+process as plain data.
+
+>>> AgentSpec.parse("alphabeta:depth=4").options
+(('depth', 4),)
+>>> AgentSpec.parse("./my_agent --fast").program.argv
+('./my_agent', '--fast')
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+
+from arbiter.errors import ConfigError
+from arbiter.referee.seat import Program
+
+ENGINES: dict[str, tuple[str, ...]] = {
+    "random": (),
+    "greedy": (),
+    "alphabeta": ("depth", "nodes"),
+}
+"""The built-in engines and the whole-number options each takes."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpec:
+    """A built-in ``engine`` with ``options``, or an external ``program``; ``name`` is
+    what results show."""
+
+    name: str
+    engine: str | None = None
+    options: tuple[tuple[str, int], ...] = ()
+    program: Program | None = None
+
+    @classmethod
+    def parse(cls, text: str, *, name: str | None = None, cwd: str | None = None) -> AgentSpec:
+        """Reads ``ENGINE``, ``ENGINE:key=value,...`` or a command.
+
+        :raises ConfigError: for an unknown engine option, a bad value, or a command
+            that is empty or badly quoted.
+        """
+        head, colon, rest = text.partition(":")
+        if head in ENGINES:
+            options: list[tuple[str, int]] = []
+            for part in rest.split(",") if colon else []:
+                key, eq, value = part.partition("=")
+                if not eq or key not in ENGINES[head]:
+                    known = ", ".join(ENGINES[head]) or "none"
+                    raise ConfigError(
+                        f"agent {text!r}: unknown option {part!r} for {head} (options: {known})"
+                    )
+                if not value.isdigit() or int(value) < 1:
+                    raise ConfigError(f"agent {text!r}: {key} must be a whole number >= 1")
+                options.append((key, int(value)))
+            return cls(name or text, engine=head, options=tuple(options))
+        program = Program.from_command(text, cwd=cwd, name=name or text)
+        return cls(program.label, program=program)
+
+    def option(self, key: str) -> int | None:
+        """The value of an engine option, or None."""
+        return dict(self.options).get(key)
+
+    def with_options(self, **options: int | None) -> AgentSpec:
+        """Returns this engine with the given options set where not already set (a
+        program is returned unchanged)."""
+        if self.engine is None:
+            return self
+        merged = dict(self.options)
+        for key, value in options.items():
+            if value is not None and key in ENGINES[self.engine]:
+                merged.setdefault(key, value)
+        return AgentSpec(self.name, self.engine, tuple(sorted(merged.items())), self.program)
+
+    def check(self) -> None:
+        """Checks that an external program can be started.
+
+        :raises ConfigError: for a missing or non-executable program file, or a
+            command not on PATH.
+        """
+        if self.program is None:
+            return
+        exe = self.program.argv[0]
+        cwd = self.program.cwd or "."
+        if os.sep in exe:
+            path = exe if os.path.isabs(exe) else os.path.join(cwd, exe)
+            if not os.path.isfile(path):
+                raise ConfigError(f"agent command {self.name!r}: no such file {exe!r}")
+            if not os.access(path, os.X_OK):
+                raise ConfigError(f"agent command {self.name!r}: {exe!r} is not executable")
+        elif shutil.which(exe) is None:
+            raise ConfigError(
+                f"agent {self.name!r} is neither a built-in engine "
+                f"({', '.join(ENGINES)}) nor a program on PATH"
+            )

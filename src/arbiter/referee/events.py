@@ -1,0 +1,87 @@
+"""What a game reports while it is played: plain values, so they cross process boundaries.
+
+The referee loop sends :class:`GameStarted`, one :class:`MovePlayed` per move and
+:class:`GameEnded` to an event sink, a callable. In a worker process the sink is a
+:class:`QueueSink` that puts the events on a multiprocessing queue; the parent
+takes them off with :func:`drain` and hands them to its own sink, so a match
+played several games at a time still shows every move.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from arbiter.game import Player
+from arbiter.record import GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """A game has begun: its number in the series, the players in seat order, the clock."""
+
+    game: int
+    players: tuple[str, ...]
+    time_control: str
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed:
+    """One accepted move. ``texts[q]`` is the move as seat ``q`` writes it (the first is
+    the record's), ``position`` the position text after it."""
+
+    game: int
+    ply: int
+    seat: Player
+    texts: tuple[str, ...]
+    seconds: float
+    note: str
+    position: str
+
+    @property
+    def text(self) -> str:
+        """The move in the record's numbering (the first player's)."""
+        return self.texts[0]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """A game is over; its record holds the result."""
+
+    game: int
+    record: GameRecord
+
+
+Event = GameStarted | MovePlayed | GameEnded
+EventSink = Callable[[Event], None]
+
+
+def ignore(event: Event) -> None:
+    """The sink that drops every event."""
+
+
+class _Queue(Protocol):
+    def put(self, item: Event) -> None: ...
+    def get_nowait(self) -> Event: ...
+
+
+class QueueSink:
+    """A sink that puts events on a (multiprocessing) queue; picklable with its queue."""
+
+    def __init__(self, events: _Queue) -> None:
+        self.events = events
+
+    def __call__(self, event: Event) -> None:
+        self.events.put(event)
+
+
+def drain(events: _Queue, sink: EventSink) -> None:
+    """Hands every event now on ``events`` to ``sink``."""
+    while True:
+        try:
+            event = events.get_nowait()
+        except queue.Empty:
+            return
+        sink(event)

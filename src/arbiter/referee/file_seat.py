@@ -1,0 +1,99 @@
+"""A contest program run once per move, reading an input file and writing an output file
+(the Halma contest's shape).
+
+:class:`FileSeat` runs the program through a
+:class:`~arbiter.referee.filerun.FileRunner` in the program's own working
+directory: before each game it clears the files the program keeps, for each move
+it writes the input file the contest defines, runs the program, charges it (CPU
+of its whole tree, or wall time) and reads the output file. The program is not
+running between its moves, so there is nothing to suspend. A contest's
+``protocol.py`` subclasses it for the files' contents: :meth:`input_text` and
+:meth:`reply_text`.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from arbiter.clock import Clock
+from arbiter.errors import Malformed
+from arbiter.game import Outcome, Player
+from arbiter.referee.filerun import FileRunner
+from arbiter.referee.seat import Program, Reply
+from arbiter.referee.supervision import Supervision
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class FileSeat(Generic[S, M]):
+    """The referee's seat for a program run once per move; see the module docstring.
+
+    The program's working directory is ``program.cwd`` (required: it holds the
+    program's files).
+    """
+
+    input_name = "input.txt"
+    output_name = "output.txt"
+    scratch: tuple[str, ...] = ("playdata.txt",)
+
+    def __init__(self, program: Program, *, supervision: Supervision | None = None) -> None:
+        if program.cwd is None:
+            raise ValueError("a program run once per move needs its own working directory")
+        self.program = program
+        self.name = program.label
+        self.supervision = supervision or Supervision()
+        self.seat: Player = 0
+        self.runner = FileRunner(
+            program.argv,
+            program.cwd,
+            name=self.name,
+            input_name=self.input_name,
+            output_name=self.output_name,
+            scratch=self.scratch,
+        )
+
+    # -- what a contest's protocol supplies ------------------------------------
+
+    def input_text(self, s: S, clock: Clock) -> str:
+        """The input file's contents for a move in ``s``."""
+        raise NotImplementedError
+
+    def reply_text(self, output: str) -> str:
+        """The move text in the output file's contents (by default all of it).
+
+        :raises Malformed: if the file's form is wrong.
+        """
+        return output
+
+    # -- the seat --------------------------------------------------------------
+
+    async def start(self, seat: Player, clock: Clock) -> None:
+        self.seat = seat
+        self.runner.new_game()
+
+    async def ask(self, s: S, clock: Clock) -> Reply:
+        sup = self.supervision
+        kill_at = clock.kill_at(self.seat)
+        result = await self.runner.run(
+            self.input_text(s, clock),
+            charging=sup.charging,
+            kill_at=kill_at,
+            wall_limit=sup.wall_limit(kill_at),
+            memory_limit=sup.memory_limit,
+        )
+        if result.output is None:
+            why = f"wrote no {self.output_name}"
+            if result.exit_code:
+                why += f" (exited with code {result.exit_code})"
+            raise Malformed(f"{self.name}: {why}", why)
+        return Reply(self.reply_text(result.output), result.seconds)
+
+    async def tell(self, before: S, move: M, after: S) -> None:
+        pass  # the next input file says it all
+
+    async def rewind(self, s: S) -> bool:
+        return False
+
+    async def stop(self, outcome: Outcome) -> None:
+        pass

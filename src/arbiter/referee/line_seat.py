@@ -1,0 +1,160 @@
+"""A contest program started once per game and spoken to in lines (Votey, checkers,
+Alquerque, Chinese checkers).
+
+:class:`LineSeat` does what every such contest needs, by its protocol's
+:class:`~arbiter.referee.supervision.Supervision` options: it starts the program
+with the contest's arguments, charges each reply (CPU of the tree since the
+program's previous reply, or wall time from the referee's message to the reply),
+stops the program at its kill deadline or wall backstop, suspends its whole tree
+from each reply until it is asked again, and kills everything it started at the
+end. A contest's ``protocol.py`` subclasses it only for the lines themselves:
+:meth:`arguments`, :meth:`request`, :meth:`accept`, :meth:`tell`, :meth:`finish`.
+
+Charging from the previous reply, not from the next message, means CPU a program
+spends after replying (thinking on its opponent's time, before the stop arrives or
+with suspension off) is charged to its next move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from arbiter.clock import Clock
+from arbiter.errors import Timeout
+from arbiter.game import Outcome, Player
+from arbiter.referee.pipe import LinePipe, LineTransport
+from arbiter.referee.seat import Program, Reply
+from arbiter.referee.supervision import Charging, Supervision
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class LineSeat(Generic[S, M]):
+    """The referee's seat for a program spoken to in lines; see the module docstring.
+
+    ``transport_factory`` builds the transport from the argv and working directory;
+    tests give a scripted one, and by default it is a real :class:`LinePipe`.
+    """
+
+    def __init__(
+        self,
+        program: Program,
+        *,
+        supervision: Supervision | None = None,
+        transport_factory: Callable[[list[str], str | None], LineTransport] | None = None,
+    ) -> None:
+        self.program = program
+        self.name = program.label
+        self.supervision = supervision or Supervision()
+        self.transport_factory = transport_factory
+        self.seat: Player = 0
+        self.transport: LineTransport | None = None
+        self._cpu_base = 0.0
+        self._message_at: float | None = None
+        self._first = True
+
+    # -- what a contest's protocol supplies ------------------------------------
+
+    def arguments(self, seat: Player) -> list[str]:
+        """The arguments the contest starts the program with (none by default)."""
+        return []
+
+    async def request(self, s: S) -> None:
+        """Writes what the program reads before it replies with a move (nothing by
+        default: the opponent's move, sent by :meth:`tell`, is the request)."""
+
+    def accept(self, line: str, first: bool) -> bool:
+        """False for a reply line the contest ignores (read the next one instead)."""
+        return True
+
+    async def tell(self, before: S, move: M, after: S) -> None:
+        """Passes on the opponent's move (nothing by default)."""
+
+    async def finish(self, outcome: Outcome) -> None:
+        """Writes the contest's last lines to the program, if any (none by default)."""
+
+    # -- the life of the program -----------------------------------------------
+
+    async def start(self, seat: Player, clock: Clock) -> None:
+        self.seat = seat
+        argv = [*self.program.argv, *self.arguments(seat)]
+        if self.transport_factory is not None:
+            self.transport = self.transport_factory(argv, self.program.cwd)
+        else:
+            self.transport = LinePipe(argv, name=self.name, cwd=self.program.cwd)
+        await self.transport.start()
+        self._cpu_base = 0.0  # start-up counts towards the first move
+        self._first = True
+        if self.supervision.suspend:
+            self.transport.suspend()
+
+    async def send(self, text: str) -> None:
+        """Writes one line; the first message after a reply starts the wall clock."""
+        assert self.transport is not None, "start() first"
+        if self._message_at is None:
+            self._message_at = time.monotonic()
+        await self.transport.send_line(text)
+
+    async def ask(self, s: S, clock: Clock) -> Reply:
+        transport = self.transport
+        assert transport is not None, "start() first"
+        if self.supervision.suspend:
+            transport.resume()
+        await self.request(s)
+        if self._message_at is None:
+            self._message_at = time.monotonic()
+        while True:
+            line = await self._read(transport, clock)
+            first, self._first = self._first, False
+            if self.accept(line, first):
+                break
+        used = self._charged(transport)
+        self._cpu_base = transport.cpu_time()
+        self._message_at = None
+        if self.supervision.suspend:
+            transport.suspend()
+        return Reply(line, used)
+
+    def _charged(self, transport: LineTransport) -> float:
+        if self.supervision.charging is Charging.WALL:
+            assert self._message_at is not None
+            return time.monotonic() - self._message_at
+        return transport.cpu_time() - self._cpu_base
+
+    async def _read(self, transport: LineTransport, clock: Clock) -> str:
+        sup = self.supervision
+        kill_at = clock.kill_at(self.seat)
+        wall = sup.wall_limit(kill_at)
+        if sup.charging is Charging.WALL and wall is not None:
+            assert self._message_at is not None
+            wall -= time.monotonic() - self._message_at
+            if wall <= 0:
+                raise Timeout(
+                    f"{self.name}: no reply within {kill_at:.2f}s",
+                    detail=f"no reply within {kill_at:.2f}s",
+                )
+        return await transport.read_line(
+            cpu_limit=kill_at if sup.charging is Charging.CPU else None,
+            cpu_base=self._cpu_base,
+            wall_limit=wall,
+            memory_limit=sup.memory_limit,
+        )
+
+    async def rewind(self, s: S) -> bool:
+        return False
+
+    async def stop(self, outcome: Outcome) -> None:
+        """Writes the contest's last lines, then closes the program and kills anything
+        of it still running."""
+        if self.transport is None:
+            return
+        if self.supervision.suspend:
+            self.transport.resume()
+        with contextlib.suppress(Exception):
+            await self.finish(outcome)
+        with contextlib.suppress(Exception):
+            await self.transport.close()

@@ -1,0 +1,197 @@
+"""The line pipe: a program started once per game and spoken to in lines.
+
+:class:`LinePipe` writes lines to an :class:`~arbiter.referee.process.AgentProcess`
+and reads its replies. While it waits for a reply it checks, every few
+milliseconds, the tree's CPU time, its resident memory and the wall time against
+the limits it is given, so a program that burns CPU past its allowance, grows past
+its memory limit, or sleeps past its deadline is stopped at once rather than waited
+for. :class:`LineTransport` is what a line seat talks through: a pipe, or a scripted
+stand-in in tests (:mod:`arbiter.referee.scripted`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import Protocol
+
+from arbiter.errors import Crash, Malformed, MemoryExceeded, Timeout
+from arbiter.referee.process import MAX_LINE, AgentProcess
+
+
+class LineTransport(Protocol):
+    """Lines to and from one program, with its CPU time and its suspension."""
+
+    async def start(self) -> None: ...
+    async def send_line(self, text: str) -> None: ...
+    async def read_line(
+        self,
+        *,
+        cpu_limit: float | None = None,
+        cpu_base: float = 0.0,
+        wall_limit: float | None = None,
+        memory_limit: int | None = None,
+    ) -> str: ...
+    def cpu_time(self) -> float: ...
+    def suspend(self) -> None: ...
+    def resume(self) -> None: ...
+    async def close(self, grace: float = 0.5) -> int | None: ...
+
+
+class LinePipe:
+    """Line I/O with one program; ``poll`` is the first check interval in seconds."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        name: str = "",
+        cwd: str | None = None,
+        poll: float = 0.01,
+    ) -> None:
+        self.process = AgentProcess(argv, name=name, cwd=cwd)
+        self.name = self.process.name
+        self.poll = poll
+        self._read_task: asyncio.Task[bytes] | None = None
+
+    async def start(self) -> None:
+        """Starts the program.
+
+        :raises Crash: if it cannot be started.
+        """
+        await self.process.start()
+
+    def cpu_time(self) -> float:
+        """User+sys CPU seconds of the program's whole tree so far."""
+        return self.process.cpu_time()
+
+    def suspend(self) -> None:
+        """Stops the program's whole tree until :meth:`resume`."""
+        self.process.suspend()
+
+    def resume(self) -> None:
+        """Continues the program's tree."""
+        self.process.resume()
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        """The last lines the program wrote to its standard error."""
+        return self.process.stderr_tail
+
+    async def close(self, grace: float = 0.5) -> int | None:
+        """Closes the program's input, waits up to ``grace`` seconds, then kills its
+        whole tree; returns its exit code (negative for a signal)."""
+        if self._read_task is not None and not self._read_task.done():
+            self._read_task.cancel()
+        return await self.process.end(grace)
+
+    async def _settle(self) -> None:
+        """Gives an exiting program a moment to report its exit code."""
+        await self.process.wait(timeout=0.2)
+
+    def _crash(self) -> Crash:
+        detail = self.process.exit_detail()
+        return Crash(f"{self.name}: {detail}", detail)
+
+    async def send_line(self, text: str) -> None:
+        """Writes ``text`` and a newline.
+
+        :raises Crash: if the program has exited or closed its input.
+        """
+        writer = self.process.stdin
+        assert writer is not None, "start() first"
+        try:
+            writer.write(text.encode() + b"\n")
+            await writer.drain()
+        except (BrokenPipeError, ConnectionResetError, RuntimeError):
+            await self._settle()
+            raise self._crash() from None
+
+    async def read_line(
+        self,
+        *,
+        cpu_limit: float | None = None,
+        cpu_base: float = 0.0,
+        wall_limit: float | None = None,
+        memory_limit: int | None = None,
+    ) -> str:
+        """Returns the next line the program writes, without its line ending.
+
+        While waiting it checks the tree's CPU time since ``cpu_base`` against
+        ``cpu_limit``, its resident memory against ``memory_limit`` (bytes), and the
+        wall time since the call against ``wall_limit``.
+
+        :raises Timeout: past the CPU limit or the wall-clock limit.
+        :raises MemoryExceeded: past the memory limit.
+        :raises Crash: if the program exits or closes its output first.
+        :raises Malformed: for a line longer than :data:`MAX_LINE` or not UTF-8.
+        """
+        process = self.process
+        assert process.stdout is not None, "start() first"
+        if self._read_task is None or self._read_task.done():
+            self._read_task = asyncio.create_task(process.stdout.readline())
+        task = self._read_task
+        started = time.monotonic()
+        poll = self.poll  # check often near the start of a move, less often on long ones
+        while not task.done():
+            await asyncio.wait({task}, timeout=poll)
+            poll = min(poll * 1.5, 0.1, max(self.poll, (cpu_limit or 0.0) / 50))
+            if task.done():
+                break
+            if process.poll() is not None:
+                # exited, though a process it left behind may still hold its output open
+                raise self._crash()
+            check_limits(process, self.name, cpu_limit, cpu_base, memory_limit)
+            if wall_limit is not None and time.monotonic() - started > wall_limit:
+                idle = process.cpu_time() - cpu_base < 0.5 * wall_limit
+                hint = " (idle: waiting for input, or output not flushed?)" if idle else ""
+                raise Timeout(
+                    f"{self.name}: no reply within {wall_limit:.2f}s wall time{hint}",
+                    detail=f"no reply within {wall_limit:.2f}s wall time{hint}",
+                )
+        self._read_task = None
+        try:
+            raw = task.result()
+        except (ValueError, asyncio.LimitOverrunError):
+            raise Malformed(
+                f"{self.name}: line longer than {MAX_LINE} bytes",
+                detail=f"line longer than {MAX_LINE} bytes",
+            ) from None
+        if not raw:
+            await self._settle()
+            raise self._crash()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Malformed(f"{self.name}: output is not UTF-8: {raw!r}", repr(raw)) from None
+        return text.rstrip("\r\n")
+
+
+def check_limits(
+    process: AgentProcess,
+    name: str,
+    cpu_limit: float | None,
+    cpu_base: float,
+    memory_limit: int | None,
+) -> None:
+    """Raises if ``process``'s tree is past its CPU limit (since ``cpu_base``) or its
+    memory limit.
+
+    :raises Timeout: past the CPU limit.
+    :raises MemoryExceeded: past the memory limit.
+    """
+    if cpu_limit is not None:
+        used = process.cpu_time() - cpu_base
+        if used > cpu_limit:
+            raise Timeout(
+                f"{name}: used {used:.2f}s CPU, limit {cpu_limit:.2f}s",
+                detail=f"{used:.2f}s CPU > {cpu_limit:.2f}s",
+            )
+    if memory_limit is not None:
+        rss = process.memory()
+        if rss > memory_limit:
+            raise MemoryExceeded(
+                f"{name}: {rss / 2**20:.0f} MB resident, limit {memory_limit / 2**20:.0f} MB",
+                detail=f"{rss / 2**20:.0f} MB > {memory_limit / 2**20:.0f} MB",
+            )
