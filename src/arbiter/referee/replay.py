@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from arbiter.clock import Clock, TimeControl
 from arbiter.contract import GameSpec
-from arbiter.errors import ArbiterError, NotationError, RecordError, Timeout
+from arbiter.errors import ArbiterError, NotationError, Reason, RecordError, Timeout
 from arbiter.game import Game, Outcome
 from arbiter.games import find_game
 from arbiter.record import GameRecord
@@ -72,7 +72,8 @@ def _check(
                 f"but its {len(record.moves)} moves give {out.result()} by {out.reason}"
             )
         verified = out
-    elif record.reason.is_fault:
+    elif record.reason.is_fault and record.reason is not Reason.ADJUDICATED:
+        # an adjudication comes from the moves and the clock, so it must appear above
         verified = _check_fault(spec, game, s, record)
     else:
         raise RecordError(
