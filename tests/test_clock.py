@@ -70,3 +70,32 @@ def test_margin_is_grace() -> None:
     clock.charge(0, 1.4)
     with pytest.raises(Timeout):
         clock.charge(0, 1.6)
+
+
+def test_overtime_clamps_the_base_at_zero_and_then_allows_each_move_its_own() -> None:
+    clock = Clock.start(TimeControl.parse("5 ot=1"))
+    clock = clock.charge(0, 3.0)
+    assert clock.remaining == (2.0, 5.0) and not clock.in_overtime(0)
+    assert clock.allowance(0) == 3.0  # what is left of the base, plus one overtime move
+    with pytest.raises(Timeout):
+        clock.charge(0, 3.1)
+    clock = clock.charge(0, 2.9)
+    assert clock.remaining[0] == 0.0  # clamped at zero, not -0.9
+    assert clock.in_overtime(0) and clock.allowance(0) == 1.0
+    clock = clock.charge(0, 0.9)
+    assert clock.remaining == (0.0, 5.0)
+
+
+def test_a_game_clock_without_overtime_goes_below_zero_only_within_the_margin() -> None:
+    clock = Clock.start(TimeControl.parse("2 margin=0.5"))
+    clock = clock.charge(0, 2.3)
+    assert clock.remaining[0] == pytest.approx(-0.3)
+    assert clock.allowance(0) == 0.5  # nothing left but the margin
+
+
+def test_kill_deadline_is_apart_from_the_flag() -> None:
+    clock = Clock.start(TimeControl.parse("10 kill=2"))
+    assert (clock.allowance(0), clock.kill_at(0)) == (10.0, 12.0)
+    with pytest.raises(Timeout):
+        clock.charge(0, 10.5)  # the flag falls at 10 s, though the program ran on to 12 s
+    assert str(TimeControl.parse("10 kill=2")) == "10 kill=2"

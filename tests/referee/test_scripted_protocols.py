@@ -79,3 +79,71 @@ def test_checkers_sends_the_board_before_each_move() -> None:
     assert "'x'" in record.detail
     red.assert_done()
     white.assert_done()
+
+
+def test_the_waiting_program_is_suspended_from_its_reply_until_it_is_asked() -> None:
+    black = ScriptedChannel(greeting=["1434"])
+    white = ScriptedChannel()
+    white.expect("1434", ["2123"])
+    black.expect("2123", ["1418"])
+    black.expect("-1")
+    play("votey", [seat(VoteySeat, "b", black), seat(VoteySeat, "w", white)])
+    assert black.log == [
+        "suspend",  # started, waiting for its turn
+        "resume",
+        "read 1434",
+        "suspend",  # white thinks
+        "send 2123",
+        "resume",
+        "read 1418",
+        "suspend",
+        "resume",  # the game is over: woken to be told and closed
+        "send -1",
+        "close",
+    ]
+    assert white.log[:5] == ["suspend", "send 1434", "resume", "read 2123", "suspend"]
+
+
+def test_a_fault_while_telling_a_seat_after_the_game_is_over_changes_nothing() -> None:
+    black = ScriptedChannel(greeting=["-2454"])
+    white = ScriptedChannel()
+    white.closed = True  # it left: telling it the winning move fails
+    start = parse_position(FIGURE3 + " b")
+    record = play("votey", [seat(VoteySeat, "b", black), seat(VoteySeat, "w", white)], start)
+    assert (record.winner, record.reason) == (0, Reason.CONNECTED)
+
+
+def test_a_fault_while_telling_a_seat_during_the_game_is_that_seats_loss() -> None:
+    black = ScriptedChannel(greeting=["1434"])
+    white = ScriptedChannel()
+    white.closed = True
+    record = play("votey", [seat(VoteySeat, "b", black), seat(VoteySeat, "w", white)])
+    assert (record.winner, record.reason, record.moves) == (0, Reason.CRASH, ("1434",))
+
+
+def test_wall_charging_counts_from_the_message_to_the_reply() -> None:
+    from arbiter.referee.supervision import Charging, Supervision
+
+    wall = Supervision(charging=Charging.WALL)
+
+    def timed(name: str, channel: ScriptedChannel) -> VoteySeat:
+        return VoteySeat(
+            Program(("unused",), name=name),
+            supervision=wall,
+            transport_factory=lambda argv, cwd: channel,
+        )
+
+    black = ScriptedChannel(greeting=["1434"], seconds=5.0, delay=0.3)
+    white = ScriptedChannel()
+    white.expect("1434", ["2123"])
+    black.expect("2123", ["1418"])
+    black.expect("-1")
+    spec = find_game("votey")
+    record = asyncio.run(
+        play_game(
+            spec, spec.make(), [timed("b", black), timed("w", white)], TimeControl.parse("30")
+        )
+    )
+    # charged the 0.3 s it took, not the 5 s of CPU it claims to have used
+    assert 0.3 <= record.times[0] < 5.0
+    assert record.reason is Reason.ILLEGAL_MOVE

@@ -68,8 +68,8 @@ def heard(tmp_path: Path, mode: str) -> list[str]:
     return f.read_text().split() if f.exists() else []
 
 
-def run(black, white, move_time: float = 1.0, start=None) -> GameRecord:
-    game = SPEC.make()
+def run(black, white, move_time: float = 1.0, start=None, max_plies: int = 1000) -> GameRecord:
+    game = SPEC.make({"max_plies": max_plies})
     tc = TimeControl.per_move_seconds(move_time)
     return asyncio.run(play_game(SPEC, game, [black, white], tc, start=start))
 
@@ -98,13 +98,34 @@ def test_bad_first_move_loses_and_gets_minus_one(tmp_path, mode, reason, offendi
 
 
 def test_cpu_burner_in_child_process_loses_on_time(tmp_path) -> None:
-    t0 = time.monotonic()
     record = run(script_seat("burn", tmp_path), random_white(), move_time=0.4)
     assert (record.winner, record.reason) == (1, Reason.TIME)
+    # the limit is CPU of the whole tree, parent and child together: it is the CPU
+    # limit that stops the program, not the wall-clock backstop
+    assert "CPU" in record.detail and "wall" not in record.detail
+    assert_none_alive(tmp_path)
+
+
+@pytest.mark.parametrize("suspend", [True, False])
+def test_a_program_that_thinks_on_its_opponents_time_loses_on_time(tmp_path, suspend) -> None:
+    # 1 s per move; the program replies at once and then burns 1.5 s of CPU: that is
+    # charged to its next move, suspended or not
+    seat = script_seat("ponder", tmp_path, suspend=suspend)
+    record = run(seat, random_white(), move_time=1.0)
+    assert (record.winner, record.reason) == (1, Reason.TIME)
+    assert len(record.moves) == 2  # its first move, white's reply, then the flag
     assert "CPU" in record.detail
-    # the limit is CPU of the whole tree: parent and child burn together, so the
-    # limit is reached in well under 0.4 s of wall time per process
-    assert time.monotonic() - t0 < 3.0
+    assert_none_alive(tmp_path)
+
+
+def test_each_reply_is_charged_only_its_own_cpu(tmp_path) -> None:
+    # 0.3 s of CPU per move under a 0.6 s limit: charged from the start of the program
+    # or of the game, it would lose by its third move
+    record = run(script_seat("steady", tmp_path), random_white(), move_time=0.6, max_plies=16)
+    assert record.reason is Reason.MOVE_LIMIT
+    charged = record.times[0::2]
+    assert len(charged) == 8
+    assert all(0.25 <= t <= 0.6 for t in charged[1:]), charged
     assert_none_alive(tmp_path)
 
 

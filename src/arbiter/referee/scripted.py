@@ -17,6 +17,7 @@ write next and what the program answers to it; anything else fails at once.
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
@@ -25,14 +26,20 @@ from arbiter.errors import Crash
 
 
 class ScriptedChannel:
-    """Answers the referee's lines from a script; ``seconds`` is charged per reply."""
+    """Answers the referee's lines from a script; ``seconds`` of CPU are used per reply,
+    after ``delay`` seconds of wall time."""
 
-    def __init__(self, greeting: Sequence[str] = (), seconds: float = 0.0) -> None:
+    def __init__(
+        self, greeting: Sequence[str] = (), seconds: float = 0.0, delay: float = 0.0
+    ) -> None:
         self._expected: deque[tuple[str, list[str]]] = deque()
         self._replies: deque[str] = deque(greeting)
         self._cpu = 0.0
         self.seconds = seconds
+        self.delay = delay
         self.sent: list[str] = []
+        #: what happened, in order: ``send X``, ``read X``, ``suspend``, ``resume``, ``close``
+        self.log: list[str] = []
         self.closed = False
         self.suspended = False
 
@@ -53,6 +60,7 @@ class ScriptedChannel:
             raise Crash("scripted program: input closed", "input closed")
         for line in text.split("\n"):
             self.sent.append(line)
+            self.log.append(f"send {line}")
             assert self._expected, f"unexpected line {line!r}"
             want, replies = self._expected.popleft()
             assert line == want, f"expected {want!r}, got {line!r}"
@@ -61,18 +69,25 @@ class ScriptedChannel:
     async def read_line(self, **limits: Any) -> str:
         if not self._replies:
             raise Crash("scripted program: nothing more to say", "closed its output")
+        if self.delay:
+            await asyncio.sleep(self.delay)
         self._cpu += self.seconds
-        return self._replies.popleft()
+        line = self._replies.popleft()
+        self.log.append(f"read {line}")
+        return line
 
     def cpu_time(self) -> float:
         return self._cpu
 
     def suspend(self) -> None:
         self.suspended = True
+        self.log.append("suspend")
 
     def resume(self) -> None:
         self.suspended = False
+        self.log.append("resume")
 
     async def close(self, grace: float = 0.5) -> int | None:
         self.closed = True
+        self.log.append("close")
         return 0

@@ -145,3 +145,14 @@ def test_man_move_resets_the_no_progress_count(game: Checkers) -> None:
     assert after.quiet == 1
     after = game.apply(after, resolve_move("21-17", after, seat=0))
     assert after.quiet == 0 and after.history == ()
+
+
+def test_king_capture_resets_the_no_progress_count(game: Checkers) -> None:
+    s = pos(red_kings=[14, 1], white=[18], white_kings=[32])
+    s = State(s.pieces, s.kings, 0, quiet=50, history=((1, 2, 3, 0),))
+    after = game.apply(s, resolve_move("14x23", s, seat=0))
+    assert after.quiet == 0 and after.history == ()
+    # while a king step counts on
+    calm = pos(red_kings=[1], white_kings=[32])
+    calm = State(calm.pieces, calm.kings, 0, quiet=50)
+    assert game.apply(calm, resolve_move("1-5", calm, seat=0)).quiet == 51

@@ -143,3 +143,19 @@ def test_moves_agree_with_reference_along_random_games(game: Votey) -> None:
             s = game.apply(s, rng.choice(game.legal_moves(s)))
             positions += 1
     assert positions > 1000
+
+
+def test_count_moves_agrees_with_the_move_list_along_random_games(game: Votey) -> None:
+    from arbiter.games.votey.rules import count_moves, has_move, moves_from
+
+    rng = random.Random(11)
+    for _ in range(30):
+        s = game.initial()
+        while game.outcome(s) is None:
+            for p in (0, 1):
+                own, enemy = s.pieces[p], s.pieces[1 - p]
+                codes = moves_from(own, enemy)
+                captures = sum(1 for c in codes if (enemy >> (c & 63)) & 1)
+                assert count_moves(own, enemy) == (len(codes), captures)
+                assert has_move(own, enemy) == bool(codes)
+            s = game.apply(s, rng.choice(game.legal_moves(s)))

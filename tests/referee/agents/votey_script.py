@@ -35,6 +35,37 @@ def hear() -> str:
     return line.strip()
 
 
+def burn(seconds: float) -> None:
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        pass
+
+
+def play_legal(before: float, after: float) -> None:
+    """Black playing random legal moves, burning CPU before and after each reply."""
+    import random
+
+    from arbiter.games.votey import SPEC
+
+    game, rng = SPEC.make(), random.Random(1)
+    s = game.initial()
+    while game.outcome(s) is None:
+        burn(before)
+        m = rng.choice(game.legal_moves(s))
+        say(SPEC.referee.move_text(game, s, m, seat=0))
+        s = game.apply(s, m)
+        burn(after)
+        line = hear()
+        if game.outcome(s) is not None or line in ("", "-1") or line.startswith("-"):
+            break
+        s = game.apply(s, SPEC.notation.resolve_move(line, s, seat=0))
+    sys.exit(0)
+
+
+if mode == "steady":  # 0.3 s of CPU before every move
+    play_legal(0.3, 0.0)
+if mode == "ponder":  # 1.5 s of CPU right after every reply, on the opponent's time
+    play_legal(0.0, 1.5)
 if mode == "listen":  # white: read everything until the end of input
     while hear() not in ("", "-1"):
         pass
