@@ -222,3 +222,63 @@ def test_perft_divide_lists_each_first_move(capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 8 and lines[-1] == "total 302"
     assert lines[0].split()[0] == "9-13"
+
+
+def test_version_and_help_name_the_games_that_exist(capsys) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.startswith("arbiter ")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "Games: votey, checkers" in capsys.readouterr().out.replace("\n", " ")
+
+
+def test_match_header_says_the_contest_clock() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "match", "votey", "random", "random", "--games", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    first = done.stdout.splitlines()[0]
+    assert "time control st=60: 60 s per move (the contest's), charged as cpu time" in first
+
+
+def test_interrupted_match_still_prints_the_games_already_played(tmp_path) -> None:
+    import os
+    import signal
+
+    record = tmp_path / "i.jsonl"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "arbiter.cli",
+            "match",
+            "votey",
+            "greedy",
+            "alphabeta",
+            "--games",
+            "50",
+            "--move-time",
+            "0.05",
+            "--record",
+            str(record),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("game 1/50"):
+            break
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C at a terminal sends
+    rest, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "Elo difference" in rest and "greedy: " in rest
+    played = len(record.read_text().splitlines())
+    assert played >= 1 and f"interrupted after {played} of 50 games" in rest

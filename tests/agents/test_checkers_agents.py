@@ -65,3 +65,22 @@ def test_alphabeta_avoids_walking_into_a_capture() -> None:
 def test_evaluation_counts_kings_above_men() -> None:
     assert evaluate(pos(red_kings=[14], white=[19])) > evaluate(pos(red=[14], white=[19]))
     assert evaluate(pos(red=[14, 15], white=[19])) > 50
+
+
+@pytest.mark.parametrize("game_name", ["checkers", "votey"])
+def test_greedy_is_a_step_up_from_random(game_name: str) -> None:
+    from arbiter.agents.random import RandomAgent
+
+    spec = find_game(game_name)
+    game = spec.make()
+    points = 0.0
+    for i in range(8):
+        greedy, rnd = make_agent(spec, "greedy"), RandomAgent()
+        seats = [greedy, rnd] if i % 2 == 0 else [rnd, greedy]
+        for seat, agent in enumerate(seats):
+            agent.reset(game, seat, i)
+        s = game.initial()
+        while (out := game.outcome(s)) is None:
+            s = game.apply(s, seats[game.to_move(s)].choose(s, Limit()))
+        points += out.points(i % 2)
+    assert points >= 7

@@ -42,3 +42,9 @@ def test_all_wins_give_a_lower_bound_only() -> None:
     e = elo_difference(40, 0, 0)
     assert math.isinf(e.elo) and e.low > 500
     assert str(e).startswith("inf (score 1.000, at least +")
+
+
+def test_an_even_score_prints_as_plus_zero() -> None:
+    # a score a hair under one half rounds to zero Elo: never "-0 ± ..."
+    assert str(elo_difference(2, 1, 2)).startswith("+0 ± ")
+    assert str(elo_difference(1000, 1, 1001)).startswith("+0 ± ")
