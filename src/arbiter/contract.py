@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TextIO, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TextIO, TypeVar
 
 from arbiter.clock import Clock, TimeControl
 from arbiter.errors import ConfigError
@@ -148,19 +148,18 @@ ContestScore = Callable[[Game[S, M], S, Outcome], tuple[float, float]]
 """A contest's score of a finished game: points of seat 0 and seat 1."""
 
 
-def win_draw_loss(game: Game[Any, Any], s: object, outcome: Outcome) -> tuple[float, float]:
+def win_draw_loss(game: Game[S, M], s: S, outcome: Outcome) -> tuple[float, float]:
     """The plain score: 1 for a win, 0.5 each for a draw.
 
     >>> from arbiter.errors import Reason
-    >>> win_draw_loss(None, None, Outcome(1, Reason.TIME))  # type: ignore[arg-type]
+    >>> from arbiter.games.votey.rules import Votey
+    >>> win_draw_loss(Votey(), Votey().initial(), Outcome(1, Reason.TIME))
     (0.0, 1.0)
     """
     return outcome.points(0), outcome.points(1)
 
 
-def keep_outcome(
-    game: Game[Any, Any], s: object, clock: Clock, ended: Outcome | None
-) -> Outcome | None:
+def keep_outcome(game: Game[S, M], s: S, clock: Clock, ended: Outcome | None) -> Outcome | None:
     """The adjudication of a contest with no clock rulings: the rules' outcome stands."""
     return ended
 

@@ -6,12 +6,16 @@ chess perft). Leaves are counted in bulk (the length of the last move list).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Hashable
+from typing import TypeVar
 
 from arbiter.game import Game
 
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
 
-def perft(game: Game[Any, Any], s: Any, depth: int) -> int:
+
+def perft(game: Game[S, M], s: S, depth: int) -> int:
     """Returns the number of legal move sequences of exactly ``depth`` plies from ``s``."""
     moves = game.legal_moves(s)
     if depth <= 1:
@@ -20,7 +24,7 @@ def perft(game: Game[Any, Any], s: Any, depth: int) -> int:
     return sum(perft(game, apply(s, m), depth - 1) for m in moves)
 
 
-def divide(game: Game[Any, Any], s: Any, depth: int) -> list[tuple[Any, int]]:
+def divide(game: Game[S, M], s: S, depth: int) -> list[tuple[M, int]]:
     """Returns (move, perft of the position after it at ``depth - 1``) for every legal
     move: the breakdown that locates a move-generator bug by comparison."""
     return [(m, perft(game, game.apply(s, m), depth - 1)) for m in game.legal_moves(s)]

@@ -199,6 +199,9 @@ class _Stuck:
     def observe(self, s, m) -> None:
         pass
 
+    def note(self) -> str:
+        return ""
+
 
 class _Broken(_Stuck):
     name = "broken"

@@ -100,6 +100,13 @@ class AlphaBetaAgent(Generic[S, M]):
     def observe(self, s: S, m: M) -> None:
         pass
 
+    def note(self) -> str:
+        """``depth D, score S, N nodes, T s`` of the last search."""
+        info = self.last_info
+        if info is None or not info.depth:
+            return ""
+        return f"depth {info.depth}, score {info.score:+d}, {info.nodes} nodes, {info.seconds:.2f}s"
+
     # -- time ---------------------------------------------------------------
 
     def _check(self) -> None:

@@ -61,11 +61,7 @@ class Agent(Protocol[S, M]):
         """Learns that the opponent played ``m`` in ``s``; may do nothing."""
         ...
 
-
-def search_note(agent: object) -> str:
-    """Returns ``depth D, score S, N nodes`` for an agent that reports its last search
-    (``last_info``), or an empty string."""
-    info = getattr(agent, "last_info", None)
-    if info is None or not info.depth:
-        return ""
-    return f"depth {info.depth}, score {info.score:+d}, {info.nodes} nodes, {info.seconds:.2f}s"
+    def note(self) -> str:
+        """Says what the last ``choose`` did, for onlookers (a search's depth and
+        score), or nothing."""
+        ...

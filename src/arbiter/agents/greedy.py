@@ -93,3 +93,6 @@ class GreedyAgent(Generic[S, M]):
 
     def observe(self, s: S, m: M) -> None:
         pass
+
+    def note(self) -> str:
+        return ""

@@ -32,3 +32,6 @@ class RandomAgent(Generic[S, M]):
 
     def observe(self, s: S, m: M) -> None:
         pass
+
+    def note(self) -> str:
+        return ""

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
 
 from arbiter.errors import Crash
 
@@ -66,7 +65,14 @@ class ScriptedChannel:
             assert line == want, f"expected {want!r}, got {line!r}"
             self._replies.extend(replies)
 
-    async def read_line(self, **limits: Any) -> str:
+    async def read_line(
+        self,
+        *,
+        cpu_limit: float | None = None,
+        cpu_base: float = 0.0,
+        wall_limit: float | None = None,
+        memory_limit: int | None = None,
+    ) -> str:
         if not self._replies:
             raise Crash("scripted program: nothing more to say", "closed its output")
         if self.delay:

@@ -18,7 +18,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
-from arbiter.agents.base import Agent, Limit, search_note
+from arbiter.agents.base import Agent, Limit
 from arbiter.clock import Clock
 from arbiter.errors import AgentFault, ConfigError, Crash, Timeout
 from arbiter.game import Game, Outcome, Player
@@ -144,7 +144,7 @@ class LocalSeat(Generic[S, M]):
         m = self.agent.choose(s, limit)
         used = (time.perf_counter() if wall else time.thread_time()) - t0
         text = self.referee.move_text(self.game, s, m, seat=self.seat)
-        return Reply(text, used, search_note(self.agent))
+        return Reply(text, used, self.agent.note())
 
     async def ask(self, s: S, clock: Clock) -> Reply:
         wall = self.supervision.wall_limit(clock.kill_at(self.seat))

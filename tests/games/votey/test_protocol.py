@@ -44,6 +44,9 @@ class ScriptedMover:
     def observe(self, s, m) -> None:
         self.seen.append(str(m))
 
+    def note(self) -> str:
+        return ""
+
 
 def test_judge_accepts_claimed_win_and_rejects_wrong_claims() -> None:
     game = Votey()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter.agents.base import Agent, search_note
+from arbiter.agents.base import Agent
 from arbiter.agents.program import ProgramClock
 from arbiter.clock import TimeControl
 from arbiter.contract import AgentRun, keep_outcome
@@ -114,7 +114,7 @@ def serve(
         m = agent.choose(s, clock.limit())
         text = move_text(game, s, m, seat=seat)
         if run.verbose:
-            print(f"{text}: {search_note(agent)}", file=stderr, flush=True)
+            print(f"{text}: {agent.note()}", file=stderr, flush=True)
         stdout.write(text + "\n")
         stdout.flush()
         clock.replied()
