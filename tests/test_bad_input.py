@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from arbiter.clock import TimeControl
 from arbiter.errors import AgentFault, ConfigError, IllegalMove, NotationError, RecordError
-from arbiter.games import GAME_NAMES, find_game
+from arbiter.games import find_game, game_names
 from arbiter.record import GameRecord
 
 # text that looks a little like moves, positions and numbers, and some that does not
@@ -19,7 +19,7 @@ LINES = st.one_of(
 )
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", game_names())
 @settings(max_examples=300, deadline=None)
 @given(text=LINES)
 def test_move_text_gives_a_clean_error_or_a_legal_move(name: str, text: str) -> None:
@@ -34,7 +34,7 @@ def test_move_text_gives_a_clean_error_or_a_legal_move(name: str, text: str) -> 
         assert m in game.legal_moves(s)
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("name", game_names())
 @settings(max_examples=300, deadline=None)
 @given(text=LINES)
 def test_position_text_gives_a_clean_error_or_a_position(name: str, text: str) -> None:

@@ -243,3 +243,23 @@ def test_child_that_left_the_process_group_is_killed_too(tmp_path) -> None:
     assert (record.winner, record.reason) == (1, Reason.CRASH)
     assert len(pids(tmp_path)) == 2
     assert_none_alive(tmp_path)
+
+
+def test_the_flag_falls_at_the_allowance_though_the_kill_comes_later(tmp_path) -> None:
+    # 0.3 s of CPU before each move against 0.2 s a move: killed at 0.2 s without a
+    # kill grace, but with kill=1 it is let finish its move, and loses by the flag
+    killed = run(script_seat("steady", tmp_path), random_white(), move_time=0.2)
+    assert (killed.winner, killed.reason) == (1, Reason.TIME)
+    assert "CPU >" in killed.detail and killed.offending is None
+    game = SPEC.make()
+    late = asyncio.run(
+        play_game(
+            SPEC,
+            game,
+            [script_seat("steady", tmp_path), random_white()],
+            TimeControl.parse("st=0.2 kill=1"),
+        )
+    )
+    assert (late.winner, late.reason) == (1, Reason.TIME)
+    assert late.offending is not None and late.detail.endswith("s > 0.20s")
+    assert_none_alive(tmp_path)
