@@ -38,8 +38,11 @@ SPEC: GameSpec[State, Move] = GameSpec(
 """
 
 
-def mypy_on(tmp_path: Path, notation: str, protocol: str) -> subprocess.CompletedProcess[str]:
-    """Runs ``mypy --strict`` on a game package made of the given modules."""
+def mypy_on(
+    tmp_path: Path, notation: str, protocol: str, *packages: str
+) -> subprocess.CompletedProcess[str]:
+    """Runs ``mypy --strict`` on a game package made of the given modules (and on
+    ``packages``)."""
     pkg = tmp_path / "brokengame"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
@@ -48,7 +51,16 @@ def mypy_on(tmp_path: Path, notation: str, protocol: str) -> subprocess.Complete
     (pkg / "spec.py").write_text(SPEC_MODULE)
     env = dict(os.environ, MYPYPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT), str(tmp_path)]))
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "-p", "brokengame"],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "-p",
+            "brokengame",
+            *(a for p in packages for a in ("-p", p)),
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -58,7 +70,7 @@ def mypy_on(tmp_path: Path, notation: str, protocol: str) -> subprocess.Complete
 
 
 def test_the_whole_test_game_meets_the_contract(tmp_path) -> None:
-    done = mypy_on(tmp_path, GOOD_NOTATION, GOOD_PROTOCOL)
+    done = mypy_on(tmp_path, GOOD_NOTATION, GOOD_PROTOCOL, "tests.fakegame")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from arbiter.clock import Clock
-from arbiter.errors import Malformed
+from arbiter.errors import ConfigError, Malformed
 from arbiter.game import Outcome, Player
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.seat import Program, Reply
@@ -31,6 +31,8 @@ class FileSeat(Generic[S, M]):
 
     The program's working directory is ``program.cwd`` (required: it holds the
     program's files).
+
+    :raises ConfigError: if the program has no working directory.
     """
 
     input_name = "input.txt"
@@ -39,7 +41,9 @@ class FileSeat(Generic[S, M]):
 
     def __init__(self, program: Program, *, supervision: Supervision | None = None) -> None:
         if program.cwd is None:
-            raise ValueError("a program run once per move needs its own working directory")
+            raise ConfigError(
+                f"{program.label!r} is run once per move and needs its own working directory"
+            )
         self.program = program
         self.name = program.label
         self.supervision = supervision or Supervision()
