@@ -34,7 +34,8 @@ HELP = (
 
 
 class HumanSeat(Generic[S, M]):
-    """A person at the terminal; ``read`` and ``write`` default to it, tests pass their own."""
+    """A person at the terminal; ``read`` and ``write`` default to it, tests pass their own.
+    ``undo`` allows take-backs (the game must be played with them allowed)."""
 
     def __init__(
         self,
@@ -42,12 +43,14 @@ class HumanSeat(Generic[S, M]):
         game: Game[S, M],
         *,
         name: str = "you",
+        undo: bool = True,
         read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
     ) -> None:
         self.spec = spec
         self.game = game
         self.name = name
+        self.undo = undo
         self.read = read
         self.write = write
         self.seat: Player = 0
@@ -89,6 +92,9 @@ class HumanSeat(Generic[S, M]):
                 self.write(" ".join(texts))
                 continue
             if command in ("undo", "takeback"):
+                if not self.undo:
+                    self.write("no take-backs in this game")
+                    continue
                 if self.moved == 0:
                     self.write("nothing to undo")
                     continue

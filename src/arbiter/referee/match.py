@@ -73,7 +73,8 @@ async def play_game(
 
     ``start`` is a position to begin from (default: the game's start position);
     ``number`` is the game's number in its series, for the events. With
-    ``takebacks`` a seat may take back its last move (casual play against engines).
+    ``takebacks`` a seat may take back its last move (casual play against engines);
+    without, a request to take back is ignored and the seat is asked again.
     """
     s = game.initial() if start is None else start
     clock = Clock.start(tc, n=len(seats))
@@ -103,7 +104,7 @@ async def play_game(
                 clock = clock.charge(p, reply.seconds)
                 m = referee.judge(game, s, text, seat=p)
             except TakeBack:
-                back = _take_back(game, history, p)
+                back = _take_back(game, history, p) if takebacks else None
                 if back is not None and all([await q.rewind(back.state) for q in seats]):
                     s, clock = back.state, back.clock
                     del texts[back.moves :], times[back.moves :], history[back.moves :]
