@@ -11,10 +11,12 @@ as the referee counts it.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 
 from arbiter.agents.base import Limit
 from arbiter.clock import Clock, TimeControl
+from arbiter.errors import ConfigError
 from arbiter.game import Player
 from arbiter.referee.supervision import Charging
 
@@ -56,3 +58,16 @@ class ProgramClock:
         now = self._now()
         self.clock = self.clock.spend(self.seat, now - self._mark)
         self._mark = now
+
+
+def seat_argument(args: Sequence[str], program: str) -> Player:
+    """Returns the seat of a program started as ``PROGRAM 1`` or ``PROGRAM 2``.
+
+    :raises ConfigError: naming ``program``, for any other arguments.
+
+    >>> seat_argument(["2"], "a votey program")
+    1
+    """
+    if list(args) not in (["1"], ["2"]):
+        raise ConfigError(f"{program} is started as PROGRAM 1 or PROGRAM 2, not {list(args)!r}")
+    return int(args[0]) - 1

@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arbiter.agents.base import Agent
-from arbiter.agents.program import ProgramClock
+from arbiter.agents.program import ProgramClock, seat_argument
 from arbiter.clock import TimeControl
 from arbiter.contract import AgentRun, keep_outcome
-from arbiter.errors import ConfigError, NotationError
+from arbiter.errors import NotationError
 from arbiter.game import Game, Player
 from arbiter.games.checkers.notation import board_rows, format_move, parse_board, resolve_move
 from arbiter.games.checkers.rules import Move, State
@@ -87,9 +87,7 @@ def serve(
 
     :raises ConfigError: unless ``args`` is ``1`` or ``2``.
     """
-    if list(args) not in (["1"], ["2"]):
-        raise ConfigError(f"a checkers engine is started as PROGRAM 1 or PROGRAM 2, not {args!r}")
-    seat = int(args[0]) - 1
+    seat = seat_argument(args, "a checkers engine")
     stdin, stdout, stderr = run.stdin, run.stdout, run.stderr
     agent.reset(game, seat, run.seed)
     previous: State | None = None

@@ -27,10 +27,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arbiter.agents.base import Agent
-from arbiter.agents.program import ProgramClock
+from arbiter.agents.program import ProgramClock, seat_argument
 from arbiter.clock import TimeControl
 from arbiter.contract import AgentRun, keep_outcome
-from arbiter.errors import ConfigError, FalseClaim, NotationError, UnclaimedWin
+from arbiter.errors import FalseClaim, NotationError, UnclaimedWin
 from arbiter.game import Game, Outcome, Player
 from arbiter.games.votey.notation import claims_win, format_move, resolve_move
 from arbiter.games.votey.rules import Move, State
@@ -119,9 +119,7 @@ def serve(
 
     :raises ConfigError: unless ``args`` is ``1`` or ``2``.
     """
-    if list(args) not in (["1"], ["2"]):
-        raise ConfigError(f"a votey program is started as PROGRAM 1 or PROGRAM 2, not {args!r}")
-    seat = int(args[0]) - 1
+    seat = seat_argument(args, "a votey program")
     stdin, stdout, stderr = run.stdin, run.stdout, run.stderr
     agent.reset(game, seat, run.seed)
     s = game.initial()
