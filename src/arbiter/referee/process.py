@@ -6,14 +6,18 @@ for programs spoken to in lines, :mod:`arbiter.referee.filerun` for programs run
 once per move) only move text.
 
 - It starts the program in a new session, so its process group can be stopped,
-  continued and killed together, with core dumps off.
-- ``cpu_time`` is user+sys CPU of the whole tree: the program, its threads, and
-  every descendant, live ones measured with psutil and exited ones through their
-  parents' ``children_*`` times; once the program itself has exited, its own
-  ``wait4`` resource usage (which includes the children it waited for) is exact.
-- ``suspend`` and ``resume`` stop and continue the process group and every
-  descendant ever seen, also one that left the group.
-- ``kill`` ends the group and every descendant ever seen, then reaps the program.
+  continued and killed together, confined as :mod:`arbiter.referee.sandbox` says
+  (a cgroup of its own where the machine gives one, rlimits otherwise; it dies
+  with the referee), with the environment and working directory it is given.
+- ``cpu_time`` is user+sys CPU of the whole tree. With a cgroup it is the cgroup's
+  count, exact for everything the program ever started; without, live processes
+  are measured with psutil and exited ones through their parents' ``children_*``
+  times, and once the program has exited its ``wait4`` usage is exact.
+- ``suspend`` and ``resume`` freeze and thaw the cgroup, or else stop and continue
+  the process group and every descendant ever seen, also one that left the group.
+- ``kill`` kills everything in the cgroup, the group and every descendant ever
+  seen (and, without a cgroup, every orphan re-parented to the referee), then reaps
+  the program.
 
 The program is reaped here (``wait4``), not by asyncio's child watcher, so its
 exact resource usage is known and no watcher warns about a pid it did not reap.
@@ -24,17 +28,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 import os
-import resource
+import shutil
 import signal
 import subprocess
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import psutil
 
 from arbiter.errors import Crash
+from arbiter.referee.sandbox import (
+    Cgroup,
+    Confinement,
+    become_subreaper,
+    detect,
+    launch_argv,
+    new_cgroup,
+)
 
 MAX_LINE = 1 << 16
 """The longest line an agent may write (bytes); longer output is malformed."""
@@ -45,12 +58,16 @@ TREE_REFRESH = 0.2
 STDERR_LINES = 20
 """How many of the last standard-error lines are kept to explain a crash."""
 
+_LIVE: set[int] = set()
+"""The pids of the programs this referee process runs now (not orphans)."""
+
 
 class AgentProcess:
     """One running contest program and everything it starts.
 
     ``stdin`` decides whether the program gets a pipe for its input (programs spoken
-    to in lines) or no input at all (programs run once per move).
+    to in lines) or no input at all (programs run once per move). ``env`` is its
+    whole environment (``None``: the referee's).
     """
 
     def __init__(
@@ -60,10 +77,15 @@ class AgentProcess:
         name: str = "",
         cwd: str | None = None,
         stdin: bool = True,
+        env: Mapping[str, str] | None = None,
+        confinement: Confinement | None = None,
     ) -> None:
         self.argv = list(argv)
         self.name = name or " ".join(self.argv)
         self.cwd = cwd
+        self.env = None if env is None else dict(env)
+        self.confinement = confinement or Confinement()
+        self.cgroup: Cgroup | None = None
         self._want_stdin = stdin
         self.popen: subprocess.Popen[bytes] | None = None
         self.stdout: asyncio.StreamReader | None = None
@@ -94,22 +116,31 @@ class AgentProcess:
 
         :raises Crash: if it cannot be started (missing file, no permission).
         """
+        self._check_program()
+        protection = detect()
+        self.cgroup = new_cgroup(protection)
+        if self.cgroup is not None:
+            self.cgroup.limit(self.confinement)
+        else:
+            become_subreaper()
+        argv = launch_argv(self.argv, protection, self.confinement, self.cgroup)
         try:
             self.popen = subprocess.Popen(
-                self.argv,
+                argv,
                 stdin=subprocess.PIPE if self._want_stdin else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=self.cwd,
+                env=self.env,
                 start_new_session=True,
             )
         except OSError as e:
+            self._drop_cgroup()
             why = e.strerror or str(e)
             raise Crash(
                 f"{self.name}: cannot start {self.argv[0]!r}: {why}", f"cannot start: {why}"
             ) from None
-        with contextlib.suppress(OSError, ValueError):
-            resource.prlimit(self.popen.pid, resource.RLIMIT_CORE, (0, 0))
+        _LIVE.add(self.popen.pid)
         try:
             self._ps = psutil.Process(self.popen.pid)
         except psutil.Error:
@@ -132,6 +163,27 @@ class AgentProcess:
             self.stdin = asyncio.StreamWriter(wt, wp, None, loop)
             self._transports.append(wt)
         self._tasks.append(asyncio.create_task(self._drain_stderr(errors)))
+
+    def _check_program(self) -> None:
+        """Raises Crash for a program that is not there or cannot be run (the launchers
+        would otherwise report it only as an exit code)."""
+        exe = self.argv[0] if self.argv else ""
+        if os.sep in exe:
+            path = exe if os.path.isabs(exe) else os.path.join(self.cwd or ".", exe)
+            ok = os.path.isfile(path) and os.access(path, os.X_OK)
+            why = "no such file" if not os.path.exists(path) else "not an executable file"
+        else:
+            search = (self.env or os.environ).get("PATH", os.defpath)
+            ok = bool(exe) and shutil.which(exe, path=search) is not None
+            why = "not found on PATH"
+        if not ok:
+            raise Crash(f"{self.name}: cannot start {exe!r}: {why}", f"cannot start: {why}")
+
+    def _drop_cgroup(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.kill()
+            self.cgroup.remove()
+            self.cgroup = None
 
     async def _drain_stderr(self, errors: asyncio.StreamReader) -> None:
         while True:
@@ -210,6 +262,9 @@ class AgentProcess:
     def cpu_time(self) -> float:
         """Returns user+sys CPU seconds of the whole tree so far (never decreasing)."""
         self.poll()
+        if self.cgroup is not None and (counted := self.cgroup.cpu_time()) is not None:
+            self._cpu = max(self._cpu, counted)
+            return self._cpu
         total = self._rusage_cpu or 0.0
         for p in self._tree():
             if p is self._ps and self._rusage_cpu is not None:
@@ -224,6 +279,8 @@ class AgentProcess:
 
     def memory(self) -> int:
         """Returns the resident memory of the live tree in bytes."""
+        if self.cgroup is not None and (counted := self.cgroup.memory()) is not None:
+            return counted
         total = 0
         for p in self._tree():
             with contextlib.suppress(psutil.Error):
@@ -244,15 +301,25 @@ class AgentProcess:
             with contextlib.suppress(psutil.Error):
                 p.send_signal(sig)
 
+    def memory_exceeded(self) -> bool:
+        """True when the kernel killed a process of the program for its memory limit."""
+        return self.cgroup is not None and self.cgroup.oom_killed()
+
     def suspend(self) -> None:
-        """Stops the whole tree (SIGSTOP) while the opponent thinks."""
-        self._tree(fresh=True)
-        self._signal_all(signal.SIGSTOP)
+        """Stops the whole tree (a cgroup freeze, or SIGSTOP) while the opponent thinks."""
+        if self.cgroup is not None and self.cgroup.can_freeze:
+            self.cgroup.freeze(True)
+        else:
+            self._tree(fresh=True)
+            self._signal_all(signal.SIGSTOP)
         self.suspended = True
 
     def resume(self) -> None:
-        """Continues a suspended tree (SIGCONT)."""
-        self._signal_all(signal.SIGCONT)
+        """Continues a suspended tree."""
+        if self.cgroup is not None and self.cgroup.can_freeze:
+            self.cgroup.freeze(False)
+        else:
+            self._signal_all(signal.SIGCONT)
         self.suspended = False
 
     async def kill(self) -> int | None:
@@ -261,11 +328,19 @@ class AgentProcess:
         if self.popen is None:
             return None
         self._tree(fresh=True)
+        if self.cgroup is not None:
+            self.cgroup.kill()
         self._signal_all(signal.SIGKILL)
         if self.suspended:
             self._signal_all(signal.SIGCONT)
             self.suspended = False
         code = await self.wait(timeout=5.0)
+        _LIVE.discard(self.popen.pid)
+        if self.cgroup is not None:
+            self.cgroup.kill()
+            self.cgroup.remove()
+        else:
+            kill_orphans()
         for transport in self._transports:
             transport.close()
         for task in self._tasks:
@@ -300,3 +375,34 @@ class AgentProcess:
             why = f"exited with code {code}"
         tail = next((line for line in reversed(self._stderr) if line.strip()), "")
         return f"{why}; last stderr: {tail}" if tail else why
+
+
+def kill_orphans() -> None:
+    """Kills and reaps the processes re-parented to this (subreaper) process that it did
+    not start itself: what programs detached from their trees.
+
+    Programs still running here and this process's own workers are left alone.
+    """
+    try:
+        children = psutil.Process().children()
+    except psutil.Error:
+        return
+    ours = _LIVE | {p.pid for p in multiprocessing.active_children() if p.pid is not None}
+    for child in children:
+        if child.pid in ours:
+            continue
+        try:
+            if _is_orphan(child):
+                child.kill()
+                child.wait(timeout=2)
+        except (psutil.Error, psutil.TimeoutExpired):
+            continue
+
+
+def _is_orphan(child: psutil.Process) -> bool:
+    """True for a process this one did not start: one that began in a session of its
+    own other than this process's (programs run in their own sessions)."""
+    try:
+        return os.getsid(child.pid) != os.getsid(0)
+    except OSError:
+        return False

@@ -1,0 +1,399 @@
+"""Confining a contest program: a cgroup where the machine gives one, rlimits elsewhere.
+
+Contestants' programs are untrusted: they crash, hang, fork, detach children and
+think on their opponent's time. What this machine gives decides how well the
+referee can hold them (see :func:`detect` and ``arbiter doctor``):
+
+- **cgroup v1 or v2** (root, or a delegated cgroup): each program runs in a cgroup
+  of its own, joined before the program's first instruction. The cgroup gives the
+  exact CPU and memory of everything the program starts, also what detached itself
+  with ``setsid``; a process-count limit that stops fork bombs; a freeze for
+  suspension; and a kill of every process in it.
+- **rlimits** otherwise: core dumps off, a file-size and an open-files limit, an
+  address-space limit where a memory limit is set; the referee becomes a child
+  subreaper, so a detached grandchild is re-parented to it and killed at the end,
+  though its CPU can no longer be told apart.
+
+Always: the program gets a parent-death signal (it dies with its referee), and
+with ``network=False`` it runs in a network namespace of its own (root only).
+
+The confinement is applied by a chain of small launchers that each ``exec`` the
+next (``sh`` to join the cgroup, ``prlimit``, ``unshare``, ``setpriv``), so the
+program keeps the pid the referee started and nothing runs between fork and exec
+in the referee's own process (safe with threads).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import itertools
+import os
+import shlex
+import shutil
+import signal
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+V1_CONTROLLERS = ("cpuacct", "memory", "pids", "freezer")
+"""The cgroup v1 controllers the referee uses, each optional."""
+
+FILE_SIZE_LIMIT = 1 << 30
+"""The largest file a program may write, in bytes (rlimit)."""
+
+OPEN_FILES_LIMIT = 1024
+"""The most files a program may have open at once (rlimit)."""
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_counter = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class Confinement:
+    """What one program is held to: its memory (bytes), its process count, network."""
+
+    memory_limit: int | None = None
+    max_processes: int | None = 256
+    network: bool = True
+
+
+class Cgroup:
+    """One program's cgroup, v1 (one directory per controller) or v2 (one directory).
+
+    Every method tolerates a controller that is missing: its measure is ``None``.
+    """
+
+    def __init__(self, version: int, dirs: dict[str, Path]) -> None:
+        self.version = version
+        self.dirs = dirs  # controller (or "unified") -> directory
+
+    @property
+    def join_files(self) -> list[Path]:
+        """The ``cgroup.procs`` files a process writes its pid to, to join."""
+        return [d / "cgroup.procs" for d in dict.fromkeys(self.dirs.values())]
+
+    def _read(self, controller: str, name: str) -> str | None:
+        d = self.dirs.get(controller)
+        if d is None:
+            return None
+        try:
+            return (d / name).read_text()
+        except OSError:
+            return None
+
+    def _write(self, controller: str, name: str, value: str) -> bool:
+        d = self.dirs.get(controller)
+        if d is None:
+            return False
+        try:
+            (d / name).write_text(value)
+        except OSError:
+            return False
+        return True
+
+    def limit(self, confinement: Confinement) -> None:
+        """Sets the memory and process-count limits where the controllers exist."""
+        if self.version == 1:
+            if confinement.memory_limit is not None:
+                self._write("memory", "memory.limit_in_bytes", str(confinement.memory_limit))
+            if confinement.max_processes is not None:
+                self._write("pids", "pids.max", str(confinement.max_processes))
+        else:
+            if confinement.memory_limit is not None:
+                self._write("unified", "memory.max", str(confinement.memory_limit))
+                self._write("unified", "memory.swap.max", "0")
+            if confinement.max_processes is not None:
+                self._write("unified", "pids.max", str(confinement.max_processes))
+
+    def cpu_time(self) -> float | None:
+        """User+sys CPU seconds of every process that ever ran in the cgroup."""
+        if self.version == 1:
+            usage = self._read("cpuacct", "cpuacct.usage")
+            return None if usage is None else int(usage) / 1e9
+        stat = self._read("unified", "cpu.stat")
+        if stat is None:
+            return None
+        for line in stat.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "usage_usec":
+                return int(value) / 1e6
+        return None
+
+    def memory(self) -> int | None:
+        """Resident memory of the cgroup (anonymous memory, not the page cache)."""
+        keys: tuple[str, ...]
+        if self.version == 1:
+            stat = self._read("memory", "memory.stat")
+            keys = ("total_rss", "total_rss_huge")
+        else:
+            stat = self._read("unified", "memory.stat")
+            keys = ("anon",)
+        if stat is None:
+            return None
+        total = 0
+        for line in stat.splitlines():
+            key, _, value = line.partition(" ")
+            if key in keys:
+                total += int(value)
+        return total
+
+    def oom_killed(self) -> bool:
+        """True when the kernel killed a process of the cgroup for its memory limit."""
+        name = "memory.oom_control" if self.version == 1 else "memory.events"
+        text = self._read("memory" if self.version == 1 else "unified", name) or ""
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill" and int(value) > 0:
+                return True
+        return False
+
+    @property
+    def can_freeze(self) -> bool:
+        """True when the cgroup can be frozen."""
+        return "freezer" in self.dirs if self.version == 1 else "unified" in self.dirs
+
+    def freeze(self, frozen: bool) -> None:
+        """Freezes (or thaws) every process of the cgroup, waiting briefly until it is."""
+        if self.version == 1:
+            want = "FROZEN" if frozen else "THAWED"
+            self._write("freezer", "freezer.state", want)
+            for _ in range(200):
+                if (self._read("freezer", "freezer.state") or want).strip() == want:
+                    return
+                time.sleep(0.001)
+        else:
+            self._write("unified", "cgroup.freeze", "1" if frozen else "0")
+            for _ in range(200):
+                events = self._read("unified", "cgroup.events") or ""
+                if f"frozen {int(frozen)}" in events:
+                    return
+                time.sleep(0.001)
+
+    def pids(self) -> list[int]:
+        """The processes now in the cgroup."""
+        found: set[int] = set()
+        for f in self.join_files:
+            with contextlib.suppress(OSError, ValueError):
+                found.update(int(x) for x in f.read_text().split())
+        return sorted(found)
+
+    def kill(self, timeout: float = 2.0) -> None:
+        """Kills every process of the cgroup and waits until none is left (or
+        ``timeout``): new ones started meanwhile are killed too."""
+        if self.version == 2:
+            self._write("unified", "cgroup.kill", "1")
+        deadline = time.monotonic() + timeout
+        while True:
+            pids = self.pids()
+            if not pids or time.monotonic() > deadline:
+                break
+            for pid in pids:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            if self.version == 1 and "freezer" in self.dirs:
+                self._write("freezer", "freezer.state", "THAWED")
+            time.sleep(0.005)
+
+    def remove(self) -> None:
+        """Removes the cgroup's directories (once it is empty)."""
+        for d in dict.fromkeys(self.dirs.values()):
+            for _ in range(50):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)
+
+
+@dataclass(frozen=True, slots=True)
+class Protection:
+    """What this machine gives the referee to hold a program (see :func:`detect`)."""
+
+    kind: str  # "cgroup v1", "cgroup v2" or "rlimits"
+    parents: tuple[tuple[str, str], ...]  # (controller, directory) where cgroups are made
+    launchers: tuple[tuple[str, str], ...]  # (tool, path) of the launchers found
+    network_namespaces: bool
+
+    @property
+    def cgroups(self) -> bool:
+        """True when programs get a cgroup of their own."""
+        return self.kind != "rlimits"
+
+    def launcher(self, name: str) -> str | None:
+        """The path of a launcher tool, or None."""
+        return dict(self.launchers).get(name)
+
+    def describe(self) -> list[str]:
+        """Says what is in force, and its limits, for ``arbiter doctor``."""
+        lines = [f"confinement: {self.kind}"]
+        if self.cgroups:
+            for controller, path in self.parents:
+                lines.append(f"  {controller}: cgroups made under {path}")
+            have = {c for c, _ in self.parents}
+            if self.kind == "cgroup v1":
+                missing = [c for c in V1_CONTROLLERS if c not in have]
+            else:
+                missing = []
+            if missing:
+                lines.append(
+                    f"  missing controllers: {', '.join(missing)} (psutil measures instead)"
+                )
+        else:
+            lines.append(
+                "  no cgroup: CPU and memory measured with psutil; a detached grandchild is "
+                "found (the referee is a subreaper) and killed, but its CPU is not charged; "
+                "no process-count limit"
+            )
+        for tool in ("sh", "prlimit", "unshare", "setpriv"):
+            where = self.launcher(tool)
+            lines.append(f"  {tool}: {where or 'not found'}")
+        pdeath = "yes" if self.launcher("setpriv") else "no (setpriv missing)"
+        lines.append(f"  programs die with the referee: {pdeath}")
+        net = "available" if self.network_namespaces else "not available (needs root and unshare)"
+        lines.append(f"  --no-network: {net}")
+        return lines
+
+
+def _mounts() -> list[tuple[str, str, set[str]]]:
+    """(mount point, file system type, options) of every mount."""
+    found = []
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/mounts").read_text().splitlines():
+            parts = line.split()
+            if len(parts) >= 4:
+                found.append((parts[1], parts[2], set(parts[3].split(","))))
+    return found
+
+
+def _own_cgroups() -> dict[str, str]:
+    """The referee's own cgroup path per v1 controller, and ``""`` for v2."""
+    own: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for c in controllers.split(",") if controllers else [""]:
+                own[c] = path
+    return own
+
+
+def _writable_dir(path: Path) -> bool:
+    probe = path / f"arbiter-probe-{os.getpid()}"
+    try:
+        probe.mkdir()
+    except OSError:
+        return False
+    with contextlib.suppress(OSError):
+        probe.rmdir()
+    return True
+
+
+@cache
+def detect() -> Protection:
+    """Finds what this machine gives (cached). ``ARBITER_SANDBOX=rlimits`` (or ``v1``,
+    ``v2``) forces a kind, for testing the others."""
+    forced = os.environ.get("ARBITER_SANDBOX", "")
+    launchers = tuple(
+        (tool, path)
+        for tool in ("sh", "prlimit", "unshare", "setpriv")
+        if (path := shutil.which(tool, path="/usr/bin:/bin:/usr/sbin:/sbin"))
+    )
+    netns = os.geteuid() == 0 and any(t == "unshare" for t, _ in launchers)
+    mounts = _mounts()
+    own = _own_cgroups()
+    if forced != "rlimits" and any(t == "sh" for t, _ in launchers):
+        if forced in ("", "v2"):
+            for point, fstype, _ in mounts:
+                if fstype == "cgroup2" and (forced == "v2" or point == "/sys/fs/cgroup"):
+                    parent = Path(point) / own.get("", "/").lstrip("/")
+                    if _writable_dir(parent):
+                        return Protection(
+                            "cgroup v2", (("unified", str(parent)),), launchers, netns
+                        )
+        if forced in ("", "v1"):
+            parents = []
+            for controller in V1_CONTROLLERS:
+                for point, fstype, options in mounts:
+                    if fstype == "cgroup" and controller in options:
+                        parent = Path(point) / own.get(controller, "/").lstrip("/")
+                        if _writable_dir(parent):
+                            parents.append((controller, str(parent)))
+                        break
+            if any(c == "cpuacct" for c, _ in parents):
+                return Protection("cgroup v1", tuple(parents), launchers, netns)
+    return Protection("rlimits", (), launchers, netns)
+
+
+def new_cgroup(protection: Protection) -> Cgroup | None:
+    """Makes a cgroup for one program, or returns None where there are none.
+
+    Names are ``arbiter-PID-N``, unique within this referee process.
+    """
+    if not protection.cgroups:
+        return None
+    name = f"arbiter-{os.getpid()}-{next(_counter)}"
+    dirs: dict[str, Path] = {}
+    for controller, parent in protection.parents:
+        d = Path(parent) / name
+        try:
+            d.mkdir()
+        except OSError:
+            continue
+        dirs[controller] = d
+    if not dirs:
+        return None
+    return Cgroup(1 if protection.kind == "cgroup v1" else 2, dirs)
+
+
+def launch_argv(
+    argv: Sequence[str],
+    protection: Protection,
+    confinement: Confinement,
+    cgroup: Cgroup | None,
+) -> list[str]:
+    """Returns ``argv`` behind the launchers that confine it (each execs the next)."""
+    chain: list[str] = []
+    if cgroup is not None:
+        sh = protection.launcher("sh") or "/bin/sh"
+        join = "; ".join(f"echo $$ > {shlex.quote(str(f))}" for f in cgroup.join_files)
+        chain += [sh, "-c", f'{join}; exec "$@"', "arbiter-agent"]
+    prlimit = protection.launcher("prlimit")
+    if prlimit is not None:
+        chain += [prlimit, "--core=0", f"--nofile={OPEN_FILES_LIMIT}", f"--fsize={FILE_SIZE_LIMIT}"]
+        if cgroup is None and confinement.memory_limit is not None:
+            # address space counts reserved memory too: a generous multiple of the limit
+            chain.append(f"--as={4 * confinement.memory_limit + (256 << 20)}")
+        chain.append("--")
+    unshare = protection.launcher("unshare")
+    if not confinement.network and unshare is not None and protection.network_namespaces:
+        chain += [unshare, "--net", "--"]
+    setpriv = protection.launcher("setpriv")
+    if setpriv is not None:
+        chain += [setpriv, "--pdeathsig", "KILL", "--"]
+    return [*chain, *argv]
+
+
+@cache
+def become_subreaper() -> bool:
+    """Makes this process the reaper of its orphaned descendants (Linux), so a program's
+    detached grandchild is re-parented here and can be found and killed."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def die_with_parent(sig: int = signal.SIGTERM) -> bool:
+    """Asks the kernel to send ``sig`` to this process when its parent dies (a pool
+    worker whose referee was killed)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
