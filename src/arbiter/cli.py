@@ -43,6 +43,25 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _bounded_int(low: int, high: int) -> Any:
+    """An argparse type for a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be from {low} to {high}")
+        return value
+
+    return parse
+
+
+MAX_GAMES = 1_000_000
+"""The most games one match plays."""
+
+
 def _nonnegative_int(text: str) -> int:
     try:
         value = int(text)
@@ -129,10 +148,11 @@ def _add_time_options(p: argparse.ArgumentParser, default: str) -> None:
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """Returns the argument parser of the ``arbiter`` command; the rule options offered
     are those of the game named in ``argv`` (all games' when none is)."""
-    from arbiter.agents.spec import ENGINES
+    from arbiter.agents.spec import ENGINES, MAX_DEPTH
     from arbiter.games import game_names
 
     names = game_names()
+    depth = _bounded_int(1, MAX_DEPTH)
     specs = _specs(argv) if argv and argv[0] in COMMANDS_WITH_GAME else []
     engines = ", ".join(ENGINES)
     parser = argparse.ArgumentParser(
@@ -151,11 +171,13 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help=f"built-in engine ({engines}, e.g. alphabeta:depth=4) or a program's command",
     )
     m.add_argument("second", metavar="B", help="built-in engine or command")
-    m.add_argument("--games", type=_positive_int, default=2, help="games, seats alternating")
+    m.add_argument(
+        "--games", type=_bounded_int(1, MAX_GAMES), default=2, help="games, seats alternating"
+    )
     _add_time_options(m, "default: the contest's clock")
     m.add_argument("--record", metavar="FILE", help="append each game as a JSON line to FILE")
     m.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
-    m.add_argument("--depth", type=_positive_int, help="fixed search depth of built-in alphabeta")
+    m.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
     m.add_argument(
         "--memory-limit", type=_positive_float, metavar="MB", help="resident memory cap per agent"
     )
@@ -184,7 +206,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     a.add_argument("--engine", default="alphabeta", help=f"{engines} (with options)")
     a.add_argument("--seed", type=_nonnegative_int, default=0)
     _add_time_options(a, "default: the contest's game clock, or 1 s per move")
-    a.add_argument("--depth", type=_positive_int, help="fixed search depth (alphabeta)")
+    a.add_argument("--depth", type=depth, help="fixed search depth (alphabeta)")
     a.add_argument("-v", "--verbose", action="store_true", help="report each search on stderr")
     _add_rule_options(a, specs)
 
@@ -194,12 +216,12 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     pl.add_argument("--engine", default="alphabeta", help=f"{engines} (with options)")
     _add_time_options(pl, "the engine's, default 1; with --tc both sides are on the clock")
     pl.add_argument("--seed", type=_nonnegative_int, default=0)
-    pl.add_argument("--depth", type=_positive_int)
+    pl.add_argument("--depth", type=depth)
     _add_rule_options(pl, specs)
 
     pf = sub.add_parser("perft", help="count move sequences to each depth")
     pf.add_argument("game", choices=names, metavar="GAME")
-    pf.add_argument("depth", type=_positive_int)
+    pf.add_argument("depth", type=_bounded_int(1, 30))
     pf.add_argument("--position", help="start from this position text instead")
     pf.add_argument(
         "--divide", action="store_true", help="count per first move at DEPTH (contest notation)"
@@ -483,6 +505,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.args += extra  # the contest's arguments may follow the options
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if argv is None and args.command in ("match", "play"):
+        from arbiter.referee.series import interrupt_on_termination
+
+        interrupt_on_termination()  # SIGTERM and SIGHUP end a match as Ctrl-C does
     try:
         return COMMANDS[args.command](args)
     except ArbiterError as e:

@@ -35,6 +35,8 @@ def _seconds(text: str, whole: str) -> float:
     try:
         if ":" in text:
             minutes, secs = text.split(":", 1)
+            if not minutes.isdigit() or not 0 <= float(secs) < 60 or secs.startswith(("-", "+")):
+                raise ValueError(text)
             value = 60 * int(minutes) + float(secs)
         else:
             value = float(text)
@@ -98,7 +100,12 @@ class TimeControl:
                     "(expected ot=SECONDS, margin=SECONDS or kill=SECONDS)"
                 )
             fields[_EXTRAS[key]] = _seconds(value, text)
-        return cls(**fields)  # type: ignore[arg-type]
+        tc = cls(**fields)  # type: ignore[arg-type]
+        if tc.per_move == 0 or (tc.base == 0 and not tc.increment and not tc.overtime_per_move):
+            raise ConfigError(f"invalid time control {text!r}: it leaves no time to move")
+        if tc.overtime_per_move == 0:
+            raise ConfigError(f"invalid time control {text!r}: overtime of 0 s per move")
+        return tc
 
     @classmethod
     def per_move_seconds(cls, seconds: float, margin: float = 0.0) -> Self:

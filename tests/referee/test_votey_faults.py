@@ -202,6 +202,9 @@ class _Stuck:
     def note(self) -> str:
         return ""
 
+    def halt(self) -> None:
+        pass
+
 
 class _Broken(_Stuck):
     name = "broken"

@@ -90,6 +90,7 @@ class AlphaBetaAgent(Generic[S, M]):
         self._deadline: float | None = None
         self._wall_deadline: float | None = None
         self.last_info: SearchInfo | None = None
+        self._halted = False
 
     def reset(self, game: Game[S, M], seat: Player, seed: int) -> None:
         self._game = game
@@ -109,8 +110,15 @@ class AlphaBetaAgent(Generic[S, M]):
 
     # -- time ---------------------------------------------------------------
 
+    def halt(self) -> None:
+        """Stops a running search within 256 nodes; it returns its best move so far."""
+        self._halted = True
+
     def _check(self) -> None:
-        """Raises _Stop once the node or time budget is spent; called every 256 nodes."""
+        """Raises _Stop once the node or time budget is spent, or the search is halted;
+        called every 256 nodes."""
+        if self._halted:
+            raise _Stop
         self._next_check = self._nodes + 256
         if self._node_limit is not None:
             if self._nodes >= self._node_limit:
@@ -128,6 +136,7 @@ class AlphaBetaAgent(Generic[S, M]):
         """Returns the best move found within ``limit`` (time, depth and/or nodes)."""
         game = self._game
         assert game is not None, "reset() must be called before choose()"
+        self._halted = False
         t0, w0 = time.thread_time(), time.perf_counter()
         moves = list(game.legal_moves(s))
         if not moves:

@@ -65,3 +65,8 @@ class Agent(Protocol[S, M]):
         """Says what the last ``choose`` did, for onlookers (a search's depth and
         score), or nothing."""
         ...
+
+    def halt(self) -> None:
+        """Asks a ``choose`` running in another thread to return at once (its game is
+        over, or its time is); a no-op for an agent that never runs long."""
+        ...

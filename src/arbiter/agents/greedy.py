@@ -96,3 +96,6 @@ class GreedyAgent(Generic[S, M]):
 
     def note(self) -> str:
         return ""
+
+    def halt(self) -> None:
+        pass

@@ -35,3 +35,6 @@ class RandomAgent(Generic[S, M]):
 
     def note(self) -> str:
         return ""
+
+    def halt(self) -> None:
+        pass

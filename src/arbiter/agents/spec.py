@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from arbiter.errors import ConfigError
 from arbiter.referee.seat import Program
 
+MAX_DEPTH = 64
+"""The deepest fixed search depth accepted (no game here is searched deeper)."""
+
 ENGINES: dict[str, tuple[str, ...]] = {
     "random": (),
     "greedy": (),
@@ -57,6 +60,8 @@ class AgentSpec:
                     )
                 if not value.isdigit() or int(value) < 1:
                     raise ConfigError(f"agent {text!r}: {key} must be a whole number >= 1")
+                if key == "depth" and int(value) > MAX_DEPTH:
+                    raise ConfigError(f"agent {text!r}: depth must be at most {MAX_DEPTH}")
                 options.append((key, int(value)))
             return cls(name or text, engine=head, options=tuple(options))
         program = Program.from_command(text, cwd=cwd, name=name or text)

@@ -48,6 +48,7 @@ from arbiter.referee.sandbox import (
     launch_argv,
     new_cgroup,
 )
+from arbiter.referee.watchdog import WATCHDOG
 
 MAX_LINE = 1 << 16
 """The longest line an agent may write (bytes); longer output is malformed."""
@@ -141,6 +142,7 @@ class AgentProcess:
                 f"{self.name}: cannot start {self.argv[0]!r}: {why}", f"cannot start: {why}"
             ) from None
         _LIVE.add(self.popen.pid)
+        WATCHDOG.watch(self.popen.pid, self.cgroup)
         try:
             self._ps = psutil.Process(self.popen.pid)
         except psutil.Error:
@@ -341,6 +343,7 @@ class AgentProcess:
             self.cgroup.remove()
         else:
             kill_orphans()
+        WATCHDOG.forget(self.popen.pid)
         for transport in self._transports:
             transport.close()
         for task in self._tasks:

@@ -153,7 +153,8 @@ class LocalSeat(Generic[S, M]):
                 asyncio.to_thread(self._think, s, self.limit or clock.limit_for(self.seat)), wall
             )
         except TimeoutError:
-            # the thread cannot be stopped; it finishes in the background, unused
+            # a thread cannot be killed: the engine is asked to stop, and its move is unused
+            self.agent.halt()
             raise Timeout(
                 f"{self.name}: no move within {wall:.2f}s wall time",
                 detail=f"no move within {wall:.2f}s wall time",
@@ -171,7 +172,7 @@ class LocalSeat(Generic[S, M]):
         return True
 
     async def stop(self, outcome: Outcome) -> None:
-        pass
+        self.agent.halt()
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:

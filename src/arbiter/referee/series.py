@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import signal
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from arbiter.games import find_game
 from arbiter.record import GameRecord
 from arbiter.referee.events import EventSink, QueueSink, drain, ignore
 from arbiter.referee.match import play_game
+from arbiter.referee.sandbox import die_with_parent
 from arbiter.referee.supervision import Supervision
 
 
@@ -72,6 +74,19 @@ def play_job(job: GameJob, events: EventSink = ignore) -> GameRecord:
     )
 
 
+def interrupt_on_termination() -> None:
+    """Makes SIGTERM and SIGHUP interrupt this process as Ctrl-C does, so a referee or
+    worker stopped by its service manager, its terminal or its parent cleans up."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.default_int_handler)
+
+
+def _worker_start() -> None:
+    """A pool worker dies (cleanly) with the referee that started it."""
+    interrupt_on_termination()
+    die_with_parent(signal.SIGTERM)
+
+
 def run_series(
     jobs: Sequence[GameJob],
     concurrency: int = 1,
@@ -88,7 +103,10 @@ def run_series(
         for job in jobs:
             yield job, play_job(job, events)
         return
-    with multiprocessing.Manager() as manager, ProcessPoolExecutor(concurrency) as pool:
+    with (
+        multiprocessing.Manager() as manager,
+        ProcessPoolExecutor(concurrency, initializer=_worker_start) as pool,
+    ):
         box = manager.Queue()
         sink = QueueSink(box)
         pending: dict[Future[GameRecord], GameJob] = {}
@@ -104,6 +122,9 @@ def run_series(
                     job = pending.pop(future)
                     yield job, future.result()
         except BaseException:
+            # the games under way end at once, each stopping its programs
+            for worker in list(getattr(pool, "_processes", {}).values()):
+                worker.terminate()
             pool.shutdown(wait=True, cancel_futures=True)
             raise
         drain(box, events)

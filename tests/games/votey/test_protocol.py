@@ -47,6 +47,9 @@ class ScriptedMover:
     def note(self) -> str:
         return ""
 
+    def halt(self) -> None:
+        pass
+
 
 def test_judge_accepts_claimed_win_and_rejects_wrong_claims() -> None:
     game = Votey()

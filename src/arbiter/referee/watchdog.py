@@ -1,0 +1,95 @@
+"""A watchdog that kills a referee's programs if the referee dies first.
+
+A program's direct process gets a parent-death signal, but what it started does
+not, and a referee killed with SIGKILL runs no clean-up. So the first program a
+referee process starts also starts one small watchdog process in a session of its
+own. The referee tells it, over a pipe, each program's process group and cgroup
+as it starts and ends; when the pipe reaches end of file (the referee is gone,
+however it ended) the watchdog kills every group and cgroup still listed, and
+removes the cgroups.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from arbiter.referee.sandbox import Cgroup
+
+_WATCHDOG = r"""
+import os, signal, sys, time
+groups, cgroups = {}, {}
+for line in sys.stdin:
+    op, pid, *dirs = line.split()
+    if op == "+":
+        groups[pid] = dirs
+    else:
+        groups.pop(pid, None)
+for pid, dirs in groups.items():
+    try:
+        os.killpg(int(pid), signal.SIGKILL)
+    except OSError:
+        pass
+    for _ in range(100):
+        left = set()
+        for d in dirs:
+            try:
+                left.update(int(x) for x in open(os.path.join(d, "cgroup.procs")).read().split())
+            except OSError:
+                pass
+        if not left:
+            break
+        for p in left:
+            try:
+                os.kill(p, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.01)
+    for d in dirs:
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass
+"""
+
+
+class Watchdog:
+    """This referee process's watchdog; started on first use."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    def _send(self, line: str) -> None:
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None:
+                self._proc = subprocess.Popen(
+                    [sys.executable, "-c", _WATCHDOG],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            assert self._proc.stdin is not None
+            with contextlib.suppress(OSError):
+                self._proc.stdin.write(line.encode() + b"\n")
+                self._proc.stdin.flush()
+
+    def watch(self, pid: int, cgroup: Cgroup | None) -> None:
+        """Lists a program (its process group is ``pid``) and its cgroup."""
+        dirs = [] if cgroup is None else [str(Path(f).parent) for f in cgroup.join_files]
+        self._send(" ".join(["+", str(pid), *dirs]))
+
+    def forget(self, pid: int) -> None:
+        """The program has been killed and its cgroup removed."""
+        with self._lock:
+            running = self._proc is not None and self._proc.poll() is None
+        if running:
+            self._send(f"- {pid}")
+
+
+WATCHDOG = Watchdog()
+"""The watchdog of this process."""
