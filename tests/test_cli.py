@@ -155,11 +155,16 @@ def test_replay_reports_each_broken_line_and_checks_the_rest(tmp_path, capsys) -
     assert "2 of 3 records verified" in out
 
 
-def test_replay_of_a_binary_file_is_one_line_error(tmp_path, capsys) -> None:
+def test_replay_reports_a_line_that_is_not_utf8_and_checks_the_rest(tmp_path, capsys) -> None:
     junk = tmp_path / "junk.jsonl"
-    junk.write_bytes(b"\xff\xfe\x00garbage")
+    good = tmp_path / "good.jsonl"
+    main(["match", "votey", "random", "random", "--games", "2", "--record", str(good)])
+    capsys.readouterr()
+    lines = good.read_bytes().splitlines()
+    junk.write_bytes(lines[0] + b"\n\xff\xfe\x00garbage\n" + lines[1] + b"\n")
     assert main(["replay", str(junk)]) == 1
-    assert "not UTF-8" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "junk.jsonl:2: not UTF-8 text" in out and "2 of 3 records verified" in out
 
 
 def test_match_with_a_game_clock(tmp_path, capsys) -> None:

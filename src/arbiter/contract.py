@@ -191,14 +191,13 @@ class RuleOption:
             if not isinstance(value, bool):
                 raise ConfigError(f"option {self.name!r} must be true or false, not {value!r}")
             return value
+        kind = {int: "a whole number", float: "a number", str: "text"}[self.type]
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise ConfigError(f"option {self.name!r} must be a {self.type.__name__}, not {value!r}")
+            raise ConfigError(f"option {self.name!r} must be {kind}, not {value!r}")
         try:
             converted = self.type(value)
-        except ValueError:
-            raise ConfigError(
-                f"option {self.name!r} must be a {self.type.__name__}, not {value!r}"
-            ) from None
+        except (ValueError, OverflowError):
+            raise ConfigError(f"option {self.name!r} must be {kind}, not {value!r}") from None
         if self.type is int and converted != value:
             raise ConfigError(f"option {self.name!r} must be a whole number, not {value!r}")
         if self.minimum is not None and not isinstance(converted, str) and converted < self.minimum:

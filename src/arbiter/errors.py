@@ -31,6 +31,7 @@ class Reason(StrEnum):
     TIME = "time"
     MEMORY = "memory"
     CRASH = "crash"
+    EARLY_OUTPUT = "output before its turn"
     FALSE_CLAIM = "false claim"
     UNCLAIMED_WIN = "unclaimed win"
     ADJUDICATED = "adjudicated"
@@ -53,6 +54,7 @@ _FAULTS = frozenset(
     {
         Reason.ILLEGAL_MOVE,
         Reason.MALFORMED,
+        Reason.EARLY_OUTPUT,
         Reason.TIME,
         Reason.MEMORY,
         Reason.CRASH,
@@ -101,13 +103,18 @@ class RecordError(ArbiterError, ValueError):
 
 
 class AgentFault(ArbiterError):
-    """An agent broke the protocol; the referee makes the offender lose with ``reason``."""
+    """An agent broke the protocol; the referee makes the offender lose with ``reason``.
+
+    ``offending`` is the text it wrote, when the fault is in that text and the text
+    never reached the referee as a reply (a line not in UTF-8, a line too long).
+    """
 
     reason: Reason = Reason.CRASH
 
-    def __init__(self, message: str, detail: str = "") -> None:
+    def __init__(self, message: str, detail: str = "", offending: str | None = None) -> None:
         super().__init__(message)
         self.detail = detail or message
+        self.offending = offending
 
 
 class Timeout(AgentFault):
@@ -134,6 +141,12 @@ class Malformed(AgentFault):
     reason = Reason.MALFORMED
 
 
+class EarlyOutput(AgentFault):
+    """The agent wrote before its turn: two moves at once, or during the opponent's turn."""
+
+    reason = Reason.EARLY_OUTPUT
+
+
 class FalseClaim(AgentFault):
     """The agent claimed a win that its move does not achieve."""
 
@@ -150,3 +163,17 @@ class UnclaimedWin(AgentFault):
     """The agent made a winning move without declaring it as the contest requires."""
 
     reason = Reason.UNCLAIMED_WIN
+
+
+def visible(text: str, limit: int = 1000) -> str:
+    """Returns ``text`` safe to show on a terminal: control characters (escape sequences
+    among them) written as ``\\xNN``, and at most ``limit`` characters.
+
+    >>> print(visible("ok\\x1b[2J"))
+    ok\\x1b[2J
+    """
+    shown = "".join(
+        c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii")
+        for c in text[:limit]
+    )
+    return shown + (f"... ({len(text) - limit} more characters)" if len(text) > limit else "")

@@ -66,6 +66,8 @@ class GameRecord:
             d = json.loads(line)
         except json.JSONDecodeError as e:
             raise RecordError(f"not JSON: {e.msg} at column {e.colno}") from None
+        except RecursionError:
+            raise RecordError("not a game record: nested too deeply") from None
         if not isinstance(d, dict):
             raise RecordError("not a JSON object")
         for key in ("game", "players", "moves", "winner", "reason"):
@@ -82,9 +84,11 @@ class GameRecord:
         if winner not in (None, 0, 1):
             raise RecordError(f"field 'winner' must be 0, 1 or null, not {winner!r}")
         times = d.get("times") or [0.0] * len(moves)
+        if winner is None and reason.is_fault:
+            raise RecordError(f"a fault ({reason}) cannot end in a draw")
         try:
             return cls._build(d, moves, times, winner, reason)
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, OverflowError) as e:
             raise RecordError(f"a field has the wrong type: {e}") from None
 
     @classmethod
@@ -143,20 +147,22 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, GameRecord | RecordError
     :raises RecordError: if the file cannot be read at all.
     """
     try:
-        f = open(path, encoding="utf-8")  # noqa: SIM115 (closed by the with below)
+        f = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as e:
         raise RecordError(f"cannot read {str(path)!r}: {e.strerror}") from None
     with f:
-        try:
-            for number, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    yield number, GameRecord.from_json(line)
-                except RecordError as e:
-                    yield number, RecordError(f"{path}:{number}: {e}")
-        except UnicodeDecodeError:
-            raise RecordError(f"cannot read {str(path)!r}: it is not UTF-8 text") from None
+        for number, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield number, RecordError(f"{path}:{number}: not UTF-8 text")
+                continue
+            if not line.strip():
+                continue
+            try:
+                yield number, GameRecord.from_json(line)
+            except RecordError as e:
+                yield number, RecordError(f"{path}:{number}: {e}")
 
 
 def read_records(path: str | Path) -> Iterator[tuple[int, GameRecord]]:

@@ -12,7 +12,9 @@ end. A contest's ``protocol.py`` subclasses it only for the lines themselves:
 
 Charging from the previous reply, not from the next message, means CPU a program
 spends after replying (thinking on its opponent's time, before the stop arrives or
-with suspension off) is charged to its next move.
+with suspension off) is charged to its next move. A line a program wrote after its
+reply and before it was asked again (two moves at once, or a move during the
+opponent's turn) is the fault "output before its turn".
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from arbiter.clock import Clock
-from arbiter.errors import Timeout
+from arbiter.errors import EarlyOutput, Timeout
 from arbiter.game import Outcome, Player
 from arbiter.referee.pipe import LinePipe, LineTransport
 from arbiter.referee.seat import Program, Reply
@@ -102,6 +104,13 @@ class LineSeat(Generic[S, M]):
     async def ask(self, s: S, clock: Clock) -> Reply:
         transport = self.transport
         assert transport is not None, "start() first"
+        early = [] if self._first else transport.pending()
+        if early:
+            raise EarlyOutput(
+                f"{self.name}: wrote {early[0]!r} before its turn",
+                f"wrote {early[0]!r} before its turn",
+                offending=early[0],
+            )
         if self.supervision.suspend:
             transport.resume()
         await self.request(s)

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from arbiter.clock import Clock, TimeControl
 from arbiter.contract import GameSpec
-from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason
+from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason, visible
 from arbiter.game import Game, Outcome, Player
 from arbiter.record import GameRecord
 from arbiter.referee.events import EventSink, GameEnded, GameStarted, MovePlayed, ignore
@@ -30,18 +30,22 @@ def forfeit(offender: Player, error: Exception) -> Outcome:
     """Returns the Outcome of a fault by ``offender``: the opponent wins.
 
     An :class:`AgentFault` carries its own reason; a NotationError is malformed
-    output; an IllegalMove is an illegal move.
+    output; an IllegalMove is an illegal move. The detail is made safe to show
+    (control characters escaped, at most a thousand characters).
 
     :raises TypeError: if ``error`` is not a fault.
     """
     if isinstance(error, AgentFault):
-        return Outcome(1 - offender, error.reason, error.detail)
+        return Outcome(1 - offender, error.reason, visible(error.detail))
     if isinstance(error, NotationError):
-        return Outcome(1 - offender, Reason.MALFORMED, str(error))
+        return Outcome(1 - offender, Reason.MALFORMED, visible(str(error)))
     if isinstance(error, IllegalMove):
-        return Outcome(1 - offender, Reason.ILLEGAL_MOVE, str(error))
+        return Outcome(1 - offender, Reason.ILLEGAL_MOVE, visible(str(error)))
     raise TypeError(f"not a fault: {error!r}")
 
+
+MAX_OFFENDING = 4096
+"""The most characters of an offending reply a record keeps."""
 
 FAULTS = (AgentFault, NotationError, IllegalMove)
 """The errors :func:`forfeit` turns into a loss."""
@@ -111,7 +115,11 @@ async def play_game(
                 continue
             except FAULTS as e:
                 out = forfeit(p, e)
-                offending = text
+                offending = (
+                    text if text is not None or not isinstance(e, AgentFault) else e.offending
+                )
+                if offending is not None:
+                    offending = offending[:MAX_OFFENDING]
                 break
             history.append(_Ply(s, clock, len(texts)))
             texts.append(referee.move_text(game, s, m, seat=0))

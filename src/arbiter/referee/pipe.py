@@ -12,12 +12,18 @@ stand-in in tests (:mod:`arbiter.referee.scripted`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from arbiter.errors import Crash, Malformed, MemoryExceeded, Timeout
+from arbiter.errors import AgentFault, Crash, Malformed, MemoryExceeded, Timeout, visible
 from arbiter.referee.process import MAX_LINE, AgentProcess
+from arbiter.referee.sandbox import Confinement
+
+QUEUE_LINES = 64
+"""Unread lines kept from a program; what it writes beyond them is discarded."""
 
 
 class LineTransport(Protocol):
@@ -33,6 +39,7 @@ class LineTransport(Protocol):
         wall_limit: float | None = None,
         memory_limit: int | None = None,
     ) -> str: ...
+    def pending(self) -> list[str]: ...
     def cpu_time(self) -> float: ...
     def suspend(self) -> None: ...
     def resume(self) -> None: ...
@@ -40,7 +47,13 @@ class LineTransport(Protocol):
 
 
 class LinePipe:
-    """Line I/O with one program; ``poll`` is the first check interval in seconds."""
+    """Line I/O with one program; ``poll`` is the first check interval in seconds.
+
+    A pump reads the program's output all the time, whether or not the referee is
+    waiting for a reply, so a program that writes more than a pipe holds never blocks
+    (nor, through it, the referee): up to :data:`QUEUE_LINES` unread lines are kept,
+    the rest is discarded, and everything is drained until the program is gone.
+    """
 
     def __init__(
         self,
@@ -49,18 +62,64 @@ class LinePipe:
         name: str = "",
         cwd: str | None = None,
         poll: float = 0.01,
+        env: Mapping[str, str] | None = None,
+        confinement: Confinement | None = None,
     ) -> None:
-        self.process = AgentProcess(argv, name=name, cwd=cwd)
+        self.process = AgentProcess(argv, name=name, cwd=cwd, env=env, confinement=confinement)
         self.name = self.process.name
         self.poll = poll
-        self._read_task: asyncio.Task[bytes] | None = None
+        self._lines: deque[bytes | Malformed] = deque()
+        self._eof = False
+        self._arrived = asyncio.Event()
+        self._pump_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Starts the program.
+        """Starts the program and the pump that reads its output.
 
         :raises Crash: if it cannot be started.
         """
         await self.process.start()
+        self._pump_task = asyncio.create_task(self._pump())
+
+    async def _pump(self) -> None:
+        reader = self.process.stdout
+        assert reader is not None
+        skipping = False  # inside the rest of an over-long line
+        while True:
+            try:
+                raw = await reader.readline()
+            except (ValueError, asyncio.LimitOverrunError):
+                if not skipping:
+                    self._keep(
+                        Malformed(
+                            f"{self.name}: line longer than {MAX_LINE} bytes",
+                            detail=f"line longer than {MAX_LINE} bytes",
+                        )
+                    )
+                skipping = True
+                continue
+            if not raw:
+                self._eof = True
+                self._arrived.set()
+                return
+            if skipping:
+                skipping = not raw.endswith(b"\n")
+                continue
+            self._keep(raw)
+
+    def _keep(self, item: bytes | Malformed) -> None:
+        if len(self._lines) < QUEUE_LINES:
+            self._lines.append(item)
+        self._arrived.set()
+
+    def pending(self) -> list[str]:
+        """The lines the program has written that no one has read yet."""
+        return [
+            visible(x.decode("utf-8", "backslashreplace").rstrip("\r\n"))
+            if isinstance(x, bytes)
+            else "(a line too long)"
+            for x in self._lines
+        ]
 
     def cpu_time(self) -> float:
         """User+sys CPU seconds of the program's whole tree so far."""
@@ -82,15 +141,23 @@ class LinePipe:
     async def close(self, grace: float = 0.5) -> int | None:
         """Closes the program's input, waits up to ``grace`` seconds, then kills its
         whole tree; returns its exit code (negative for a signal)."""
-        if self._read_task is not None and not self._read_task.done():
-            self._read_task.cancel()
-        return await self.process.end(grace)
+        code = await self.process.end(grace)
+        if self._pump_task is not None and not self._pump_task.done():
+            self._pump_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump_task
+        return code
 
     async def _settle(self) -> None:
         """Gives an exiting program a moment to report its exit code."""
         await self.process.wait(timeout=0.2)
 
-    def _crash(self) -> Crash:
+    def _crash(self) -> AgentFault:
+        if self.process.memory_exceeded():
+            return MemoryExceeded(
+                f"{self.name}: killed for exceeding its memory limit",
+                "killed for exceeding its memory limit",
+            )
         detail = self.process.exit_detail()
         return Crash(f"{self.name}: {detail}", detail)
 
@@ -128,17 +195,18 @@ class LinePipe:
         :raises Malformed: for a line longer than :data:`MAX_LINE` or not UTF-8.
         """
         process = self.process
-        assert process.stdout is not None, "start() first"
-        if self._read_task is None or self._read_task.done():
-            self._read_task = asyncio.create_task(process.stdout.readline())
-        task = self._read_task
         started = time.monotonic()
         poll = self.poll  # check often near the start of a move, less often on long ones
-        while not task.done():
-            await asyncio.wait({task}, timeout=poll)
+        while not self._lines:
+            if self._eof:
+                await self._settle()
+                raise self._crash()
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), poll)
             poll = min(poll * 1.5, 0.1, max(self.poll, (cpu_limit or 0.0) / 50))
-            if task.done():
-                break
+            if self._lines or self._eof:
+                continue
             if process.poll() is not None:
                 # exited, though a process it left behind may still hold its output open
                 raise self._crash()
@@ -150,21 +218,18 @@ class LinePipe:
                     f"{self.name}: no reply within {wall_limit:.2f}s wall time{hint}",
                     detail=f"no reply within {wall_limit:.2f}s wall time{hint}",
                 )
-        self._read_task = None
+        item = self._lines.popleft()
+        if isinstance(item, Malformed):
+            raise item
         try:
-            raw = task.result()
-        except (ValueError, asyncio.LimitOverrunError):
-            raise Malformed(
-                f"{self.name}: line longer than {MAX_LINE} bytes",
-                detail=f"line longer than {MAX_LINE} bytes",
-            ) from None
-        if not raw:
-            await self._settle()
-            raise self._crash()
-        try:
-            text = raw.decode("utf-8")
+            text = item.decode("utf-8")
         except UnicodeDecodeError:
-            raise Malformed(f"{self.name}: output is not UTF-8: {raw!r}", repr(raw)) from None
+            shown = item.decode("utf-8", "backslashreplace").rstrip("\r\n")
+            raise Malformed(
+                f"{self.name}: output is not UTF-8: {shown!r}",
+                detail=f"output is not UTF-8: {shown!r}",
+                offending=shown,
+            ) from None
         return text.rstrip("\r\n")
 
 

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 
 import psutil
 
-from arbiter.errors import Crash
+from arbiter.errors import Crash, visible
 from arbiter.referee.sandbox import (
     Cgroup,
     Confinement,
@@ -195,7 +195,7 @@ class AgentProcess:
                 continue
             if not line:
                 return
-            self._stderr.append(line.decode("utf-8", "replace").rstrip())
+            self._stderr.append(visible(line.decode("utf-8", "replace").rstrip(), 300))
 
     @property
     def stderr_tail(self) -> list[str]:

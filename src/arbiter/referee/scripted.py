@@ -82,6 +82,9 @@ class ScriptedChannel:
         self.log.append(f"read {line}")
         return line
 
+    def pending(self) -> list[str]:
+        return []
+
     def cpu_time(self) -> float:
         return self._cpu
 
