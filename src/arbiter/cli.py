@@ -148,6 +148,7 @@ def _add_time_options(p: argparse.ArgumentParser, default: str) -> None:
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """Returns the argument parser of the ``arbiter`` command; the rule options offered
     are those of the game named in ``argv`` (all games' when none is)."""
+    from arbiter.agents.faulty import Fault
     from arbiter.agents.spec import ENGINES, MAX_DEPTH
     from arbiter.games import game_names
 
@@ -208,6 +209,14 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     _add_time_options(a, "default: the contest's game clock, or 1 s per move")
     a.add_argument("--depth", type=depth, help="fixed search depth (alphabeta)")
     a.add_argument("-v", "--verbose", action="store_true", help="report each search on stderr")
+    a.add_argument(
+        "--fault",
+        choices=[str(f) for f in Fault],
+        metavar="FAULT",
+        help="misbehave on purpose, to test a referee: " + ", ".join(Fault),
+    )
+    a.add_argument("--fault-ply", type=_positive_int, default=1, help="at which own move")
+    a.add_argument("--fault-tag", default="", help="a word added to every process it starts")
     _add_rule_options(a, specs)
 
     pl = sub.add_parser("play", help="play against a built-in engine in the terminal")
@@ -372,6 +381,12 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     spec = find_game(args.game)
     game = spec.make(_rule_options(args, spec))
     agent = make_agent(spec, _engine(args.engine, args.depth))
+    reply_filter = None
+    if args.fault is not None:
+        from arbiter.agents.faulty import Fault, FaultyAgent
+
+        faulty = FaultyAgent(agent, spec, Fault(args.fault), ply=args.fault_ply, tag=args.fault_tag)
+        agent, reply_filter = faulty, faulty.reply_filter
     default = spec.time_control
     if default.per_move is not None:
         default = TimeControl.per_move_seconds(1.0)
@@ -382,6 +397,7 @@ def _cmd_agent(args: argparse.Namespace) -> int:
         sys.stderr,
         seed=args.seed,
         verbose=args.verbose,
+        reply_filter=reply_filter,
     )
     return spec.referee.serve(agent, game, args.args, run)
 

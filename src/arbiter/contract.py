@@ -90,7 +90,8 @@ class Evaluation(Protocol[S_in, M]):
 
 @dataclass(frozen=True, slots=True)
 class AgentRun:
-    """How a built-in engine runs as a contest program: its clock, seed and streams."""
+    """How a built-in engine runs as a contest program: its clock, seed and streams.
+    Every protocol's ``serve`` writes its replies through :meth:`reply`."""
 
     time_control: TimeControl
     stdin: TextIO
@@ -98,6 +99,12 @@ class AgentRun:
     stderr: TextIO
     seed: int = 0
     verbose: bool = False
+    reply_filter: Callable[[str], str] | None = None
+
+    def reply(self, text: str) -> str:
+        """The reply to write for the move text ``text`` (the filter's, if any: a
+        faulty engine's garbage)."""
+        return text if self.reply_filter is None else self.reply_filter(text)
 
 
 class RefereeProtocol(Protocol[S, M]):

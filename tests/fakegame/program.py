@@ -1,9 +1,10 @@
 """The test game's contest program: ``program.py lines|files MODE [SEED]``.
 
 MODE is a built-in engine (``random``, ``greedy``, ``alphabeta``), run through the
-game's agent side, or a misbehaviour: ``ponder`` plays the first legal move and then
-burns 0.25 s of CPU after each reply; ``lazy`` moves only its lead token and burns
-0.12 s of CPU before each reply.
+game's agent side; ``faulty:FAULT:TAG``, the random engine committing FAULT at its
+first move (see :mod:`arbiter.agents.faulty`); or a misbehaviour: ``ponder`` plays
+the first legal move and then burns 0.25 s of CPU after each reply; ``lazy`` moves
+only its lead token and burns 0.12 s of CPU before each reply.
 """
 
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from arbiter.agents.faulty import Fault, FaultyAgent
 from arbiter.agents.registry import make_agent
 from arbiter.contract import AgentRun
 from tests.fakegame import RACE, RACE_FILES
@@ -55,8 +57,16 @@ def main() -> int:
     if mode in ("ponder", "lazy"):
         misbehave(mode)
         return 0
-    run = AgentRun(spec.time_control, sys.stdin, sys.stdout, sys.stderr, seed=seed)
-    return spec.referee.serve(make_agent(spec, mode), spec.make(), [], run)
+    agent = make_agent(spec, "random" if mode.startswith("faulty:") else mode)
+    reply_filter = None
+    if mode.startswith("faulty:"):
+        _, fault, tag = mode.split(":", 2)
+        faulty = FaultyAgent(agent, spec, Fault(fault), tag=tag)
+        agent, reply_filter = faulty, faulty.reply_filter
+    run = AgentRun(
+        spec.time_control, sys.stdin, sys.stdout, sys.stderr, seed=seed, reply_filter=reply_filter
+    )
+    return spec.referee.serve(agent, spec.make(), [], run)
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ def serve(
     while game.outcome(s) is None:
         if game.to_move(s) == seat:
             m = agent.choose(s, clock.limit())
-            run.stdout.write(format_move(m, seat=seat) + "\n")
+            run.stdout.write(run.reply(format_move(m, seat=seat)) + "\n")
             run.stdout.flush()
             clock.replied()
         else:

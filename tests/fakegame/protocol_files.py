@@ -75,5 +75,5 @@ def serve(
     played.write_text(str(count + 1))
     agent.reset(game, seat, run.seed + count)
     m = agent.choose(s, Limit(time=min(0.2, remaining / 10)))
-    Path("output.txt").write_text(format_move(m, seat=seat) + "\n")
+    Path("output.txt").write_text(run.reply(format_move(m, seat=seat)) + "\n")
     return 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from arbiter.clock import Clock
-from arbiter.errors import ConfigError, Malformed
+from arbiter.errors import ConfigError, Crash, Malformed
 from arbiter.game import Outcome, Player
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.seat import Program, Reply
@@ -89,7 +89,12 @@ class FileSeat(Generic[S, M]):
         if result.output is None:
             why = f"wrote no {self.output_name}"
             if result.exit_code:
-                why += f" (exited with code {result.exit_code})"
+                how = (
+                    f"killed by signal {-result.exit_code}"
+                    if result.exit_code < 0
+                    else f"exited with code {result.exit_code}"
+                )
+                raise Crash(f"{self.name}: {how}, and {why}", f"{how}, and {why}")
             raise Malformed(f"{self.name}: {why}", why)
         return Reply(self.reply_text(result.output), result.seconds)
 

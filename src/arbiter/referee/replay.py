@@ -95,8 +95,8 @@ def _check_fault(spec: GameSpec[S, M], game: Game[S, M], s: S, record: GameRecor
             f"the record blames seat {1 - (record.winner or 0)} for {record.reason}, "
             f"but seat {mover} was to move"
         )
-    if record.offending is None:
-        return record.outcome
+    if record.offending is None or not record.reason.judged_from_text:
+        return record.outcome  # a fault in how or when the text came, not in the text
     text = record.offending
     try:
         spec.referee.judge(game, s, text, seat=mover)
@@ -107,6 +107,4 @@ def _check_fault(spec: GameSpec[S, M], game: Game[S, M], s: S, record: GameRecor
                 f"offending move {text!r} is {got.reason} ({got.detail}), not {record.reason}"
             ) from None
         return record.outcome
-    if record.reason.judged_from_text:
-        raise RecordError(f"offending move {text!r} is a good move, not {record.reason}")
-    return record.outcome
+    raise RecordError(f"offending move {text!r} is a good move, not {record.reason}")

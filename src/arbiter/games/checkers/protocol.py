@@ -113,7 +113,7 @@ def serve(
         text = move_text(game, s, m, seat=seat)
         if run.verbose:
             print(f"{text}: {agent.note()}", file=stderr, flush=True)
-        stdout.write(text + "\n")
+        stdout.write(run.reply(text) + "\n")
         stdout.flush()
         clock.replied()
         previous = game.apply(s, m)

@@ -151,7 +151,7 @@ def serve(
         if run.verbose:
             print(f"{text}: {agent.note()}", file=stderr, flush=True)
         s = game.apply(s, m)
-        stdout.write(text + "\n")
+        stdout.write(run.reply(text) + "\n")
         stdout.flush()
         clock.replied()
         if game.outcome(s) is not None:

@@ -1,0 +1,196 @@
+"""A built-in engine that misbehaves on purpose, to test a referee against every fault.
+
+``arbiter agent GAME --fault MODE`` runs the engine through the contest's protocol
+as usual until its ``--fault-ply``-th move, and then commits the fault. Organisers
+use it to see how their set-up judges a broken program before a contest; the test
+suite runs every fault against every game. Faults that are a wrong reply (garbage,
+an illegal move, two moves at once) replace the text the protocol writes, through
+the run's reply filter; the others happen in the program itself.
+
+Every process a fault starts carries ``--fault-tag`` in its command line, so a test
+can check that none outlives its game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Hashable
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+from arbiter.agents.base import Agent, Limit
+from arbiter.contract import GameSpec
+from arbiter.errors import AgentFault, IllegalMove, NotationError
+from arbiter.game import Game, Player
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
+
+STDERR_FLOOD = 100 << 20
+"""Bytes a ``stderr-flood`` writes to standard error."""
+
+LONG_LINE = 10 << 20
+"""Characters of a ``long-line`` reply (no line break inside)."""
+
+
+class Fault(StrEnum):
+    """What a faulty engine does at its fault move."""
+
+    CRASH = "crash"  # exits with status 3
+    SEGV = "segv"  # killed by SIGSEGV
+    GARBAGE = "garbage"  # a line that is no move, with a terminal escape sequence
+    EMPTY = "empty"  # an empty line
+    LONG_LINE = "long-line"  # a 10 MB line
+    ILLEGAL = "illegal"  # a well-formed move that is not legal
+    TWO_MOVES = "two-moves"  # its move twice, at once
+    SLEEP = "sleep"  # never answers, using no CPU
+    BURN = "burn"  # burns CPU in its main thread
+    BURN_THREAD = "burn-thread"  # burns CPU in a second thread
+    BURN_CHILD = "burn-child"  # burns CPU in a child process
+    FORK_BOMB = "fork-bomb"  # forks without end
+    DETACH = "detach"  # leaves a CPU burner in a session of its own, then plays on
+    CLOSE_STDOUT = "close-stdout"  # closes its output
+    STDERR_FLOOD = "stderr-flood"  # writes 100 MB to standard error, then plays on
+    PONDER = "ponder"  # replies, then burns CPU on its opponent's time
+
+
+_BURN = "import sys\nwhile True: pass"
+
+
+def _burn_forever() -> None:
+    while True:
+        pass
+
+
+class FaultyAgent(Generic[S, M]):
+    """``inner`` until its ``ply``-th move, then the ``fault``."""
+
+    name = "faulty"
+
+    def __init__(
+        self,
+        inner: Agent[S, M],
+        spec: GameSpec[S, M],
+        fault: Fault,
+        *,
+        ply: int = 1,
+        tag: str = "",
+    ) -> None:
+        self.inner = inner
+        self.spec = spec
+        self.fault = fault
+        self.ply = ply
+        self.tag = tag
+        self.moves = 0
+        self.seat: Player = 0
+        self._game: Game[S, M] | None = None
+        self._replacement: str | None = None
+
+    def reset(self, game: Game[S, M], seat: Player, seed: int) -> None:
+        self._game, self.seat, self.moves = game, seat, 0
+        self.inner.reset(game, seat, seed)
+
+    def observe(self, s: S, m: M) -> None:
+        self.inner.observe(s, m)
+
+    def note(self) -> str:
+        return self.inner.note()
+
+    def halt(self) -> None:
+        self.inner.halt()
+
+    def reply_filter(self, text: str) -> str:
+        """The text the protocol writes: the fault's, once, at the fault move."""
+        replacement, self._replacement = self._replacement, None
+        return text if replacement is None else replacement
+
+    def _spawn(self, *, detached: bool) -> None:
+        subprocess.Popen(
+            [sys.executable, "-c", _BURN, "--fault-tag", self.tag],
+            start_new_session=detached,
+            stdin=subprocess.DEVNULL,
+        )
+
+    def choose(self, s: S, limit: Limit) -> M:
+        self.moves += 1
+        m = self.inner.choose(s, limit)
+        if self.moves != self.ply:
+            return m
+        fault = self.fault
+        if fault is Fault.CRASH:
+            print("faulty agent: crashing on purpose", file=sys.stderr, flush=True)
+            os._exit(3)
+        if fault is Fault.SEGV:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if fault is Fault.SLEEP:
+            time.sleep(10**6)
+        if fault is Fault.BURN:
+            _burn_forever()
+        if fault is Fault.BURN_THREAD:
+            threading.Thread(target=_burn_forever, daemon=True).start()
+            time.sleep(10**6)
+        if fault is Fault.BURN_CHILD:
+            self._spawn(detached=False)
+            time.sleep(10**6)
+        if fault is Fault.FORK_BOMB:
+            while True:
+                with contextlib.suppress(OSError):
+                    os.fork()
+        if fault is Fault.DETACH:
+            self._spawn(detached=True)
+        if fault is Fault.CLOSE_STDOUT:
+            sys.stdout.flush()
+            os.close(1)
+            time.sleep(10**6)
+        if fault is Fault.STDERR_FLOOD:
+            chunk = b"e" * 65535 + b"\n"
+            for _ in range(STDERR_FLOOD // len(chunk)):
+                sys.stderr.buffer.write(chunk)
+            sys.stderr.flush()
+        if fault is Fault.PONDER:
+            threading.Thread(target=_burn_forever, daemon=True).start()
+        texts = {
+            Fault.GARBAGE: "no move here \x1b[2J\x1b[31mYOU LOSE",
+            Fault.EMPTY: "",
+            Fault.LONG_LINE: "1" * LONG_LINE,
+        }
+        if fault in texts:
+            self._replacement = texts[fault]
+        elif fault is Fault.ILLEGAL:
+            self._replacement = self._illegal_text(s)
+        elif fault is Fault.TWO_MOVES:
+            text = self.spec.referee.move_text(self._game_(), s, m, seat=self.seat)
+            self._replacement = f"{text}\n{text}"
+        return m
+
+    def _game_(self) -> Game[S, M]:
+        assert self._game is not None, "reset() first"
+        return self._game
+
+    def _illegal_text(self, s: S) -> str:
+        """A well-formed move text that is not legal in ``s``: a move of some position
+        near ``s`` that the referee rejects as illegal."""
+        game, referee = self._game_(), self.spec.referee
+        rng = random.Random(0)
+        frontier = [s]
+        for _ in range(200):
+            position = rng.choice(frontier)
+            for m in game.legal_moves(position):
+                text = referee.move_text(game, position, m, seat=self.seat)
+                try:
+                    referee.judge(game, s, text, seat=self.seat)
+                except IllegalMove:
+                    return text
+                except (NotationError, AgentFault):  # a wrong claim, not an illegal move
+                    continue
+            moves = game.legal_moves(position)
+            if moves:
+                frontier.append(game.apply(position, rng.choice(moves)))
+        raise RuntimeError("no illegal move text found near this position")

@@ -1,0 +1,150 @@
+"""One fault suite for every game: a built-in engine that misbehaves on purpose, in a
+real process, against every game in the registry. Each case checks the loser, the
+reason, and that nothing the program started outlives its game."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+import uuid
+from dataclasses import replace
+from pathlib import Path
+
+import psutil
+import pytest
+
+from arbiter.agents.faulty import Fault
+from arbiter.agents.random import RandomAgent
+from arbiter.clock import TimeControl
+from arbiter.errors import Reason
+from arbiter.games import find_game, game_names
+from arbiter.referee.file_seat import FileSeat
+from arbiter.referee.match import play_game
+from arbiter.referee.replay import replay
+from arbiter.referee.sandbox import detect
+from arbiter.referee.seat import LocalSeat, Program
+
+PROGRAM = Path(__file__).resolve().parent.parent / "fakegame" / "program.py"
+CGROUPS = detect().cgroups
+PIDS_LIMIT = any(c in ("pids", "unified") for c, _ in detect().parents)
+
+LINES = {
+    Fault.CRASH: Reason.CRASH,
+    Fault.SEGV: Reason.CRASH,
+    Fault.GARBAGE: Reason.MALFORMED,
+    Fault.EMPTY: Reason.MALFORMED,
+    Fault.LONG_LINE: Reason.MALFORMED,
+    Fault.ILLEGAL: Reason.ILLEGAL_MOVE,
+    Fault.TWO_MOVES: Reason.EARLY_OUTPUT,
+    Fault.SLEEP: Reason.TIME,
+    Fault.BURN: Reason.TIME,
+    Fault.BURN_THREAD: Reason.TIME,
+    Fault.BURN_CHILD: Reason.TIME,
+    Fault.FORK_BOMB: Reason.TIME,
+    # suspended with the program from its reply on, a burner in a thread or a detached
+    # process gains nothing and costs little: the game plays on (it is killed at the end)
+    Fault.DETACH: None,
+    Fault.CLOSE_STDOUT: Reason.CRASH,
+    Fault.STDERR_FLOOD: None,  # not a fault: the game plays on
+    Fault.PONDER: None,
+}
+# a program run once per move: no output stream to close, nothing between moves
+FILES = LINES | {Fault.DETACH: None}
+NOT_FOR_FILES = {Fault.TWO_MOVES, Fault.CLOSE_STDOUT, Fault.PONDER}
+
+
+class SlowRandom(RandomAgent):  # type: ignore[type-arg]
+    """A random engine that takes 1.2 s of wall time (and no CPU) over each move."""
+
+    def choose(self, s, limit):
+        time.sleep(1.2)
+        return super().choose(s, limit)
+
+
+def play(spec, seat, tc: str = "st=1", opponent_agent=None):
+    """A game of at most 30 plies between ``seat`` (first) and a random engine."""
+    options = {"max_plies": 30}
+    game = spec.make(options)
+    opponent = LocalSeat(opponent_agent or RandomAgent(), game, spec.referee, seed=1)
+    return asyncio.run(
+        play_game(spec, game, [seat, opponent], TimeControl.parse(tc), options=options)
+    )
+
+
+def faulty(game: str, fault: Fault, tag: str, workdir: Path) -> Program:
+    if game in ("race", "race-files"):
+        shape = "files" if game == "race-files" else "lines"
+        argv = (sys.executable, str(PROGRAM), shape, f"faulty:{fault}:{tag}")
+    else:
+        argv = (
+            sys.executable,
+            "-m",
+            "arbiter.cli",
+            "agent",
+            game,
+            "--engine",
+            "random",
+            "--fault",
+            str(fault),
+            "--fault-tag",
+            tag,
+        )
+    return Program(argv, str(workdir), f"faulty {fault}")
+
+
+def left_behind(tag: str) -> list[int]:
+    """Live processes carrying ``tag`` in their command line, after a short grace."""
+    deadline = time.monotonic() + 3.0
+    while True:
+        found = []
+        for p in psutil.process_iter(["cmdline", "status"]):
+            try:
+                if p.info["status"] != psutil.STATUS_ZOMBIE and tag in " ".join(
+                    p.info["cmdline"] or ()
+                ):
+                    found.append(p.pid)
+            except psutil.Error:
+                continue
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("fault", list(Fault))
+@pytest.mark.parametrize("game", game_names())
+def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> None:
+    spec = find_game(game)
+    tag = uuid.uuid4().hex
+    program = faulty(game, fault, tag, tmp_path)
+    seat = spec.referee.program_seat(program, supervision=spec.supervision)
+    files = isinstance(seat, FileSeat)
+    if files and fault in NOT_FOR_FILES:
+        pytest.skip(f"{fault} needs a program that runs between its moves")
+    if fault is Fault.FORK_BOMB and not PIDS_LIMIT:
+        pytest.skip("a fork bomb is only safe under a cgroup's process-count limit")
+    record = play(spec, seat)
+    expected = (FILES if files else LINES)[fault]
+    if expected is None:
+        assert not (record.reason.is_fault and record.winner == 1), record
+    else:
+        assert (record.winner, record.reason) == (1, expected), record
+        assert "\x1b" not in record.detail
+    replay(record)
+    assert left_behind(tag) == []
+
+
+@pytest.mark.parametrize("fault", [Fault.PONDER, Fault.DETACH])
+@pytest.mark.parametrize("game", [g for g in game_names() if g != "race-files"])
+def test_without_suspension_thinking_on_the_opponents_time_is_charged(
+    game: str, fault: Fault, tmp_path: Path
+) -> None:
+    spec = find_game(game)
+    tag = uuid.uuid4().hex
+    awake = replace(spec.supervision, suspend=False)
+    seat = spec.referee.program_seat(faulty(game, fault, tag, tmp_path), supervision=awake)
+    # the opponent takes 1.2 s of wall time a move: time to think for a program awake
+    # (a detached child is charged while it is the program's descendant, cgroup or not)
+    record = play(spec, seat, opponent_agent=SlowRandom())
+    assert (record.winner, record.reason) == (1, Reason.TIME), record
+    assert left_behind(tag) == []
