@@ -8,7 +8,6 @@ PIDFILE.moves so tests can see what the referee sent it.
 """
 
 import os
-import subprocess
 import sys
 import time
 
@@ -76,31 +75,8 @@ if mode == "play0":  # white as the sheet's development play(): writes 0 before 
     say("2123")
 elif mode == "illegal":
     say("1418")
-elif mode == "flood":
-    say("1" * 100_000)
 elif mode == "malformed":
     say("move 14 to 34")
-elif mode == "burn":
-    child = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    note(f"child {child.pid}")
-    while True:
-        pass
-elif mode == "sleep":
-    time.sleep(600)
-elif mode == "daemon":  # leaves a child in a session of its own, then dies
-    child = subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True
-    )
-    note(f"child {child.pid}")
-    time.sleep(1.0)
-    sys.exit(4)
-elif mode == "crash":
-    say("1434")
-    hear()
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    note(f"child {child.pid}")
-    sys.stderr.write("segmentation fault (pretend)\n")
-    sys.exit(3)
 elif mode == "false-claim":
     say("-1434")
 elif mode in ("win", "unclaimed"):  # from the Figure 3 position, black to move
