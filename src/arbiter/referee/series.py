@@ -11,11 +11,12 @@ onlooker sees every move whatever the concurrency.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
+import os
 import signal
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from multiprocessing.managers import SyncManager
 from typing import Any
 
 from arbiter.agents.registry import make_seat
@@ -82,9 +83,19 @@ def interrupt_on_termination() -> None:
 
 
 def _worker_start() -> None:
-    """A pool worker dies (cleanly) with the referee that started it."""
+    """A pool worker (or the event queue's manager) dies, cleanly, with the referee that
+    started it."""
     interrupt_on_termination()
     die_with_parent(signal.SIGTERM)
+
+
+def _play_in_worker(job: GameJob, events: EventSink) -> GameRecord:
+    """Plays a job in a pool worker; an interrupt ends the game (its programs stopped)
+    and then the worker itself, which the pool would otherwise keep waiting."""
+    try:
+        return play_job(job, events)
+    except KeyboardInterrupt:
+        os._exit(130)
 
 
 def run_series(
@@ -103,10 +114,9 @@ def run_series(
         for job in jobs:
             yield job, play_job(job, events)
         return
-    with (
-        multiprocessing.Manager() as manager,
-        ProcessPoolExecutor(concurrency, initializer=_worker_start) as pool,
-    ):
+    manager = SyncManager()
+    manager.start(_worker_start)
+    with manager, ProcessPoolExecutor(concurrency, initializer=_worker_start) as pool:
         box = manager.Queue()
         sink = QueueSink(box)
         pending: dict[Future[GameRecord], GameJob] = {}
@@ -115,7 +125,7 @@ def run_series(
             while queue or pending:
                 while queue and len(pending) < concurrency:
                     job = queue.pop(0)
-                    pending[pool.submit(play_job, job, sink)] = job
+                    pending[pool.submit(_play_in_worker, job, sink)] = job
                 done, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
                 drain(box, events)
                 for future in sorted(done, key=lambda f: pending[f].round):

@@ -5,8 +5,8 @@ not, and a referee killed with SIGKILL runs no clean-up. So the first program a
 referee process starts also starts one small watchdog process in a session of its
 own. The referee tells it, over a pipe, each program's process group and cgroup
 as it starts and ends; when the pipe reaches end of file (the referee is gone,
-however it ended) the watchdog kills every group and cgroup still listed, and
-removes the cgroups.
+however it ended) the watchdog thaws, kills every group and cgroup still listed,
+and removes the cgroups.
 """
 
 from __future__ import annotations
@@ -33,6 +33,13 @@ for pid, dirs in groups.items():
         os.killpg(int(pid), signal.SIGKILL)
     except OSError:
         pass
+    for d in dirs:  # a frozen process dies only once thawed
+        for name, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
+            try:
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(value)
+            except OSError:
+                pass
     for _ in range(100):
         left = set()
         for d in dirs:

@@ -1,0 +1,156 @@
+"""Faults that once hung the referee or let processes outlive it, each with real
+processes: the referee stopped by a signal, an engine searching too deep, output
+nobody reads."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+from .test_faults import left_behind
+
+AGENT = [sys.executable, "-m", "arbiter.cli", "agent", "votey", "--engine", "random"]
+MATCH = [sys.executable, "-m", "arbiter.cli", "match", "votey"]
+
+
+def tagged(tag: str) -> list[int]:
+    return [
+        p.pid
+        for p in psutil.process_iter(["cmdline"])
+        if tag in " ".join(p.info["cmdline"] or ()) and p.pid != os.getpid()
+    ]
+
+
+def start_match(fault: str, tag: str, *extra: str) -> subprocess.Popen[str]:
+    """A match whose first program commits ``fault`` at its first move."""
+    agent = " ".join([*AGENT, "--fault", fault, "--fault-tag", tag])
+    return subprocess.Popen(
+        [*MATCH, agent, "random", "--games", "4", "--move-time", "30", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def wait_for(predicate, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def programs_of(tag: str) -> list[int]:
+    """The tagged processes that are programs (not the referee or its workers)."""
+    found = []
+    for pid in tagged(tag):
+        try:
+            cmd = " ".join(psutil.Process(pid).cmdline())
+        except psutil.Error:
+            continue
+        if " match " not in cmd:
+            found.append(pid)
+    return found
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+@pytest.mark.parametrize("fault", ["sleep", "detach"])
+def test_a_referee_stopped_by_a_signal_ends_its_programs_and_sums_up(sig, fault) -> None:
+    tag = uuid.uuid4().hex
+    referee = start_match(fault, tag)
+    # the sleeper is waiting for its move; the detached burner has left its group
+    wait_for(lambda: len(programs_of(tag)) >= (2 if fault == "detach" else 1))
+    referee.send_signal(sig)
+    out, err = referee.communicate(timeout=30)
+    assert referee.returncode == 130, err
+    assert "interrupted after 0 of 4 games" in out and "Elo difference" in out
+    assert left_behind(tag) == []
+
+
+@pytest.mark.parametrize("concurrency", ["1", "2"])
+def test_programs_and_workers_die_with_a_referee_killed_outright(concurrency) -> None:
+    tag = uuid.uuid4().hex
+    referee = start_match("detach", tag, "--concurrency", concurrency)
+    wait_for(lambda: len(programs_of(tag)) >= 2)
+    referee.kill()  # SIGKILL: no clean-up of its own
+    referee.communicate(timeout=30)
+    assert left_behind(tag) == []  # programs, their detached children, pool workers
+
+
+def test_an_engine_that_searches_too_deep_stops_when_its_time_is_up() -> None:
+    done = subprocess.run(
+        [*MATCH, "alphabeta:depth=60", "random", "--games", "1", "--move-time", "0.2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "random wins by time" in done.stdout
+
+
+@pytest.mark.parametrize("newline", [True, False])
+def test_a_10_mb_line_is_malformed_and_hangs_nothing(tmp_path: Path, newline: bool) -> None:
+    flood = tmp_path / "flood.py"
+    flood.write_text(
+        "import sys, time\n"
+        f"sys.stdout.write('1' * 10_000_000 + {'chr(10)' if newline else repr('')})\n"
+        "sys.stdout.flush()\ntime.sleep(600)\n"
+    )
+    done = subprocess.run(
+        [
+            *MATCH,
+            f"{sys.executable} {flood}",
+            "random",
+            "--games",
+            "2",
+            "--concurrency",
+            "2",
+            "--move-time",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.count("by malformed output (line longer than") == 2, done.stdout
+
+
+def test_statistics_written_after_the_game_are_drained(tmp_path: Path) -> None:
+    # white loses and then writes 1 MB of statistics it was never asked for
+    stats = tmp_path / "stats.py"
+    stats.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.strip() in ('-1',) or line.startswith('-'):\n"
+        "        break\n"
+        "    print('2123' if False else '', end='')\n"
+        "    break\n"
+        "for i in range(20000):\n"
+        "    print('stat', i, 'x' * 40)\n"
+    )
+    done = subprocess.run(
+        [
+            *MATCH,
+            "random",
+            f"{sys.executable} {stats}",
+            "--games",
+            "2",
+            "--concurrency",
+            "2",
+            "--move-time",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("game ") >= 2
