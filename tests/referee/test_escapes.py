@@ -154,3 +154,44 @@ def test_statistics_written_after_the_game_are_drained(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("game ") >= 2
+
+
+def test_programs_run_in_a_directory_of_their_own_with_a_minimal_environment(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import asyncio
+
+    from arbiter.agents.random import RandomAgent
+    from arbiter.clock import TimeControl
+    from arbiter.games import find_game
+    from arbiter.games.votey.protocol import VoteySeat
+    from arbiter.referee.match import play_game
+    from arbiter.referee.seat import LocalSeat, Program
+    from arbiter.referee.supervision import Supervision
+
+    spy = tmp_path / "spy.py"
+    seen = tmp_path / "seen.txt"
+    spy.write_text(
+        "import os, sys\n"
+        f"open({str(seen)!r}, 'a').write(repr((os.getcwd(), os.environ.get('SECRET'), "
+        "os.environ.get('SHARED'), sorted(os.environ))) + chr(10))\n"
+        "print('1418', flush=True)\n"
+    )
+    monkeypatch.setenv("SECRET", "hunter2")
+    monkeypatch.setenv("SHARED", "ok")
+    spec = find_game("votey")
+    for passed in ((), ("SHARED",)):
+        seat = VoteySeat(
+            Program((sys.executable, "spy.py"), name="spy"),  # a path relative to here
+            supervision=Supervision(pass_env=passed),
+        )
+        monkeypatch.chdir(tmp_path)
+        white = LocalSeat(RandomAgent(), spec.make(), spec.referee)
+        asyncio.run(play_game(spec, spec.make(), [seat, white], TimeControl.parse("st=5")))
+    first, second = (eval(line) for line in seen.read_text().splitlines())
+    cwd, secret, shared, names = first
+    assert cwd != str(tmp_path) and not Path(cwd).exists()  # its own, removed after
+    assert secret is None and shared is None
+    shell = {"PWD", "OLDPWD", "SHLVL", "_", "LC_CTYPE"}  # what the launching shell adds
+    assert set(names) <= {"PATH", "LANG", "LC_ALL", "TZ", "HOME", "TMPDIR"} | shell
+    assert second[2] == "ok" and second[1] is None

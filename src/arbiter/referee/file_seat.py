@@ -20,7 +20,7 @@ from arbiter.errors import ConfigError, Crash, Malformed
 from arbiter.game import Outcome, Player
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.seat import Program, Reply
-from arbiter.referee.supervision import Supervision
+from arbiter.referee.supervision import Supervision, absolute_arguments, program_environment
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -49,12 +49,14 @@ class FileSeat(Generic[S, M]):
         self.supervision = supervision or Supervision()
         self.seat: Player = 0
         self.runner = FileRunner(
-            program.argv,
+            absolute_arguments(program.argv),
             program.cwd,
             name=self.name,
             input_name=self.input_name,
             output_name=self.output_name,
             scratch=self.scratch,
+            env=program_environment(program.cwd, self.supervision.pass_env),
+            confinement=self.supervision.confinement,
         )
 
     # -- what a contest's protocol supplies ------------------------------------

@@ -15,13 +15,14 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arbiter.errors import Crash, Timeout
 from arbiter.referee.pipe import check_limits
 from arbiter.referee.process import AgentProcess
+from arbiter.referee.sandbox import Confinement
 from arbiter.referee.supervision import Charging
 
 
@@ -48,6 +49,8 @@ class FileRunner:
         output_name: str = "output.txt",
         scratch: Sequence[str] = ("playdata.txt",),
         poll: float = 0.005,
+        env: Mapping[str, str] | None = None,
+        confinement: Confinement | None = None,
     ) -> None:
         self.argv = list(argv)
         self.workdir = Path(workdir)
@@ -56,6 +59,8 @@ class FileRunner:
         self.output_name = output_name
         self.scratch = tuple(scratch)
         self.poll = poll
+        self.env = env
+        self.confinement = confinement
 
     def new_game(self) -> None:
         """Makes the working directory ready for a new game: removes the files the
@@ -101,7 +106,14 @@ class FileRunner:
                 f"{self.name}: cannot write {self.input_name}: {e.strerror}",
                 f"cannot write {self.input_name}: {e.strerror}",
             ) from None
-        process = AgentProcess(self.argv, name=self.name, cwd=str(self.workdir), stdin=False)
+        process = AgentProcess(
+            self.argv,
+            name=self.name,
+            cwd=str(self.workdir),
+            stdin=False,
+            env=self.env,
+            confinement=self.confinement,
+        )
         started = time.monotonic()
         await process.start()
         try:

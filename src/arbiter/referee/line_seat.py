@@ -3,12 +3,14 @@ Alquerque, Chinese checkers).
 
 :class:`LineSeat` does what every such contest needs, by its protocol's
 :class:`~arbiter.referee.supervision.Supervision` options: it starts the program
-with the contest's arguments, charges each reply (CPU of the tree since the
-program's previous reply, or wall time from the referee's message to the reply),
-stops the program at its kill deadline or wall backstop, suspends its whole tree
-from each reply until it is asked again, and kills everything it started at the
-end. A contest's ``protocol.py`` subclasses it only for the lines themselves:
-:meth:`arguments`, :meth:`request`, :meth:`accept`, :meth:`tell`, :meth:`finish`.
+with the contest's arguments in a working directory of its own (a fresh one for
+each game unless the program has one) with a minimal environment; charges each
+reply (CPU of the tree since the program's previous reply, or wall time from the
+referee's message to the reply); stops the program at its kill deadline or wall
+backstop; suspends its whole tree from each reply until it is asked again; and
+kills everything it started at the end. A contest's ``protocol.py`` subclasses it
+only for the lines themselves: :meth:`arguments`, :meth:`request`, :meth:`accept`,
+:meth:`tell`, :meth:`finish`.
 
 Charging from the previous reply, not from the next message, means CPU a program
 spends after replying (thinking on its opponent's time, before the stop arrives or
@@ -29,7 +31,13 @@ from arbiter.errors import EarlyOutput, Timeout
 from arbiter.game import Outcome, Player
 from arbiter.referee.pipe import LinePipe, LineTransport
 from arbiter.referee.seat import Program, Reply
-from arbiter.referee.supervision import Charging, Supervision
+from arbiter.referee.supervision import (
+    Charging,
+    Supervision,
+    Workdir,
+    absolute_arguments,
+    program_environment,
+)
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -58,6 +66,7 @@ class LineSeat(Generic[S, M]):
         self._cpu_base = 0.0
         self._message_at: float | None = None
         self._first = True
+        self.workdir: Workdir | None = None
 
     # -- what a contest's protocol supplies ------------------------------------
 
@@ -83,11 +92,19 @@ class LineSeat(Generic[S, M]):
 
     async def start(self, seat: Player, clock: Clock) -> None:
         self.seat = seat
-        argv = [*self.program.argv, *self.arguments(seat)]
+        argv = [*absolute_arguments(self.program.argv), *self.arguments(seat)]
         if self.transport_factory is not None:
             self.transport = self.transport_factory(argv, self.program.cwd)
         else:
-            self.transport = LinePipe(argv, name=self.name, cwd=self.program.cwd)
+            self.workdir = Workdir(self.program.cwd)
+            sup = self.supervision
+            self.transport = LinePipe(
+                argv,
+                name=self.name,
+                cwd=self.workdir.path,
+                env=program_environment(self.workdir.path, sup.pass_env),
+                confinement=sup.confinement,
+            )
         await self.transport.start()
         self._cpu_base = 0.0  # start-up counts towards the first move
         self._first = True
@@ -167,3 +184,5 @@ class LineSeat(Generic[S, M]):
             await self.finish(outcome)
         with contextlib.suppress(Exception):
             await self.transport.close()
+        if self.workdir is not None:
+            self.workdir.remove()

@@ -154,10 +154,9 @@ class LinePipe:
 
     def _crash(self) -> AgentFault:
         if self.process.memory_exceeded():
-            return MemoryExceeded(
-                f"{self.name}: killed for exceeding its memory limit",
-                "killed for exceeding its memory limit",
-            )
+            limit = self.process.confinement.memory_limit or 0
+            why = f"killed for going over its {limit / 2**20:.0f} MB memory limit"
+            return MemoryExceeded(f"{self.name}: {why}", why)
         detail = self.process.exit_detail()
         return Crash(f"{self.name}: {detail}", detail)
 

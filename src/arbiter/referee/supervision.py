@@ -13,14 +13,26 @@ program (a line pipe or a file-per-move runner) reads them.
   program that thinks on its opponent's time pays for it.
 - ``memory_limit_mb``: resident memory of the tree while it thinks; beyond it the
   program loses.
+- ``max_processes``: processes and threads a program may have at once (a cgroup's
+  limit, where there is one; it stops fork bombs).
+- ``network``: False runs programs in a network namespace of their own (root).
+- ``pass_env``: the only variables of the referee's environment a program sees
+  besides its minimal one (see :func:`program_environment`).
 - The wall-clock backstop for CPU charging (a program that sleeps or blocks uses
   no CPU) is computed in one place, :meth:`Supervision.wall_limit`.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
+
+from arbiter.referee.sandbox import Confinement
 
 
 class Charging(StrEnum):
@@ -39,6 +51,9 @@ class Supervision:
     memory_limit_mb: float | None = None
     backstop_factor: float = 2.0
     backstop_extra: float = 1.0
+    max_processes: int | None = 256
+    network: bool = True
+    pass_env: tuple[str, ...] = ()
 
     def wall_limit(self, kill_at: float | None) -> float | None:
         """Returns the wall seconds a program may take for a move that is killed at
@@ -62,3 +77,53 @@ class Supervision:
     def memory_limit(self) -> int | None:
         """The memory limit in bytes, or ``None``."""
         return None if self.memory_limit_mb is None else int(self.memory_limit_mb * 2**20)
+
+    @property
+    def confinement(self) -> Confinement:
+        """What the sandbox holds a program to."""
+        return Confinement(self.memory_limit, self.max_processes, self.network)
+
+
+PASSED_ALWAYS = ("PATH", "LANG", "LC_ALL", "TZ")
+"""Variables every program gets from the referee, as they are."""
+
+
+def program_environment(workdir: str, pass_env: Sequence[str] = ()) -> dict[str, str]:
+    """The whole environment of a contest program: ``PATH`` and the locale, its own
+    working directory as ``HOME`` and ``TMPDIR``, and the variables named in
+    ``pass_env``; nothing else of the referee's (no keys, no tokens)."""
+    env = {k: os.environ[k] for k in (*PASSED_ALWAYS, *pass_env) if k in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env.setdefault("LANG", "C.UTF-8")
+    env["HOME"] = env["TMPDIR"] = workdir
+    return env
+
+
+def absolute_arguments(argv: Sequence[str], base: str | None = None) -> list[str]:
+    """Returns ``argv`` with every argument that names an existing file or directory
+    (relative to ``base``, default the referee's directory) made absolute, so a
+    program started in a directory of its own still finds ``./my_agent`` or
+    ``my_agent.py``."""
+    root = Path(base or os.getcwd())
+    out = []
+    for i, arg in enumerate(argv):
+        path = root / arg
+        if arg and not os.path.isabs(arg) and (os.sep in arg or i > 0) and path.exists():
+            out.append(str(path.resolve()))
+        else:
+            out.append(arg)
+    return out
+
+
+class Workdir:
+    """A program's working directory for one game: its own when it has one, else a
+    fresh temporary directory, removed after the game."""
+
+    def __init__(self, given: str | None) -> None:
+        self.given = given
+        self.path = given or tempfile.mkdtemp(prefix="arbiter-game-")
+
+    def remove(self) -> None:
+        """Removes a temporary directory (never one the program was given)."""
+        if self.given is None:
+            shutil.rmtree(self.path, ignore_errors=True)
