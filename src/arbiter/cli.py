@@ -188,6 +188,25 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="let a waiting program run (it is still charged for what it uses)",
     )
     m.add_argument(
+        "--no-network",
+        action="store_true",
+        help="run programs without a network (a namespace of their own; needs root)",
+    )
+    m.add_argument(
+        "--pass-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="let programs see this environment variable (they get a minimal one)",
+    )
+    m.add_argument(
+        "--max-processes",
+        type=_bounded_int(1, 100_000),
+        default=256,
+        metavar="N",
+        help="processes and threads a program may have at once, where cgroups allow",
+    )
+    m.add_argument(
         "--names", nargs=2, metavar=("NAME_A", "NAME_B"), help="names to show for A and B"
     )
     m.add_argument(
@@ -238,6 +257,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
     r = sub.add_parser("replay", help="re-verify every move and result of a record file")
     r.add_argument("file")
+
+    sub.add_parser("doctor", help="say how this machine lets the referee hold programs")
     return parser
 
 
@@ -270,6 +291,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from arbiter.games import find_game
     from arbiter.record import append_record
     from arbiter.referee.events import Event, GameStarted, MovePlayed
+    from arbiter.referee.sandbox import detect
     from arbiter.referee.series import GameJob, run_series
     from arbiter.tournament.schedule import match
     from arbiter.tournament.score import MatchScore
@@ -291,10 +313,15 @@ def _cmd_match(args: argparse.Namespace) -> int:
             raise ConfigError(f"cannot write records to {args.record!r}: {e.strerror}") from None
     tc = _time_control(args, spec.time_control)
     options = _rule_options(args, spec)
+    if args.no_network and not detect().network_namespaces:
+        raise ConfigError("--no-network needs root and unshare here: see 'arbiter doctor'")
     supervision = replace(
         spec.supervision,
         suspend=spec.supervision.suspend and not args.no_suspend,
         memory_limit_mb=args.memory_limit or spec.supervision.memory_limit_mb,
+        network=not args.no_network,
+        pass_env=tuple(args.pass_env),
+        max_processes=args.max_processes,
     )
     jobs = [
         GameJob(
@@ -503,12 +530,21 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from arbiter.referee.sandbox import detect
+
+    for line in detect().describe():
+        print(line)
+    return 0
+
+
 COMMANDS = {
     "match": _cmd_match,
     "agent": _cmd_agent,
     "play": _cmd_play,
     "perft": _cmd_perft,
     "replay": _cmd_replay,
+    "doctor": _cmd_doctor,
 }
 
 

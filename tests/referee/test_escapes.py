@@ -195,3 +195,43 @@ def test_programs_run_in_a_directory_of_their_own_with_a_minimal_environment(
     shell = {"PWD", "OLDPWD", "SHLVL", "_", "LC_CTYPE"}  # what the launching shell adds
     assert set(names) <= {"PATH", "LANG", "LC_ALL", "TZ", "HOME", "TMPDIR"} | shell
     assert second[2] == "ok" and second[1] is None
+
+
+@pytest.mark.skipif(
+    not __import__("arbiter.referee.sandbox", fromlist=["detect"]).detect().network_namespaces,
+    reason="network namespaces need root and unshare",
+)
+def test_no_network_cuts_programs_off_even_from_this_machine(tmp_path: Path) -> None:
+    import socket
+
+    from arbiter.cli import main
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    probe, seen = tmp_path / "probe.py", tmp_path / "seen.txt"
+    probe.write_text(
+        "import socket\n"
+        "try:\n"
+        f"    socket.create_connection(('127.0.0.1', {port}), timeout=2); r = 'connected'\n"
+        "except OSError:\n"
+        "    r = 'cut off'\n"
+        f"open({str(seen)!r}, 'a').write(r + chr(10))\n"
+        "print('1418', flush=True)\n"
+    )
+    command = f"{sys.executable} {probe}"
+    for flags in ([], ["--no-network"]):
+        assert main(["match", "votey", command, "random", "--games", "1", *flags]) == 0
+    server.close()
+    assert seen.read_text().splitlines() == ["connected", "cut off"]
+
+
+def test_doctor_says_what_holds_programs(capsys) -> None:
+    from arbiter.cli import main
+    from arbiter.referee.sandbox import detect
+
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"confinement: {detect().kind}")
+    assert "programs die with the referee" in out
