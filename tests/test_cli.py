@@ -72,8 +72,29 @@ def test_replay_reports_a_tampered_record(tmp_path, capsys) -> None:
     capsys.readouterr()
     text = record.read_text().replace('"moves":["', '"moves":["8888","', 1)
     record.write_text(text)
+    # changed after the referee sealed it
     assert main(["replay", str(record)]) == 1
+    assert "not written by this referee (a seal that does not match)" in capsys.readouterr().out
+    # judged on its moves alone, the change is found too
+    assert main(["replay", str(record), "--unsealed"]) == 1
     assert "move 1 '8888'" in capsys.readouterr().out
+
+
+def test_replay_rejects_a_forged_record_that_plays_correctly(tmp_path, capsys) -> None:
+    import json
+
+    record = tmp_path / "games.jsonl"
+    main(["match", "votey", "random", "random", "--games", "1", "--record", str(record)])
+    capsys.readouterr()
+    forged = json.loads(record.read_text())
+    forged["players"] = ["mallory", "random"]  # a true game, claimed by someone else
+    del forged["seal"]
+    with record.open("a") as f:
+        f.write(json.dumps(forged) + "\n")
+    assert main(["replay", str(record)]) == 1
+    out = capsys.readouterr().out
+    assert "games.jsonl:1: ok" in out
+    assert "games.jsonl:2: votey mallory vs random: not written by this referee (no seal)" in out
 
 
 @pytest.mark.parametrize(

@@ -257,6 +257,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
     r = sub.add_parser("replay", help="re-verify every move and result of a record file")
     r.add_argument("file")
+    r.add_argument(
+        "--unsealed", action="store_true", help="check records that carry no seal of this referee"
+    )
 
     sub.add_parser("doctor", help="say how this machine lets the referee hold programs")
     return parser
@@ -289,7 +292,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
     from arbiter.agents.spec import AgentSpec
     from arbiter.games import find_game
-    from arbiter.record import append_record
+    from arbiter.record import append_record, record_key
     from arbiter.referee.events import Event, GameStarted, MovePlayed
     from arbiter.referee.sandbox import detect
     from arbiter.referee.series import GameJob, run_series
@@ -305,12 +308,14 @@ def _cmd_match(args: argparse.Namespace) -> int:
     )
     for agent in agents:
         agent.check()
+    key = None
     if args.record:
         try:
             with open(args.record, "a", encoding="utf-8"):
                 pass
         except OSError as e:
             raise ConfigError(f"cannot write records to {args.record!r}: {e.strerror}") from None
+        key = record_key(create=True)
     tc = _time_control(args, spec.time_control)
     options = _rule_options(args, spec)
     if args.no_network and not detect().network_namespaces:
@@ -362,7 +367,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     try:
         for job, record in run_series(jobs, args.concurrency, show if args.verbose else _quiet):
             if args.record:
-                append_record(args.record, record)
+                append_record(args.record, record, key)
             played += 1
             out = record.outcome
             first = 0 if job.agents[0] is agents[0] else 1
@@ -502,9 +507,12 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from arbiter.errors import RecordError
-    from arbiter.record import read_lines
+    from arbiter.record import key_path, read_lines, record_key
     from arbiter.referee.replay import replay
 
+    key = None if args.unsealed else record_key()
+    if key is None and not args.unsealed:
+        print(f"no record key at {key_path()}: seals are not checked")
     bad = 0
     count = 0
     for number, record in read_lines(args.file):
@@ -514,6 +522,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             print(record)
             continue
         who = f"{record.game} {' vs '.join(record.players)}"
+        if key is not None and not record.sealed_by(key):
+            bad += 1
+            why = "no seal" if record.seal is None else "a seal that does not match"
+            print(f"{args.file}:{number}: {who}: not written by this referee ({why})")
+            continue
         try:
             out = replay(record)
         except RecordError as e:

@@ -5,13 +5,24 @@ options, the players, every move in the contest's own notation and in the first
 player's numbering (whatever numbering the mover wrote in), the seconds charged
 per move, the result, its reason and detail, the contest's score, and for a fault
 the offending text exactly as the offender wrote it.
+
+Records the referee writes are sealed: an HMAC-SHA256 of their fields under a key
+kept in the referee's user's configuration (:func:`record_key`), so ``arbiter
+replay`` can tell them from records written or changed by anyone without the key.
+Programs run with a minimal environment in a directory of their own and are not
+told where the key is; a program running as the same user could still find and
+read it, so the seal proves provenance only against programs run as another user
+or confined so they cannot read it.
 :func:`arbiter.referee.replay.replay` plays a record again and checks it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
+import secrets
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -40,21 +51,40 @@ class GameRecord:
     date: str = ""
     round: int | None = None
     score: tuple[float, float] | None = None
+    seal: str | None = field(default=None, compare=False)
 
     @property
     def outcome(self) -> Outcome:
         """The result as an Outcome."""
         return Outcome(self.winner, self.reason, self.detail)
 
-    def to_json(self) -> str:
-        """Returns the record as one line of JSON."""
+    def _fields(self) -> dict[str, Any]:
         d = asdict(self)
+        del d["seal"]
         d["reason"] = str(self.reason)
         d["players"] = list(self.players)
         d["moves"] = list(self.moves)
         d["times"] = [round(t, 6) for t in self.times]
         d["score"] = None if self.score is None else list(self.score)
+        return d
+
+    def to_json(self, key: bytes | None = None) -> str:
+        """Returns the record as one line of JSON, sealed with ``key`` if given."""
+        d = self._fields()
+        if key is not None:
+            d["seal"] = self.seal_with(key)
+        elif self.seal is not None:
+            d["seal"] = self.seal
         return json.dumps(d, separators=(",", ":"))
+
+    def seal_with(self, key: bytes) -> str:
+        """The record's seal: an HMAC-SHA256 of its fields (times as written)."""
+        canonical = json.dumps(self._fields(), separators=(",", ":"), sort_keys=True)
+        return hmac.new(key, canonical.encode(), hashlib.sha256).hexdigest()
+
+    def sealed_by(self, key: bytes) -> bool:
+        """True when the record carries the seal ``key`` gives it."""
+        return self.seal is not None and hmac.compare_digest(self.seal, self.seal_with(key))
 
     @classmethod
     def from_json(cls, line: str) -> GameRecord:
@@ -110,6 +140,9 @@ class GameRecord:
             or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in score)
         ):
             raise TypeError("'score' must be two numbers")
+        seal = d.get("seal")
+        if seal is not None and not isinstance(seal, str):
+            raise TypeError("'seal' must be text")
         number = d.get("round")
         if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
             raise TypeError("'round' must be a whole number")
@@ -129,13 +162,54 @@ class GameRecord:
             date=str(d.get("date", "")),
             round=number,
             score=None if score is None else (float(score[0]), float(score[1])),
+            seal=seal,
         )
 
 
-def append_record(path: str | Path, record: GameRecord) -> None:
-    """Appends one record as a line and flushes it to disk, so a crash loses nothing."""
+KEY_VARIABLE = "ARBITER_RECORD_KEY"
+"""Names the file of the key that seals records (default
+``$XDG_CONFIG_HOME/arbiter/record.key``, that is ``~/.config/arbiter/record.key``)."""
+
+
+def key_path() -> Path:
+    """Where the key that seals records is kept."""
+    if given := os.environ.get(KEY_VARIABLE):
+        return Path(given)
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(config) / "arbiter" / "record.key"
+
+
+def record_key(create: bool = False) -> bytes | None:
+    """The key that seals records; with ``create``, a new random key is made (readable
+    by its owner only) when there is none.
+
+    :raises RecordError: if the key file cannot be read or made.
+    """
+    path = key_path()
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except FileNotFoundError:
+        if not create:
+            return None
+    except (OSError, ValueError) as e:
+        raise RecordError(f"cannot read the record key {str(path)!r}: {e}") from None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32) + "\n")
+    except FileExistsError:
+        pass
+    except OSError as e:
+        raise RecordError(f"cannot make the record key {str(path)!r}: {e.strerror}") from None
+    return record_key(create=False)
+
+
+def append_record(path: str | Path, record: GameRecord, key: bytes | None = None) -> None:
+    """Appends one record as a line, sealed with ``key`` if given, and flushes it to
+    disk, so a crash loses nothing."""
     with open(path, "a", encoding="utf-8") as f:
-        f.write(record.to_json() + "\n")
+        f.write(record.to_json(key) + "\n")
         f.flush()
         os.fsync(f.fileno())
 
