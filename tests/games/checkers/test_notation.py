@@ -8,28 +8,12 @@ from arbiter.errors import IllegalMove, NotationError
 from arbiter.games.checkers.notation import (
     board_rows,
     draw_board,
-    format_move,
     parse_board,
-    parse_move,
     resolve_move,
 )
 from arbiter.games.checkers.rules import Checkers
 
 from .test_rules import pos
-
-
-@pytest.mark.parametrize("text", ["9-13", "32-28", "22x15", "22x15x6", "1x10x19x28"])
-def test_contest_lines_round_trip(text: str) -> None:
-    assert format_move(parse_move(text, seat=0), seat=0) == text
-
-
-@pytest.mark.parametrize(
-    "text", ["", "9", "9-", "0-4", "33-29", "9--13", "9-13-17", "22x", "x15", "9 13", "a-b"]
-)
-def test_malformed_moves_name_the_text(text: str) -> None:
-    with pytest.raises(NotationError) as e:
-        parse_move(text, seat=0)
-    assert repr(text) in str(e.value)
 
 
 def test_start_board_rows_match_the_sheet_coding() -> None:

@@ -1,0 +1,51 @@
+"""Every game's notation against its corpus of contest lines, a data file per game:
+``tests/games/<game>/notation.jsonl``, one JSON object a line, ``{"good": TEXT}``
+(optionally with ``"formats_as"``, the text it is written back as) or ``{"bad": TEXT}``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arbiter.errors import AmbiguousMove, NotationError
+from arbiter.games import find_game, game_names
+
+HERE = Path(__file__).parent
+
+
+def corpus(name: str) -> Path:
+    """The corpus of a game's notation module (games that share one share the corpus)."""
+    package = find_game(name).notation.__name__.split(".")[-2]
+    return HERE / "games" / package / "notation.jsonl"
+
+
+def cases() -> list[tuple[str, dict[str, str]]]:
+    found = []
+    for name in game_names():
+        for line in corpus(name).read_text().splitlines():
+            found.append((name, json.loads(line)))
+    return found
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_has_a_corpus(name: str) -> None:
+    entries = [json.loads(line) for line in corpus(name).read_text().splitlines()]
+    assert any("good" in e for e in entries) and any("bad" in e for e in entries)
+
+
+@pytest.mark.parametrize(("name", "entry"), cases())
+def test_corpus_line(name: str, entry: dict[str, str]) -> None:
+    notation = find_game(name).notation
+    if "good" in entry:
+        text = entry["good"]
+        m = notation.parse_move(text, seat=0)
+        assert notation.format_move(m, seat=0) == entry.get("formats_as", text)
+    else:
+        text = entry["bad"]
+        with pytest.raises(NotationError) as e:
+            notation.parse_move(text, seat=0)
+        assert repr(text) in str(e.value)  # the error names the text
+        assert not isinstance(e.value, AmbiguousMove)
