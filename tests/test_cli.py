@@ -111,6 +111,10 @@ def test_replay_rejects_a_forged_record_that_plays_correctly(tmp_path, capsys) -
         (["perft", "votey", "2", "--position", "bad"], "invalid votey position"),
         (["play", "votey", "--as", "purple"], "unknown side 'purple'"),
         (["agent", "votey", "3"], "PROGRAM 1 or PROGRAM 2"),
+        (["match", "votey", "random", "random", "--tc", "0"], "leaves no time to move"),
+        (["match", "votey", "random", "random", "--tc", "st=0"], "leaves no time to move"),
+        (["match", "votey", "random", "random", "--tc", "1:-30"], "'1:-30' is not a time"),
+        (["match", "votey", "alphabeta:depth=1000", "random"], "depth must be at most 64"),
         (["match", "votey", "alphabeta:depth=x", "random"], "depth must be a whole number"),
         (["match", "votey", "greedy:depth=2", "random"], "unknown option 'depth=2' for greedy"),
     ],
@@ -128,6 +132,8 @@ def test_user_mistakes_are_one_line_errors(argv, message, capsys) -> None:
         ["match", "votey", "a", "b", "--move-time", "-1"],
         ["match", "chess", "a", "b"],
         ["match", "votey", "random", "random", "--plain-draws"],
+        ["match", "votey", "a", "b", "--games", "99999999999999999999"],
+        ["match", "votey", "a", "b", "--depth", "1000"],
     ],
 )
 def test_bad_flags_are_usage_errors(argv, capsys) -> None:
