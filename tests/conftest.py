@@ -25,7 +25,7 @@ def pytest_sessionfinish(session, exitstatus) -> None:  # type: ignore[no-untype
 
     from arbiter.referee.watchdog import WATCHDOG
 
-    watchdog = WATCHDOG._proc.pid if WATCHDOG._proc is not None else None
+    watchdog = WATCHDOG.pid
     deadline = time.monotonic() + 5
     while True:
         left = []

@@ -391,6 +391,8 @@ def kill_orphans() -> None:
     except psutil.Error:
         return
     ours = _LIVE | {p.pid for p in multiprocessing.active_children() if p.pid is not None}
+    if WATCHDOG.pid is not None:
+        ours.add(WATCHDOG.pid)
     for child in children:
         if child.pid in ours:
             continue

@@ -85,6 +85,12 @@ class Watchdog:
                 self._proc.stdin.write(line.encode() + b"\n")
                 self._proc.stdin.flush()
 
+    @property
+    def pid(self) -> int | None:
+        """The watchdog's pid, while it runs."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.poll() is None else None
+
     def watch(self, pid: int, cgroup: Cgroup | None) -> None:
         """Lists a program (its process group is ``pid``) and its cgroup."""
         dirs = [] if cgroup is None else [str(Path(f).parent) for f in cgroup.join_files]
