@@ -121,3 +121,30 @@ def test_unknown_rule_option_is_a_record_error() -> None:
     bad = dataclasses.replace(figure3_win(), options={"speed": 3})
     with pytest.raises(RecordError, match="cannot set up"):
         replay(bad)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            '{"game":"votey","players":["a","b"],"moves":[],"winner":0,"reason":"time",'
+            '"options":{"max_plies":"x"}}',
+            "must be a whole number",
+        ),
+        (
+            '{"game":"votey","players":["a","b"],"moves":[],"winner":0,"reason":"time",'
+            '"seed":Infinity}',
+            "wrong type",
+        ),
+        (
+            '{"game":"votey","players":["a","b"],"moves":[],"winner":null,"reason":"crash"}',
+            "cannot end in a draw",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_records_that_contradict_themselves_or_break_the_parser_are_record_errors(
+    line: str, message: str
+) -> None:
+    with pytest.raises(RecordError, match=message):
+        replay(GameRecord.from_json(line))

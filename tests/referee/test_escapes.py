@@ -124,15 +124,17 @@ def test_a_10_mb_line_is_malformed_and_hangs_nothing(tmp_path: Path, newline: bo
 
 
 def test_statistics_written_after_the_game_are_drained(tmp_path: Path) -> None:
-    # white loses and then writes 1 MB of statistics it was never asked for
+    # a program that plays its game to the end, then writes 1 MB it was never asked for
     stats = tmp_path / "stats.py"
     stats.write_text(
         "import sys\n"
-        "for line in sys.stdin:\n"
-        "    if line.strip() in ('-1',) or line.startswith('-'):\n"
-        "        break\n"
-        "    print('2123' if False else '', end='')\n"
-        "    break\n"
+        "from arbiter.agents.random import RandomAgent\n"
+        "from arbiter.clock import TimeControl\n"
+        "from arbiter.contract import AgentRun\n"
+        "from arbiter.games import find_game\n"
+        "spec = find_game('votey')\n"
+        "run = AgentRun(TimeControl(), sys.stdin, sys.stdout, sys.stderr)\n"
+        "spec.referee.serve(RandomAgent(), spec.make(), sys.argv[1:], run)\n"
         "for i in range(20000):\n"
         "    print('stat', i, 'x' * 40)\n"
     )
@@ -153,7 +155,45 @@ def test_statistics_written_after_the_game_are_drained(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("game ") >= 2
+    assert done.stdout.count("game ") == 2
+    assert "by connected" in done.stdout and "malformed" not in done.stdout
+
+
+def test_debug_lines_before_a_move_are_malformed_and_hang_nothing(tmp_path: Path) -> None:
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text(
+        "import time\nfor i in range(20000):\n    print('debug', i, 'x' * 40)\n"
+        "print('1434', flush=True)\ntime.sleep(600)\n"
+    )
+    done = subprocess.run(
+        [*MATCH, f"{sys.executable} {chatty}", "random", "--games", "1", "--move-time", "5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "by malformed output (invalid votey move 'debug 0" in done.stdout
+
+
+def test_binary_junk_is_kept_escaped_and_replays(tmp_path: Path) -> None:
+    from arbiter.record import read_records
+    from arbiter.referee.replay import replay
+
+    junk = tmp_path / "junk.py"
+    junk.write_text(
+        "import sys, time\nsys.stdout.buffer.write(b'\\xff\\xfe14\\n')\n"
+        "sys.stdout.flush()\ntime.sleep(600)\n"
+    )
+    record = tmp_path / "r.jsonl"
+    subprocess.run(
+        [*MATCH, f"{sys.executable} {junk}", "random", "--games", "1", "--record", str(record)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    ((_, game),) = list(read_records(record))
+    assert (game.winner, str(game.reason)) == (1, "malformed output")
+    assert game.offending == "\\xff\\xfe14"
+    assert replay(game) == game.outcome
 
 
 def test_programs_run_in_a_directory_of_their_own_with_a_minimal_environment(

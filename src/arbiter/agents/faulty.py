@@ -125,7 +125,8 @@ class FaultyAgent(Generic[S, M]):
             return m
         fault = self.fault
         if fault is Fault.CRASH:
-            print("faulty agent: crashing on purpose", file=sys.stderr, flush=True)
+            # with an escape sequence that would clear an organiser's screen if shown raw
+            print("faulty agent: crashing on purpose\x1b[2J", file=sys.stderr, flush=True)
             os._exit(3)
         if fault is Fault.SEGV:
             os.kill(os.getpid(), signal.SIGSEGV)
