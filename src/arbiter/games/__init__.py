@@ -26,9 +26,16 @@ def _checkers() -> GameSpec[Any, Any]:
     return SPEC
 
 
+def _alquerque() -> GameSpec[Any, Any]:
+    from arbiter.games.alquerque import SPEC
+
+    return SPEC
+
+
 _FACTORIES: dict[str, Callable[[], GameSpec[Any, Any]]] = {
     "votey": _votey,
     "checkers": _checkers,
+    "alquerque": _alquerque,
 }
 
 GAME_NAMES: tuple[str, ...] = tuple(_FACTORIES)

@@ -1,0 +1,60 @@
+"""An Alquerque evaluation: material first, then mobility and pieces left hanging.
+
+:func:`evaluate` scores a position for the side to move, in hundredths of a piece;
+wins, losses and the 100-move tie are the search's business.
+"""
+
+from __future__ import annotations
+
+from arbiter.games.alquerque.rules import JUMPS, STEPS, Move, State, captures_of
+
+W_PIECE = 100
+W_MOBILITY = 3
+W_HANGING = 30
+
+
+def _side(own: int, enemy: int) -> tuple[int, int]:
+    """(empty neighbours of ``own``'s pieces, ``own``'s pieces ``enemy`` can jump now)."""
+    empty = ~(own | enemy)
+    mobility = hanging = 0
+    c = own
+    while c:
+        low = c & -c
+        cell = low.bit_length() - 1
+        c ^= low
+        mobility += sum(1 for n in STEPS[cell] if (empty >> n) & 1)
+    e = enemy
+    seen = 0
+    while e:
+        low = e & -e
+        cell = low.bit_length() - 1
+        e ^= low
+        for over, land in JUMPS[cell]:
+            if (own >> over) & 1 and (empty >> land) & 1 and not (seen >> over) & 1:
+                seen |= 1 << over
+                hanging += 1
+    return mobility, hanging
+
+
+def evaluate(s: State) -> int:
+    """Returns the score of ``s`` for the side to move (positive = better for it)."""
+    p = s.to_move
+    own, enemy = s.pieces[p], s.pieces[1 - p]
+    mine, theirs = _side(own, enemy), _side(enemy, own)
+    score = W_PIECE * (own.bit_count() - enemy.bit_count())
+    score += W_MOBILITY * (mine[0] - theirs[0])
+    # the side to move takes first: its own hanging pieces count less than the enemy's
+    score += W_HANGING * theirs[1] - (W_HANGING // 2) * mine[1]
+    return score
+
+
+def order_hint(s: State, m: Move) -> int:
+    """Longer captures first."""
+    return 4 * len(m.captures)
+
+
+def noisy_moves(s: State) -> list[Move]:
+    """The captures of the side to move, sorted (compulsory, so forced)."""
+    moves = captures_of(s)
+    moves.sort()
+    return moves

@@ -1,0 +1,146 @@
+"""Both sides of the CodeCup 2008 Alquerque jury dialogue, as the sheet gives it.
+
+A program is started with no arguments. White reads ``Start`` and writes its move;
+black first reads white's move. Each move is one line (``c3-d4``, ``e5*c3*c1``); a
+player writes its move, then reads its opponent's. The jury sends ``Quit`` to the
+loser (after a win, an invalid move, a crash or a time-out); the winner, and both
+players after a tie, must exit by themselves (a program still running half a second
+later is killed, and the result stands).
+
+Clock (the sheet): 30 s per player for the whole game, counting only the time from
+the jury's message to the player's reply, wall time, with the waiting player
+suspended so it cannot compute on the other's time. Memory: 64 MB (the sheet's
+machine). Score: 12-0 for a win, also by the opponent's fault; in a tie each player
+gets 7 minus the opponent's pieces left, at least 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arbiter.agents.base import Agent
+from arbiter.agents.program import ProgramClock
+from arbiter.clock import TimeControl
+from arbiter.contract import AgentRun, keep_outcome
+from arbiter.errors import ConfigError, NotationError
+from arbiter.game import Game, Outcome, Player
+from arbiter.games.alquerque.notation import format_move, resolve_move
+from arbiter.games.alquerque.rules import Move, State
+from arbiter.referee.line_seat import LineSeat
+from arbiter.referee.seat import Program
+from arbiter.referee.supervision import Charging, Supervision
+
+TIME_CONTROL = TimeControl.parse("30")
+"""The sheet: 30 seconds for the whole game."""
+
+SUPERVISION = Supervision(charging=Charging.WALL, memory_limit_mb=64)
+"""Wall time from message to reply; the waiting player suspended; 64 MB."""
+
+adjudicate = keep_outcome
+"""The sheet has no rulings that depend on the clock."""
+
+WIN_POINTS = 12.0
+
+
+def score(game: Game[State, Move], s: State, outcome: Outcome) -> tuple[float, float]:
+    """The CodeCup points: 12-0 for a win; in a tie 7 minus the opponent's pieces.
+
+    >>> from arbiter.errors import Reason
+    >>> from arbiter.games.alquerque.notation import parse_position
+    >>> s = parse_position("w....../......./......./......./......./bbb..../ww..... w")
+    >>> score(None, s, Outcome(None, Reason.MOVE_LIMIT))  # type: ignore[arg-type]
+    (4.0, 4.0)
+    """
+    if outcome.winner is not None:
+        return (WIN_POINTS, 0.0) if outcome.winner == 0 else (0.0, WIN_POINTS)
+    white, black = (x.bit_count() for x in s.pieces)
+    return float(max(0, 7 - black)), float(max(0, 7 - white))
+
+
+def move_text(game: Game[State, Move], s: State, m: Move, *, seat: Player) -> str:
+    """Returns the line a player writes for ``m``."""
+    return format_move(m, seat=seat)
+
+
+def judge(game: Game[State, Move], s: State, text: str, *, seat: Player) -> Move:
+    """Returns the move ``text`` makes in ``s``.
+
+    :raises NotationError: if the line is not a move.
+    :raises IllegalMove: if it is not a valid move (the message says why).
+    """
+    return resolve_move(text, s, seat=seat)
+
+
+class AlquerqueSeat(LineSeat[State, Move]):
+    """A CodeCup player: white is sent ``Start``, every move is relayed, the loser is
+    sent ``Quit``."""
+
+    told = False
+
+    async def request(self, s: State) -> None:
+        if self._first and not self.told:  # moves first: nothing to read but Start
+            await self.send("Start")
+
+    async def tell(self, before: State, move: Move, after: State) -> None:
+        self.told = True
+        await self.send(format_move(move, seat=self.seat))
+
+    async def finish(self, outcome: Outcome) -> None:
+        if outcome.winner is not None and outcome.winner != self.seat:
+            await self.send("Quit")
+
+
+def program_seat(program: Program, *, supervision: Supervision) -> AlquerqueSeat:
+    """Returns the jury's seat for an external player."""
+    return AlquerqueSeat(program, supervision=supervision)
+
+
+# -- the player side ----------------------------------------------------------
+
+
+def serve(
+    agent: Agent[State, Move], game: Game[State, Move], args: Sequence[str], run: AgentRun
+) -> int:
+    """Plays one game as a CodeCup 2008 player: reads ``Start`` (white) or white's first
+    move (black), then writes a move and reads one in turn. Exits on ``Quit``, at the
+    end of its input, after its own winning move and after the 100-move tie.
+
+    Returns 0, or 1 if the jury sent something that is not a valid move.
+
+    :raises ConfigError: if started with arguments (CodeCup players take none).
+    """
+    if args:
+        raise ConfigError(f"a CodeCup player is started with no arguments, not {list(args)!r}")
+    stdin, stdout, stderr = run.stdin, run.stdout, run.stderr
+    first = stdin.readline().strip()
+    seat = 0 if first == "Start" else 1
+    clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
+    clock.message_received()
+    agent.reset(game, seat, run.seed)
+    s = game.initial()
+    line = first
+    while True:
+        if game.to_move(s) != seat:
+            if line in ("", "Quit"):
+                return 0
+            try:
+                m = resolve_move(line, s, seat=seat)
+            except (NotationError, ValueError) as e:
+                print(f"alquerque player: bad move from the jury: {e}", file=stderr)
+                return 1
+            agent.observe(s, m)
+            s = game.apply(s, m)
+            if game.outcome(s) is not None:
+                return 0  # lost (Quit follows) or the 100-move tie: exit by ourselves
+        m = agent.choose(s, clock.limit())
+        text = move_text(game, s, m, seat=seat)
+        if run.verbose:
+            print(f"{text}: {agent.note()}", file=stderr, flush=True)
+        stdout.write(run.reply(text) + "\n")
+        stdout.flush()
+        clock.replied()
+        s = game.apply(s, m)
+        if game.outcome(s) is not None:
+            return 0  # our winning move, or the tie: the winner exits by itself
+        line = stdin.readline().strip()
+        clock.message_received()
