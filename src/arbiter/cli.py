@@ -362,6 +362,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
             )
 
     score = MatchScore(labels)
+    points = [0.0, 0.0]  # the contest's own points (CodeCup's 12-0), per agent
     t0 = time.monotonic()
     played = 0
     try:
@@ -372,6 +373,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
             out = record.outcome
             first = 0 if job.agents[0] is agents[0] else 1
             score.add(out, first=first)
+            if record.score is not None:
+                for seat, got in enumerate(record.score):
+                    points[seat if first == 0 else 1 - seat] += got
             players = (job.agents[0].name, job.agents[1].name)
             who = "draw" if out.winner is None else f"{players[out.winner]} wins"
             detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
@@ -385,10 +389,10 @@ def _cmd_match(args: argparse.Namespace) -> int:
             )
     except KeyboardInterrupt:
         print(f"\ninterrupted after {played} of {args.games} games", flush=True)
-        _summary(score, spec)
+        _summary(score, spec, points)
         return 130
     print()
-    _summary(score, spec)
+    _summary(score, spec, points)
     return 0
 
 
@@ -396,9 +400,12 @@ def _quiet(event: object) -> None:
     pass
 
 
-def _summary(score: Any, spec: Any) -> None:
+def _summary(score: Any, spec: Any, contest: list[float]) -> None:
     for line in score.summary(spec.seat_names):
         print(line)
+    if tuple(contest) != score.points:  # a contest that scores otherwise than 1-½-0
+        a, b = score.names
+        print(f"Contest points: {a} {contest[0]:g} - {contest[1]:g} {b}")
 
 
 # -- agent, play, perft, replay ---------------------------------------------------------

@@ -69,7 +69,7 @@ class AlphaBetaAgent(Generic[S, M]):
         *,
         depth: int | None = None,
         nodes: int | None = None,
-        table_size: int = 1 << 20,
+        table_size: int = 1 << 17,
         safety: float = 0.8,
     ) -> None:
         self._evaluate = evaluation.evaluate
