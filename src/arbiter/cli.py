@@ -188,6 +188,12 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="let a waiting program run (it is still charged for what it uses)",
     )
     m.add_argument(
+        "--charge",
+        choices=("cpu", "wall"),
+        help="what a move costs: CPU of the program's tree, or wall time from message to "
+        "reply (default: the contest's)",
+    )
+    m.add_argument(
         "--no-network",
         action="store_true",
         help="run programs without a network (a namespace of their own; needs root)",
@@ -296,6 +302,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from arbiter.referee.events import Event, GameStarted, MovePlayed
     from arbiter.referee.sandbox import detect
     from arbiter.referee.series import GameJob, run_series
+    from arbiter.referee.supervision import Charging
     from arbiter.tournament.schedule import match
     from arbiter.tournament.score import MatchScore
 
@@ -326,6 +333,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         memory_limit_mb=args.memory_limit or spec.supervision.memory_limit_mb,
         network=not args.no_network,
         pass_env=tuple(args.pass_env),
+        charging=Charging(args.charge) if args.charge else spec.supervision.charging,
         max_processes=args.max_processes,
     )
     jobs = [

@@ -93,3 +93,22 @@ def test_player_stops_at_the_end_of_its_input() -> None:
     out = io.StringIO()
     assert serve(RandomAgent(), Alquerque(), [], agent_run("c3-d4\n", out)) == 0
     assert out.getvalue() == "e5*c3\n"
+
+
+def test_a_person_plays_alquerque_at_the_terminal_with_the_lines_drawn() -> None:
+    from ...test_human import session
+
+    out, shown = session("alquerque", ["d5-d4", "moves", "quit"], human=1)
+    text = "\n".join(shown)
+    assert "not played: illegal alquerque move 'd5-d4': a capture is compulsory" in text
+    assert "| \\ | / |" in text  # the diagonals are drawn where they run
+    assert out.reason is Reason.RESIGNED
+
+
+def test_match_charges_cpu_when_asked_and_prints_contest_points(capsys) -> None:
+    from arbiter.cli import main
+
+    assert main(["match", "alquerque", "greedy", "random", "--games", "2", "--charge", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert "charged as cpu time" in out
+    assert "Contest points: greedy 24 - 0 random" in out
