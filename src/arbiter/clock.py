@@ -23,6 +23,7 @@ Text forms (space-separated parts; ``str`` round-trips with ``parse``):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Self
 
 from arbiter.agents.base import Limit
@@ -48,7 +49,13 @@ def _seconds(text: str, whole: str) -> float:
 
 
 def _num(x: float) -> str:
-    return f"{x:g}"
+    """Seconds in plain decimals, never an exponent (``1e+06`` would not parse back).
+
+    >>> _num(1000000.0), _num(1.5), _num(1e-07)
+    ('1000000', '1.5', '0.0000001')
+    """
+    text = format(Decimal(repr(float(x))), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 _EXTRAS = {"ot": "overtime_per_move", "margin": "margin", "kill": "kill_after"}

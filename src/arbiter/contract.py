@@ -87,6 +87,12 @@ class Evaluation(Protocol[S_in, M]):
         """The forced moves of ``s`` a quiescence search plays out (empty: none)."""
         ...
 
+    def draw_value(self, s: S_in) -> int:
+        """What a drawn end in ``s`` is worth to the side to move, on the evaluation's
+        scale: 0 where a draw is a draw, more where the contest scores ties by the
+        position (CodeCup's 7 minus the opponent's pieces)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class AgentRun:

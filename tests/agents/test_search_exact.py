@@ -16,7 +16,7 @@ def minimax(spec, game, s, depth: int, ply: int) -> int:
     out = game.outcome(s)
     if out is not None:
         if out.winner is None:
-            return 0
+            return spec.evaluation.draw_value(s)
         return WIN - ply if out.winner == game.to_move(s) else ply - WIN
     if depth <= 0:
         forced = spec.evaluation.noisy_moves(s)

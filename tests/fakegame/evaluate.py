@@ -21,3 +21,8 @@ def order_hint(s: State, m: Move) -> int:
 
 def noisy_moves(s: State) -> tuple[Move, ...]:
     return ()
+
+
+def draw_value(s: State) -> int:
+    """A draw is worth nothing to either side."""
+    return 0

@@ -75,6 +75,7 @@ class AlphaBetaAgent(Generic[S, M]):
         self._evaluate = evaluation.evaluate
         self._hint = evaluation.order_hint
         self._noisy = evaluation.noisy_moves
+        self._draw = evaluation.draw_value
         self.depth = depth
         self.nodes = nodes
         self._table_size = table_size
@@ -199,7 +200,7 @@ class AlphaBetaAgent(Generic[S, M]):
         if out is None:
             return None
         if out.winner is None:
-            return 0
+            return self._draw(s)
         return WIN - ply if out.winner == game.to_move(s) else ply - WIN
 
     def _search(self, s: S, depth: int, alpha: int, beta: int, ply: int) -> int:

@@ -49,7 +49,9 @@ class GreedyAgent(Generic[S, M]):
         assert game is not None
         out = game.outcome(s)
         if out is not None:
-            return 0 if out.winner is None else (WIN if out.winner == game.to_move(s) else -WIN)
+            if out.winner is None:
+                return self._ev.draw_value(s)
+            return WIN if out.winner == game.to_move(s) else -WIN
         forced = self._ev.noisy_moves(s)
         if not forced or plies == 0:
             return self._ev.evaluate(s)
@@ -74,7 +76,8 @@ class GreedyAgent(Generic[S, M]):
         me = game.to_move(s)
         if out is not None:
             if out.winner is None:
-                return 0.0
+                value = self._ev.draw_value(child)
+                return float(value if game.to_move(child) == me else -value)
             return float("inf") if out.winner == me else float("-inf")
         value = self._settled(child, SETTLE_PLIES)
         return float(value if game.to_move(child) == me else -value)

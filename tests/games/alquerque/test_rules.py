@@ -117,3 +117,11 @@ def test_a_win_by_capturing_the_last_piece(game: Alquerque) -> None:
     out = game.outcome(after)
     assert out is not None and (out.winner, out.reason) == (0, Reason.NO_PIECES)
     assert score(game, after, out) == (12.0, 0.0)
+
+
+def test_the_search_values_a_tie_as_codecup_scores_it(game: Alquerque) -> None:
+    from arbiter.games.alquerque.evaluate import W_TIE_POINT, draw_value
+
+    s = put({"a1": "w", "b1": "w", "c1": "w", "g7": "b"}, to_move="w", ply=200)
+    assert draw_value(s) == W_TIE_POINT * (6 - 4)
+    assert draw_value(State(s.pieces, 1, 200)) == -W_TIE_POINT * (6 - 4)

@@ -11,6 +11,8 @@ from arbiter.games.alquerque.rules import JUMPS, STEPS, Move, State, captures_of
 W_PIECE = 100
 W_MOBILITY = 3
 W_HANGING = 30
+W_TIE_POINT = 40
+"""What one CodeCup tie point is worth, in hundredths of a piece."""
 
 
 def _side(own: int, enemy: int) -> tuple[int, int]:
@@ -58,3 +60,12 @@ def noisy_moves(s: State) -> list[Move]:
     moves = captures_of(s)
     moves.sort()
     return moves
+
+
+def draw_value(s: State) -> int:
+    """The 100-move tie scored as CodeCup scores it: 7 minus the opponent's pieces for
+    each side; the side to move's share less the other's."""
+    p = s.to_move
+    mine = max(0, 7 - s.pieces[1 - p].bit_count())
+    theirs = max(0, 7 - s.pieces[p].bit_count())
+    return W_TIE_POINT * (mine - theirs)

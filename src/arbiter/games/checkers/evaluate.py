@@ -115,3 +115,8 @@ def noisy_moves(s: State) -> list[Move]:
     moves = captures_of(s)
     moves.sort()
     return moves
+
+
+def draw_value(s: State) -> int:
+    """A draw is worth nothing to either side."""
+    return 0

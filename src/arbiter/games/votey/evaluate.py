@@ -162,3 +162,8 @@ def order_hint(s: State, m: Move) -> int:
 def noisy_moves(s: State) -> tuple[Move, ...]:
     """No Votey move is forced, so the search needs no quiescence: none."""
     return ()
+
+
+def draw_value(s: State) -> int:
+    """A draw is worth nothing to either side."""
+    return 0
