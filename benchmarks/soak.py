@@ -21,32 +21,13 @@ from collections.abc import Iterator
 
 import psutil
 
-from arbiter.agents.faulty import Fault
+from arbiter.agents.faulty import VERDICT, Fault
 from arbiter.agents.spec import AgentSpec
 from arbiter.errors import Reason
 from arbiter.games import GAME_NAMES
 from arbiter.referee.sandbox import detect
 from arbiter.referee.series import GameJob, run_series
 
-# what the fault suite expects of a program spoken to in lines (tests/referee/test_faults.py)
-EXPECTED: dict[Fault, Reason | None] = {
-    Fault.CRASH: Reason.CRASH,
-    Fault.SEGV: Reason.CRASH,
-    Fault.GARBAGE: Reason.MALFORMED,
-    Fault.EMPTY: Reason.MALFORMED,
-    Fault.LONG_LINE: Reason.MALFORMED,
-    Fault.ILLEGAL: Reason.ILLEGAL_MOVE,
-    Fault.TWO_MOVES: Reason.EARLY_OUTPUT,
-    Fault.SLEEP: Reason.TIME,
-    Fault.BURN: Reason.TIME,
-    Fault.BURN_THREAD: Reason.TIME,
-    Fault.BURN_CHILD: Reason.TIME,
-    Fault.FORK_BOMB: Reason.TIME,
-    Fault.DETACH: None,
-    Fault.CLOSE_STDOUT: Reason.CRASH,
-    Fault.STDERR_FLOOD: None,
-    Fault.PONDER: None,
-}
 GOOD = ("random", "greedy", "program")  # built-in engines, and a good external program
 
 
@@ -116,7 +97,7 @@ def soak(seconds: float, concurrency: int, seed: int, batch: int) -> None:
                 if faulty:
                     seat = faulty[0]
                     fault = Fault(job.agents[seat].name.split(":", 1)[1])
-                    expected = EXPECTED[fault]
+                    expected = VERDICT[fault]
                     lost = record.winner == 1 - seat and record.reason.is_fault
                     ok = (
                         (record.winner, record.reason) == (1 - seat, expected)

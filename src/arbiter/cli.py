@@ -299,7 +299,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from arbiter.agents.spec import AgentSpec
     from arbiter.games import find_game
     from arbiter.record import append_record, record_key
-    from arbiter.referee.events import Event, GameStarted, MovePlayed
+    from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
     from arbiter.referee.sandbox import detect
     from arbiter.referee.series import GameJob, run_series
     from arbiter.referee.supervision import Charging
@@ -374,7 +374,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     played = 0
     try:
-        for job, record in run_series(jobs, args.concurrency, show if args.verbose else _quiet):
+        for job, record in run_series(jobs, args.concurrency, show if args.verbose else ignore):
             if args.record:
                 append_record(args.record, record, key)
             played += 1
@@ -402,10 +402,6 @@ def _cmd_match(args: argparse.Namespace) -> int:
     print()
     _summary(score, spec, points)
     return 0
-
-
-def _quiet(event: object) -> None:
-    pass
 
 
 def _summary(score: Any, spec: Any, contest: list[float]) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from arbiter.agents.faulty import Fault
+from arbiter.agents.faulty import VERDICT, Fault
 from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
 from arbiter.errors import Reason
@@ -28,28 +28,7 @@ from arbiter.referee.seat import LocalSeat, Program
 PROGRAM = Path(__file__).resolve().parent.parent / "fakegame" / "program.py"
 PIDS_LIMIT = any(c in ("pids", "unified") for c, _ in detect().parents)
 
-LINES = {
-    Fault.CRASH: Reason.CRASH,
-    Fault.SEGV: Reason.CRASH,
-    Fault.GARBAGE: Reason.MALFORMED,
-    Fault.EMPTY: Reason.MALFORMED,
-    Fault.LONG_LINE: Reason.MALFORMED,
-    Fault.ILLEGAL: Reason.ILLEGAL_MOVE,
-    Fault.TWO_MOVES: Reason.EARLY_OUTPUT,
-    Fault.SLEEP: Reason.TIME,
-    Fault.BURN: Reason.TIME,
-    Fault.BURN_THREAD: Reason.TIME,
-    Fault.BURN_CHILD: Reason.TIME,
-    Fault.FORK_BOMB: Reason.TIME,
-    # suspended with the program from its reply on, a burner in a thread or a detached
-    # process gains nothing and costs little: the game plays on (it is killed at the end)
-    Fault.DETACH: None,
-    Fault.CLOSE_STDOUT: Reason.CRASH,
-    Fault.STDERR_FLOOD: None,  # not a fault: the game plays on
-    Fault.PONDER: None,
-}
-# a program run once per move: no output stream to close, nothing between moves
-FILES = LINES | {Fault.DETACH: None}
+# a program run once per move has no output stream to close, nothing between moves
 NOT_FOR_FILES = {Fault.TWO_MOVES, Fault.CLOSE_STDOUT, Fault.PONDER}
 
 
@@ -123,7 +102,7 @@ def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> N
     if fault is Fault.FORK_BOMB and not PIDS_LIMIT:
         pytest.skip("a fork bomb is only safe under a cgroup's process-count limit")
     record = play(spec, seat)
-    expected = (FILES if files else LINES)[fault]
+    expected = VERDICT[fault]
     if expected is None:
         assert not (record.reason.is_fault and record.winner == 1), record
     elif fault is Fault.FORK_BOMB and record.reason is Reason.MEMORY:

@@ -27,7 +27,7 @@ from typing import Generic, TypeVar
 
 from arbiter.agents.base import Agent, Limit
 from arbiter.contract import GameSpec
-from arbiter.errors import AgentFault, IllegalMove, NotationError
+from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason
 from arbiter.game import Game, Player
 
 S = TypeVar("S")
@@ -60,6 +60,30 @@ class Fault(StrEnum):
     STDERR_FLOOD = "stderr-flood"  # writes 100 MB to standard error, then plays on
     PONDER = "ponder"  # replies, then burns CPU on its opponent's time
 
+
+VERDICT: dict[Fault, Reason | None] = {
+    Fault.CRASH: Reason.CRASH,
+    Fault.SEGV: Reason.CRASH,
+    Fault.GARBAGE: Reason.MALFORMED,
+    Fault.EMPTY: Reason.MALFORMED,
+    Fault.LONG_LINE: Reason.MALFORMED,
+    Fault.ILLEGAL: Reason.ILLEGAL_MOVE,
+    Fault.TWO_MOVES: Reason.EARLY_OUTPUT,
+    Fault.SLEEP: Reason.TIME,
+    Fault.BURN: Reason.TIME,
+    Fault.BURN_THREAD: Reason.TIME,
+    Fault.BURN_CHILD: Reason.TIME,
+    Fault.FORK_BOMB: Reason.TIME,
+    # suspended with the program from its reply on, a burner in a thread or a detached
+    # process gains nothing and costs little: the game plays on (it is killed at the end)
+    Fault.DETACH: None,
+    Fault.CLOSE_STDOUT: Reason.CRASH,
+    Fault.STDERR_FLOOD: None,  # not a fault: the game plays on
+    Fault.PONDER: None,
+}
+"""How the referee rules each fault of the first program to move, with the waiting
+program suspended; ``None``: no fault of that program, the game plays on. (Under a
+memory limit a fork bomb may lose by memory instead.)"""
 
 _BURN = "import sys\nwhile True: pass"
 

@@ -13,11 +13,10 @@ process as plain data.
 
 from __future__ import annotations
 
-import os
-import shutil
 from dataclasses import dataclass
 
 from arbiter.errors import ConfigError
+from arbiter.referee.process import program_problem
 from arbiter.referee.seat import Program
 
 MAX_DEPTH = 64
@@ -91,15 +90,11 @@ class AgentSpec:
         if self.program is None:
             return
         exe = self.program.argv[0]
-        cwd = self.program.cwd or "."
-        if os.sep in exe:
-            path = exe if os.path.isabs(exe) else os.path.join(cwd, exe)
-            if not os.path.isfile(path):
-                raise ConfigError(f"agent command {self.name!r}: no such file {exe!r}")
-            if not os.access(path, os.X_OK):
-                raise ConfigError(f"agent command {self.name!r}: {exe!r} is not executable")
-        elif shutil.which(exe) is None:
+        why = program_problem(exe, self.program.cwd)
+        if why == "not found on PATH":
             raise ConfigError(
                 f"agent {self.name!r} is neither a built-in engine "
                 f"({', '.join(ENGINES)}) nor a program on PATH"
             )
+        if why is not None:
+            raise ConfigError(f"agent command {self.name!r}: {why} {exe!r}")

@@ -122,13 +122,14 @@ async def play_game(
                     offending = offending[:MAX_OFFENDING]
                 break
             history.append(_Ply(s, clock, len(texts)))
-            texts.append(referee.move_text(game, s, m, seat=0))
+            seen = tuple(referee.move_text(game, s, m, seat=q) for q in range(len(seats)))
+            texts.append(seen[0])
             times.append(reply.seconds)
             before, s = s, game.apply(s, m)
             out = referee.adjudicate(game, s, clock, game.outcome(s))
-            seen = tuple(referee.move_text(game, before, m, seat=q) for q in range(len(seats)))
-            position = spec.notation.format_position(s)
-            events(MovePlayed(number, len(texts), p, seen, reply.seconds, reply.note, position))
+            if events is not ignore:
+                position = spec.notation.format_position(s)
+                events(MovePlayed(number, len(texts), p, seen, reply.seconds, reply.note, position))
             for q, other in enumerate(seats):
                 if q == p:
                     continue

@@ -170,15 +170,8 @@ class AgentProcess:
         """Raises Crash for a program that is not there or cannot be run (the launchers
         would otherwise report it only as an exit code)."""
         exe = self.argv[0] if self.argv else ""
-        if os.sep in exe:
-            path = exe if os.path.isabs(exe) else os.path.join(self.cwd or ".", exe)
-            ok = os.path.isfile(path) and os.access(path, os.X_OK)
-            why = "no such file" if not os.path.exists(path) else "not an executable file"
-        else:
-            search = (self.env or os.environ).get("PATH", os.defpath)
-            ok = bool(exe) and shutil.which(exe, path=search) is not None
-            why = "not found on PATH"
-        if not ok:
+        why = program_problem(exe, self.cwd, (self.env or os.environ).get("PATH", os.defpath))
+        if why is not None:
             raise Crash(f"{self.name}: cannot start {exe!r}: {why}", f"cannot start: {why}")
 
     def _drop_cgroup(self) -> None:
@@ -329,9 +322,10 @@ class AgentProcess:
         exit code (negative for a signal), or ``None`` if it never started."""
         if self.popen is None:
             return None
-        self._tree(fresh=True)
         if self.cgroup is not None:
-            self.cgroup.kill()
+            self.cgroup.kill()  # everything it ever started is in the cgroup
+        else:
+            self._tree(fresh=True)  # list its descendants before they are orphaned
         self._signal_all(signal.SIGKILL)
         if self.suspended:
             self._signal_all(signal.SIGCONT)
@@ -358,7 +352,8 @@ class AgentProcess:
             return None
         if self.suspended:
             self.resume()
-        self._tree(fresh=True)
+        if self.cgroup is None:
+            self._tree(fresh=True)  # list its descendants while they are still its own
         if self.stdin is not None and not self.stdin.is_closing():
             self.stdin.close()
         await self.wait(timeout=grace)
@@ -378,6 +373,19 @@ class AgentProcess:
             why = f"exited with code {code}"
         tail = next((line for line in reversed(self._stderr) if line.strip()), "")
         return f"{why}; last stderr: {tail}" if tail else why
+
+
+def program_problem(exe: str, cwd: str | None, search: str | None = None) -> str | None:
+    """Says why the program ``exe`` cannot be started from ``cwd`` (``no such file``,
+    ``not an executable file``, ``not found on PATH``), or None if it can."""
+    if os.sep in exe:
+        path = exe if os.path.isabs(exe) else os.path.join(cwd or ".", exe)
+        if not os.path.isfile(path):
+            return "no such file"
+        return None if os.access(path, os.X_OK) else "not an executable file"
+    if exe and shutil.which(exe, path=search) is not None:
+        return None
+    return "not found on PATH"
 
 
 def kill_orphans() -> None:

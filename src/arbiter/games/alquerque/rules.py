@@ -152,6 +152,23 @@ def steps_of(s: State) -> list[Move]:
     return out
 
 
+def has_move(s: State) -> bool:
+    """True when the side to move has a valid move (without listing the moves)."""
+    p = s.to_move
+    own, enemy = s.pieces[p], s.pieces[1 - p]
+    empty = ~(own | enemy)
+    back = s.back[p]
+    forbidden = None if back is None else (back[1], back[0])
+    for c in bits(own):
+        for over, land in JUMPS[c]:
+            if (enemy >> over) & 1 and (empty >> land) & 1:
+                return True
+        for n in STEPS[c]:
+            if (empty >> n) & 1 and (c, n) != forbidden:
+                return True
+    return False
+
+
 class Alquerque:
     """The Alquerque rules engine (see the module docstring for the rules)."""
 
@@ -201,7 +218,7 @@ class Alquerque:
             return Outcome(None, Reason.MOVE_LIMIT, "both players made 100 moves")
         if s.ply >= self.max_plies:
             return Outcome(None, Reason.MOVE_LIMIT, f"{s.ply} plies")
-        if not self._moves(s):
+        if not has_move(s):
             return Outcome(1 - p, Reason.NO_MOVES)
         return None
 
