@@ -425,6 +425,7 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     game = spec.make(_rule_options(args, spec))
     agent = make_agent(spec, _engine(args.engine, args.depth))
     reply_filter = None
+    faulty = None
     if args.fault is not None:
         from arbiter.agents.faulty import Fault, FaultyAgent
 
@@ -442,7 +443,10 @@ def _cmd_agent(args: argparse.Namespace) -> int:
         verbose=args.verbose,
         reply_filter=reply_filter,
     )
-    return spec.referee.serve(agent, game, args.args, run)
+    status = spec.referee.serve(agent, game, args.args, run)
+    if faulty is not None:
+        faulty.after_game()
+    return status
 
 
 def _cmd_play(args: argparse.Namespace) -> int:

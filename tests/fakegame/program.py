@@ -59,6 +59,7 @@ def main() -> int:
         return 0
     agent = make_agent(spec, "random" if mode.startswith("faulty:") else mode)
     reply_filter = None
+    faulty = None
     if mode.startswith("faulty:"):
         _, fault, tag = mode.split(":", 2)
         faulty = FaultyAgent(agent, spec, Fault(fault), tag=tag)
@@ -66,7 +67,10 @@ def main() -> int:
     run = AgentRun(
         spec.time_control, sys.stdin, sys.stdout, sys.stderr, seed=seed, reply_filter=reply_filter
     )
-    return spec.referee.serve(agent, spec.make(), [], run)
+    status = spec.referee.serve(agent, spec.make(), [], run)
+    if faulty is not None:
+        faulty.after_game()
+    return status
 
 
 if __name__ == "__main__":

@@ -59,6 +59,11 @@ class Fault(StrEnum):
     CLOSE_STDOUT = "close-stdout"  # closes its output
     STDERR_FLOOD = "stderr-flood"  # writes 100 MB to standard error, then plays on
     PONDER = "ponder"  # replies, then burns CPU on its opponent's time
+    LONG_LINE_UNENDED = "long-line-unended"  # 10 MB on its output with no line break
+    DEBUG_LINES = "debug-lines"  # 1 MB of debug lines on its output before its move
+    BINARY = "binary"  # a line that is not UTF-8
+    DETACH_EXIT = "detach-exit"  # leaves a CPU burner in a session of its own and exits
+    STATS_AFTER = "stats-after"  # plays its game, then writes 1 MB nobody asked for
 
 
 VERDICT: dict[Fault, Reason | None] = {
@@ -80,6 +85,11 @@ VERDICT: dict[Fault, Reason | None] = {
     Fault.CLOSE_STDOUT: Reason.CRASH,
     Fault.STDERR_FLOOD: None,  # not a fault: the game plays on
     Fault.PONDER: None,
+    Fault.LONG_LINE_UNENDED: Reason.MALFORMED,
+    Fault.DEBUG_LINES: Reason.MALFORMED,
+    Fault.BINARY: Reason.MALFORMED,
+    Fault.DETACH_EXIT: Reason.CRASH,
+    Fault.STATS_AFTER: None,
 }
 """How the referee rules each fault of the first program to move, with the waiting
 program suspended; ``None``: no fault of that program, the game plays on. (Under a
@@ -129,6 +139,13 @@ class FaultyAgent(Generic[S, M]):
 
     def halt(self) -> None:
         self.inner.halt()
+
+    def after_game(self) -> None:
+        """What the program does once its game is over (``stats-after``: 1 MB of output)."""
+        if self.fault is Fault.STATS_AFTER:
+            for i in range(20_000):
+                print(f"stat {i} " + "y" * 40)
+            sys.stdout.flush()
 
     def reply_filter(self, text: str) -> str:
         """The text the protocol writes: the fault's, once, at the fault move."""
@@ -181,6 +198,21 @@ class FaultyAgent(Generic[S, M]):
             sys.stderr.flush()
         if fault is Fault.PONDER:
             threading.Thread(target=_burn_forever, daemon=True).start()
+        if fault is Fault.LONG_LINE_UNENDED:
+            sys.stdout.write("1" * LONG_LINE)
+            sys.stdout.flush()
+            time.sleep(10**6)
+        if fault is Fault.BINARY:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(b"\xff\xfe junk\n")
+            sys.stdout.buffer.flush()
+            time.sleep(10**6)
+        if fault is Fault.DEBUG_LINES:
+            for i in range(20_000):
+                print(f"debug {i} " + "x" * 40)
+        if fault is Fault.DETACH_EXIT:
+            self._spawn(detached=True)
+            os._exit(0)
         texts = {
             Fault.GARBAGE: "no move here \x1b[2J\x1b[31mYOU LOSE",
             Fault.EMPTY: "",

@@ -165,6 +165,14 @@ class AgentProcess:
             self.stdin = asyncio.StreamWriter(wt, wp, None, loop)
             self._transports.append(wt)
         self._tasks.append(asyncio.create_task(self._drain_stderr(errors)))
+        if not self._want_stdin:
+            # a program run once per move answers in a file: what it prints is drained
+            # and dropped, so a chatty program never blocks on a full pipe
+            self._tasks.append(asyncio.create_task(self._discard(output)))
+
+    async def _discard(self, reader: asyncio.StreamReader) -> None:
+        while await reader.read(1 << 16):
+            pass
 
     def _check_program(self) -> None:
         """Raises Crash for a program that is not there or cannot be run (the launchers
