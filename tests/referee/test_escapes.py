@@ -275,3 +275,42 @@ def test_doctor_says_what_holds_programs(capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"confinement: {detect().kind}")
     assert "programs die with the referee" in out
+
+
+def test_bad_settings_and_broken_records_are_one_line_errors_from_the_command(
+    tmp_path: Path,
+) -> None:
+    for flags, message in (
+        (["--tc", "0"], "leaves no time to move"),
+        (["--tc", "st=0"], "leaves no time to move"),
+        (["--tc", "1:-30"], "'1:-30' is not a time"),
+        (["--games", "99999999999999999999"], "must be from 1 to"),
+        (["--depth", "1000"], "must be from 1 to 64"),
+    ):
+        done = subprocess.run(
+            [*MATCH, "random", "random", *flags], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode in (1, 2) and message in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+    broken = tmp_path / "broken.jsonl"
+    head = '{"game":"votey","players":["a","b"],"moves":[],"winner":0,"reason":"time"'
+    broken.write_bytes(
+        (
+            head
+            + ',"options":{"max_plies":"x"}}\n'
+            + head
+            + ',"seed":Infinity}\n'
+            + "[" * 100_000
+            + "]" * 100_000
+            + "\n"
+        ).encode()
+        + b"\xff\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "replay", str(broken), "--unsealed"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout
+    assert "0 of 4 records verified" in done.stdout
