@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from arbiter.errors import AgentFault, Crash, Malformed, MemoryExceeded, Timeout, visible
-from arbiter.referee.process import MAX_LINE, AgentProcess
+from arbiter.referee.process import MAX_LINE, AgentProcess, settle
 from arbiter.referee.sandbox import Confinement
 
 QUEUE_LINES = 64
@@ -144,8 +144,7 @@ class LinePipe:
         code = await self.process.end(grace)
         if self._pump_task is not None and not self._pump_task.done():
             self._pump_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._pump_task
+            await settle(self._pump_task)
         return code
 
     async def _settle(self) -> None:
@@ -202,7 +201,8 @@ class LinePipe:
                 raise self._crash()
             self._arrived.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._arrived.wait(), poll)
+                async with asyncio.timeout(poll):  # unlike wait_for, never eats a cancel
+                    await self._arrived.wait()
             poll = min(poll * 1.5, 0.1, max(self.poll, (cpu_limit or 0.0) / 50))
             if self._lines or self._eof:
                 continue

@@ -349,8 +349,7 @@ class AgentProcess:
         for transport in self._transports:
             transport.close()
         for task in self._tasks:
-            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(task, 1.0)
+            await settle(task, 1.0)
         return code
 
     async def end(self, grace: float = 0.5) -> int | None:
@@ -381,6 +380,18 @@ class AgentProcess:
             why = f"exited with code {code}"
         tail = next((line for line in reversed(self._stderr) if line.strip()), "")
         return f"{why}; last stderr: {tail}" if tail else why
+
+
+async def settle(task: asyncio.Task[None], timeout: float | None = None) -> None:
+    """Waits up to ``timeout`` seconds for a helper task to end, then cancels it; its
+    own failure or cancellation is over with, but a cancellation of the caller (an
+    interrupted referee) goes on up, which ``suppress(CancelledError)`` would swallow."""
+    await asyncio.wait({task}, timeout=timeout)
+    if not task.done():
+        task.cancel()
+        await asyncio.wait({task})
+    if not task.cancelled():
+        task.exception()  # retrieved: a pump's failure was reported where it happened
 
 
 def program_problem(exe: str, cwd: str | None, search: str | None = None) -> str | None:

@@ -149,9 +149,10 @@ class LocalSeat(Generic[S, M]):
     async def ask(self, s: S, clock: Clock) -> Reply:
         wall = self.supervision.wall_limit(clock.kill_at(self.seat))
         try:
-            return await asyncio.wait_for(
-                asyncio.to_thread(self._think, s, self.limit or clock.limit_for(self.seat)), wall
-            )
+            async with asyncio.timeout(wall):  # unlike wait_for, never eats a cancel
+                return await asyncio.to_thread(
+                    self._think, s, self.limit or clock.limit_for(self.seat)
+                )
         except TimeoutError:
             # a thread cannot be killed: the engine is asked to stop, and its move is unused
             self.agent.halt()
