@@ -93,6 +93,12 @@ class Evaluation(Protocol[S_in, M]):
         position (CodeCup's 7 minus the opponent's pieces)."""
         ...
 
+    def moves_to_go(self, s: S_in) -> int:
+        """Estimates how many more moves the side to move will make, to share a
+        whole-game clock over the rest of the game (at least 1; bounded by the
+        contest's own end where it has one, such as CodeCup's 100-move tie)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class AgentRun:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import psutil
 import pytest
 
 from arbiter.agents.program import ProgramClock
@@ -11,28 +12,38 @@ from arbiter.clock import TimeControl
 from arbiter.referee.supervision import Charging
 
 
-def test_per_move_budget_is_the_move_time_less_what_the_move_has_cost() -> None:
-    clock = ProgramClock(TimeControl.per_move_seconds(2.0), 0, Charging.WALL)
+def started(tc: str, seat: int = 0) -> ProgramClock:
+    """A wall-charged clock past its first move (charged from the program's start)."""
+    clock = ProgramClock(TimeControl.parse(tc), seat, Charging.WALL)
     clock.message_received()
-    assert clock.limit().time == pytest.approx(2.0, abs=0.01)
+    clock.replied()
+    clock.message_received()
+    return clock
+
+
+def test_per_move_budget_is_the_move_time_less_what_the_move_has_cost() -> None:
+    clock = started("st=2")
+    limit = clock.limit()
+    assert limit.time == pytest.approx(2.0, abs=0.01) and limit.wall
     time.sleep(0.2)
     assert clock.limit().time == pytest.approx(1.8, abs=0.05)
 
 
-def test_game_clock_is_shared_out_and_counts_down() -> None:
-    clock = ProgramClock(TimeControl.parse("30"), 1, Charging.WALL)
-    clock.message_received()
-    first = clock.limit().time
-    assert first == pytest.approx(1.0, abs=0.02)  # 30 s over some 30 moves
+def test_game_clock_is_given_as_it_stands_and_counts_down() -> None:
+    clock = started("30", seat=1)
+    before = clock.clock.remaining[1]
     time.sleep(0.3)
+    limit = clock.limit()
+    assert limit.time is None and limit.wall
+    assert limit.my_clock == pytest.approx(before - 0.3, abs=0.05)
+    assert limit.budget(moves_to_go=25) == pytest.approx((before - 0.3) / 25, abs=0.01)
     clock.replied()
-    assert clock.clock.remaining[1] == pytest.approx(29.7, abs=0.05)
+    assert clock.clock.remaining[1] == pytest.approx(before - 0.3, abs=0.05)
     assert clock.clock.remaining[0] == 30.0
 
 
 def test_overtime_gives_each_move_the_overtime_allowance() -> None:
-    clock = ProgramClock(TimeControl.parse("0.1 ot=1"), 0, Charging.WALL)
-    clock.message_received()
+    clock = started("0.1 ot=1")
     time.sleep(0.15)
     clock.replied()
     assert clock.clock.in_overtime(0)
@@ -45,3 +56,13 @@ def test_cpu_charging_counts_start_up_against_the_first_move() -> None:
     # this process has used CPU since it started: the first move is that much shorter
     assert clock.limit().time == pytest.approx(1000.0 - time.process_time(), abs=0.05)
     assert clock.limit().time < 1000.0 - 0.01
+
+
+def test_wall_charging_counts_the_time_since_the_program_started_against_the_first_move() -> None:
+    clock = ProgramClock(TimeControl.per_move_seconds(1000.0), 0, Charging.WALL)
+    clock.message_received()  # the referee's first message: the program may have been
+    age = time.time() - psutil.Process().create_time()  # starting up since long before
+    limit = clock.limit().time
+    assert limit is not None and limit == pytest.approx(1000.0 - age, abs=0.05)
+    clock.replied()
+    assert clock.clock.remaining[0] == pytest.approx(1000.0)  # per move: refilled

@@ -26,3 +26,8 @@ def noisy_moves(s: State) -> tuple[Move, ...]:
 def draw_value(s: State) -> int:
     """A draw is worth nothing to either side."""
     return 0
+
+
+def moves_to_go(s: State) -> int:
+    """A race lasts about 10 moves a side."""
+    return max(1, 10 - s.ply // 2)

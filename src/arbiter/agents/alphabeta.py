@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -76,6 +76,7 @@ class AlphaBetaAgent(Generic[S, M]):
         self._hint = evaluation.order_hint
         self._noisy = evaluation.noisy_moves
         self._draw = evaluation.draw_value
+        self._moves_to_go = evaluation.moves_to_go
         self.depth = depth
         self.nodes = nodes
         self._table_size = table_size
@@ -88,6 +89,7 @@ class AlphaBetaAgent(Generic[S, M]):
         self._nodes = 0
         self._node_limit: int | None = None
         self._next_check = 0
+        self._now: Callable[[], float] = time.thread_time
         self._deadline: float | None = None
         self._wall_deadline: float | None = None
         self.last_info: SearchInfo | None = None
@@ -126,7 +128,7 @@ class AlphaBetaAgent(Generic[S, M]):
                 raise _Stop
             self._next_check = min(self._next_check, self._node_limit)
         if self._deadline is not None and (
-            time.thread_time() >= self._deadline
+            self._now() >= self._deadline
             or (self._wall_deadline is not None and time.perf_counter() >= self._wall_deadline)
         ):
             raise _Stop
@@ -138,19 +140,24 @@ class AlphaBetaAgent(Generic[S, M]):
         game = self._game
         assert game is not None, "reset() must be called before choose()"
         self._halted = False
-        t0, w0 = time.thread_time(), time.perf_counter()
+        # a contest that charges wall time is searched on the wall clock; otherwise on
+        # this thread's CPU time, with a wall-clock backstop for a starved machine
+        self._now = now = time.perf_counter if limit.wall else time.thread_time
+        t0, w0 = now(), time.perf_counter()
         moves = list(game.legal_moves(s))
         if not moves:
             raise ValueError("choose() called in a finished game")
         self._rng.shuffle(moves)
         moves = self._order(s, moves, None, 0)
-        budget = None if self.depth is not None else limit.budget()
+        budget = None if self.depth is not None else limit.budget(self._moves_to_go(s))
         max_depth = self.depth or limit.depth or (64 if budget is not None else 4)
         self._nodes = 0
         self._node_limit = limit.nodes if limit.nodes is not None else self.nodes
         self._next_check = 0
         self._deadline = None if budget is None else t0 + budget * self._safety
-        self._wall_deadline = None if budget is None else w0 + 3 * budget * self._safety + 0.05
+        self._wall_deadline = (
+            None if budget is None or limit.wall else w0 + 3 * budget * self._safety + 0.05
+        )
         self._killers = [[] for _ in range(max_depth + 64)]
         if len(self._tt) > self._table_size:
             self._tt.clear()
@@ -168,10 +175,10 @@ class AlphaBetaAgent(Generic[S, M]):
                 moves.insert(0, move)
                 if abs(score) >= _MATE_ZONE:
                     break
-                if budget is not None and time.thread_time() - t0 > budget * self._safety * 0.5:
+                if budget is not None and now() - t0 > budget * self._safety * 0.5:
                     break
         self._deadline = self._wall_deadline = None
-        self.last_info = SearchInfo(done, best_score, self._nodes, time.thread_time() - t0, best)
+        self.last_info = SearchInfo(done, best_score, self._nodes, now() - t0, best)
         return best
 
     def _root(self, s: S, moves: list[M], depth: int) -> tuple[int, M]:

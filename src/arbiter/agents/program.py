@@ -14,6 +14,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
+import psutil
+
 from arbiter.agents.base import Limit
 from arbiter.clock import Clock, TimeControl
 from arbiter.errors import ConfigError
@@ -31,33 +33,45 @@ class ProgramClock:
         self.clock = Clock.start(tc)
         self.seat = seat
         self.charging = charging
-        # CPU: the program's CPU time at its last reply (0 at start: start-up is charged)
-        self._mark = 0.0 if charging is Charging.CPU else time.perf_counter()
+        # the first move is charged from the program's start: its CPU time so far, or
+        # under wall charging the wall time since the process began, an over-estimate
+        # when the referee kept it suspended meanwhile, never an under-estimate
+        self._mark = 0.0 if charging is Charging.CPU else _process_start()
+        self._first = True
 
     def _now(self) -> float:
         return time.process_time() if self.charging is Charging.CPU else time.perf_counter()
 
     def message_received(self) -> None:
         """Notes that the referee's message arrived: under wall charging, the move's
-        time starts now."""
-        if self.charging is Charging.WALL:
+        time starts now (the first move's at the program's start)."""
+        if self.charging is Charging.WALL and not self._first:
             self._mark = time.perf_counter()
 
     def limit(self) -> Limit:
-        """Returns the Limit for the move now to be chosen, less what this move has
-        already cost (reading the message, and start-up on the first move)."""
-        limit = self.clock.limit_for(self.seat)
-        budget = limit.budget()
-        if budget is None:
-            return limit
+        """Returns the Limit for the move now to be chosen: the clock as it stands, less
+        what this move has already cost (reading the message, and start-up on the first
+        move), measured as the contest charges it."""
+        limit = replace(self.clock.limit_for(self.seat), wall=self.charging is Charging.WALL)
         spent = self._now() - self._mark
-        return replace(limit, time=max(MIN_BUDGET, budget - spent), my_clock=None)
+        if limit.time is not None:
+            return replace(limit, time=max(MIN_BUDGET, limit.time - spent))
+        if limit.my_clock is not None:
+            return replace(limit, my_clock=max(MIN_BUDGET, limit.my_clock - spent))
+        return limit
 
     def replied(self) -> None:
         """Charges the move just answered to the program's own clock."""
         now = self._now()
         self.clock = self.clock.spend(self.seat, now - self._mark)
         self._mark = now
+        self._first = False
+
+
+def _process_start() -> float:
+    """When this process began, on the :func:`time.perf_counter` scale."""
+    age = time.time() - psutil.Process().create_time()
+    return time.perf_counter() - max(0.0, age)
 
 
 def seat_argument(args: Sequence[str], program: str) -> Player:

@@ -15,7 +15,7 @@ import asyncio
 import shlex
 import time
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from arbiter.agents.base import Agent, Limit
@@ -146,13 +146,17 @@ class LocalSeat(Generic[S, M]):
         text = self.referee.move_text(self.game, s, m, seat=self.seat)
         return Reply(text, used, self.agent.note())
 
+    def _limit(self, clock: Clock) -> Limit:
+        """What the engine is told to spend: the fixed limit, or what its clock allows,
+        measured as the contest charges it."""
+        limit = self.limit or clock.limit_for(self.seat)
+        return replace(limit, wall=self.supervision.charging is Charging.WALL)
+
     async def ask(self, s: S, clock: Clock) -> Reply:
         wall = self.supervision.wall_limit(clock.kill_at(self.seat))
         try:
             async with asyncio.timeout(wall):  # unlike wait_for, never eats a cancel
-                return await asyncio.to_thread(
-                    self._think, s, self.limit or clock.limit_for(self.seat)
-                )
+                return await asyncio.to_thread(self._think, s, self._limit(clock))
         except TimeoutError:
             # a thread cannot be killed: the engine is asked to stop, and its move is unused
             self.agent.halt()

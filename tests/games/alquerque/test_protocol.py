@@ -5,19 +5,27 @@ from __future__ import annotations
 import asyncio
 import io
 
+import pytest
+
+from arbiter.agents.alphabeta import AlphaBetaAgent
+from arbiter.agents.base import Agent, Limit
+from arbiter.agents.greedy import GreedyAgent
 from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
 from arbiter.contract import AgentRun
 from arbiter.errors import Reason
+from arbiter.game import Outcome
 from arbiter.games import find_game
-from arbiter.games.alquerque.notation import parse_position
+from arbiter.games.alquerque.notation import format_move, parse_position, resolve_move
 from arbiter.games.alquerque.protocol import AlquerqueSeat, serve
-from arbiter.games.alquerque.rules import Alquerque
+from arbiter.games.alquerque.rules import Alquerque, Move, State
 from arbiter.referee.match import play_game
 from arbiter.referee.scripted import ScriptedChannel
 from arbiter.referee.seat import Program
 
 SPEC = find_game("alquerque")
+TIE_SEED = 0
+"""A seed with which two greedy players reach the 100-move tie."""
 
 
 def seat(name: str, channel: ScriptedChannel) -> AlquerqueSeat:
@@ -73,8 +81,11 @@ def test_after_a_tie_nobody_gets_quit() -> None:
     assert "send Quit" not in white.log + black.log
 
 
+TIME = TimeControl.parse("30")
+
+
 def agent_run(stdin: str, out: io.StringIO) -> AgentRun:
-    return AgentRun(TimeControl.parse("30"), io.StringIO(stdin), out, io.StringIO())
+    return AgentRun(TIME, io.StringIO(stdin), out, io.StringIO())
 
 
 def test_player_as_white_starts_and_exits_on_quit() -> None:
@@ -87,6 +98,67 @@ def test_player_as_black_answers_whites_first_move_with_the_capture() -> None:
     out = io.StringIO()
     assert serve(RandomAgent(), Alquerque(), [], agent_run("c3-d4\nQuit\n", out)) == 0
     assert out.getvalue() == "e5*c3\n"
+
+
+class Jury(io.StringIO):
+    """A player's standard input that answers as the jury does: it judges each line the
+    player wrote and relays the opponent's reply, sends ``Quit`` to a player that
+    lost, and fails the test if a player reads again after it won or after the tie
+    (a real jury sends nothing then: the player would wait for ever)."""
+
+    def __init__(self, opponent: Agent[State, Move], player: int, out: io.StringIO) -> None:
+        super().__init__()
+        self.game = Alquerque()
+        self.s = self.game.initial()
+        self.opponent, self.player, self.out = opponent, player, out
+        self.read = 0
+        opponent.reset(self.game, 1 - player, 7)
+
+    def outcome(self) -> Outcome | None:
+        """Judges what the player wrote since last asked; returns the game's result."""
+        for line in self.out.getvalue().splitlines()[self.read :]:
+            self.s = self.game.apply(self.s, resolve_move(line, self.s, seat=0))
+            self.read += 1
+        return self.game.outcome(self.s)
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        game = self.game
+        out = self.outcome()
+        if out is not None:
+            assert out.winner not in (None, self.player), f"read again after {out}"
+            return "Quit\n"
+        if self.s.ply == 0 and self.player == 0:
+            return "Start\n"
+        m = self.opponent.choose(self.s, Limit())
+        self.s = game.apply(self.s, m)
+        return format_move(m, seat=0) + "\n"
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_player_exits_by_itself_after_its_winning_move(player: int) -> None:
+    out = io.StringIO()
+    jury = Jury(RandomAgent(), player, out)
+    engine = AlphaBetaAgent(SPEC.evaluation, depth=2)
+    assert serve(engine, Alquerque(), [], AgentRun(TIME, jury, out, io.StringIO())) == 0
+    outcome = jury.outcome()
+    assert outcome is not None and outcome.winner == player  # and it read nothing after
+
+
+def test_player_exits_by_itself_after_the_100_move_tie() -> None:
+    out = io.StringIO()
+    jury = Jury(GreedyAgent(SPEC.evaluation), 1, out)
+    run = AgentRun(TIME, jury, out, io.StringIO(), seed=TIE_SEED)
+    assert serve(GreedyAgent(SPEC.evaluation), Alquerque(), [], run) == 0
+    outcome = jury.outcome()  # black made the last move, and read nothing after
+    assert outcome is not None and outcome.reason is Reason.MOVE_LIMIT and jury.s.ply == 200
+
+
+def test_player_exits_on_quit_after_losing() -> None:
+    out = io.StringIO()
+    jury = Jury(AlphaBetaAgent(SPEC.evaluation, depth=2), 0, out)
+    assert serve(RandomAgent(), Alquerque(), [], AgentRun(TIME, jury, out, io.StringIO())) == 0
+    outcome = jury.outcome()
+    assert outcome is not None and outcome.winner == 1
 
 
 def test_player_stops_at_the_end_of_its_input() -> None:
@@ -143,3 +215,92 @@ def test_players_that_do_not_exit_after_a_tie_are_killed_and_the_tie_stands(tmp_
         if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE
     ]
     assert alive == []
+
+
+SPINNER = """\
+import sys, threading, time
+from arbiter.games.alquerque.notation import format_move, resolve_move
+from arbiter.games.alquerque.rules import Alquerque
+
+def spin():  # thinks all the time, the opponent's time included, if it can
+    while True:
+        pass
+
+if sys.argv[2] == "spin":
+    threading.Thread(target=spin, daemon=True).start()
+game, log = Alquerque(), open(sys.argv[1], "a")
+s = game.initial()
+line = sys.stdin.readline().strip()
+while line and line != "Quit":
+    if line != "Start":
+        s = game.apply(s, resolve_move(line, s, seat=0))
+    if sys.argv[2] == "slow":
+        time.sleep(0.3)
+    m = game.legal_moves(s)[0]
+    s = game.apply(s, m)
+    cpu, wall = time.process_time(), time.perf_counter()
+    print(format_move(m, seat=0), flush=True)
+    line = sys.stdin.readline().strip()
+    log.write(f"{time.process_time() - cpu} {time.perf_counter() - wall}\\n")
+    log.flush()
+"""
+
+
+@pytest.mark.parametrize("suspend", [True, False])
+def test_a_waiting_player_that_spins_gains_no_cpu_while_suspended(tmp_path, suspend) -> None:
+    """The spinner moves first and then spins in a thread while its slow opponent
+    thinks for 0.3 s a move: suspended, it gets next to no CPU time in those waits."""
+    import sys
+
+    from arbiter.cli import main
+
+    (tmp_path / "player.py").write_text(SPINNER)
+    log = tmp_path / "waits"
+
+    def player(mode: str) -> str:
+        out = log if mode == "spin" else "/dev/null"
+        return f"{sys.executable} {tmp_path / 'player.py'} {out} {mode}"
+
+    argv = ["match", "alquerque", player("spin"), player("slow"), "--games", "1"]
+    argv += ["--max-plies", "16"] + ([] if suspend else ["--no-suspend"])
+    assert main(argv) == 0
+    waits = [tuple(map(float, line.split())) for line in log.read_text().splitlines()]
+    assert len(waits) >= 7
+    cpu = sum(c for c, _ in waits)
+    wall = sum(w for _, w in waits)
+    assert wall > 7 * 0.3, waits
+    if suspend:
+        assert cpu < 0.1 * wall, waits
+    else:  # the control: without suspension the same measurement sees the spinning
+        assert cpu > 0.5 * wall, waits
+
+
+def test_built_in_players_never_lose_on_time_on_a_busy_machine() -> None:
+    """Two built-in players as programs on a 4-second game clock, wall time, while
+    every core is kept busy: start-up, suspension and a starved search all count, and
+    still neither runs out (each budgets from its own start)."""
+    import os
+    import subprocess
+    import sys
+
+    from arbiter.referee.seat import split_command
+
+    player = f"{sys.executable} -m arbiter.cli agent alquerque --engine alphabeta --tc 4"
+    hogs = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        for _ in range(os.cpu_count() or 2)
+    ]
+    try:
+        seats = [
+            AlquerqueSeat(Program(split_command(player), name=n), supervision=SPEC.supervision)
+            for n in "wb"
+        ]
+        record = asyncio.run(play_game(SPEC, SPEC.make(), seats, TimeControl.parse("4")))
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert not record.reason.is_fault, record.detail
+    for seat in (0, 1):
+        used = sum(record.times[seat::2])
+        assert used < 4.0

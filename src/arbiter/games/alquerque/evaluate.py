@@ -1,24 +1,34 @@
-"""An Alquerque evaluation: material first, then mobility and pieces left hanging.
+"""An Alquerque evaluation: material first, then mobility and pieces left hanging,
+giving more weight to the CodeCup tie points as the 100-move tie draws near.
 
-:func:`evaluate` scores a position for the side to move, in hundredths of a piece;
-wins, losses and the 100-move tie are the search's business.
+:func:`evaluate` scores a position for the side to move, in hundredths of a piece.
+Mobility counts only moves the no-going-back rule allows. Over the last
+:data:`ENDGAME_PLIES` plies before the tie, what the tie would pay (7 minus the
+opponent's pieces each) weighs in more and more on top of material, which stays:
+pieces are the way to both a win and tie points. Wins and losses are the search's
+business.
 """
 
 from __future__ import annotations
 
-from arbiter.games.alquerque.rules import JUMPS, STEPS, Move, State, captures_of
+from arbiter.games.alquerque.rules import JUMPS, STEPS, TIE_PLIES, Move, State, captures_of
 
 W_PIECE = 100
 W_MOBILITY = 3
 W_HANGING = 30
 W_TIE_POINT = 40
 """What one CodeCup tie point is worth, in hundredths of a piece."""
+ENDGAME_PLIES = 40
+"""Over the last 40 plies before the tie, the tie's points weigh in."""
 
 
-def _side(own: int, enemy: int) -> tuple[int, int]:
-    """(empty neighbours of ``own``'s pieces, ``own``'s pieces ``enemy`` can jump now)."""
+def _side(own: int, enemy: int, back: tuple[int, int] | None) -> tuple[int, int]:
+    """(``own``'s normal moves, not reversing ``back``; ``own``'s pieces ``enemy`` can
+    jump now)."""
     empty = ~(own | enemy)
     mobility = hanging = 0
+    if back is not None and (own >> back[1]) & 1 and (empty >> back[0]) & 1:
+        mobility -= 1  # the step back is not allowed
     c = own
     while c:
         low = c & -c
@@ -42,12 +52,15 @@ def evaluate(s: State) -> int:
     """Returns the score of ``s`` for the side to move (positive = better for it)."""
     p = s.to_move
     own, enemy = s.pieces[p], s.pieces[1 - p]
-    mine, theirs = _side(own, enemy), _side(enemy, own)
+    mine, theirs = _side(own, enemy, s.back[p]), _side(enemy, own, s.back[1 - p])
     score = W_PIECE * (own.bit_count() - enemy.bit_count())
     score += W_MOBILITY * (mine[0] - theirs[0])
     # the side to move takes first: its own hanging pieces count less than the enemy's
     score += W_HANGING * theirs[1] - (W_HANGING // 2) * mine[1]
-    return score
+    near = s.ply - (TIE_PLIES - ENDGAME_PLIES)
+    if near <= 0:
+        return score
+    return score + draw_value(s) * near // ENDGAME_PLIES
 
 
 def order_hint(s: State, m: Move) -> int:
@@ -69,3 +82,9 @@ def draw_value(s: State) -> int:
     mine = max(0, 7 - s.pieces[1 - p].bit_count())
     theirs = max(0, 7 - s.pieces[p].bit_count())
     return W_TIE_POINT * (mine - theirs)
+
+
+def moves_to_go(s: State) -> int:
+    """The moves the side to move has left before the 100-move tie, at most 25 (most
+    games end sooner, and the early moves deserve the time)."""
+    return max(1, min(25, (TIE_PLIES - s.ply + 1) // 2))

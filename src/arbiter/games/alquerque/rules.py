@@ -222,6 +222,7 @@ class Alquerque:
             return Outcome(1 - p, Reason.NO_MOVES)
         return None
 
-    def position_key(self, s: State) -> tuple[int, int, int, object]:
-        """Returns (white, black, side to move, the move it may not reverse)."""
-        return (s.pieces[0], s.pieces[1], s.to_move, s.back[s.to_move])
+    def position_key(self, s: State) -> tuple[int, int, int, object, int]:
+        """Returns (white, black, side to move, the moves neither side may reverse,
+        ply): all that decides the future, the 100-move tie included."""
+        return (s.pieces[0], s.pieces[1], s.to_move, s.back, s.ply)

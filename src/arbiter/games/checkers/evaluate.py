@@ -120,3 +120,9 @@ def noisy_moves(s: State) -> list[Move]:
 def draw_value(s: State) -> int:
     """A draw is worth nothing to either side."""
     return 0
+
+
+def moves_to_go(s: State) -> int:
+    """Checkers games run 50-100 plies and king endings drag on: 30 moves at first,
+    never below 15."""
+    return max(15, 30 - s.ply // 4)

@@ -167,3 +167,9 @@ def noisy_moves(s: State) -> tuple[Move, ...]:
 def draw_value(s: State) -> int:
     """A draw is worth nothing to either side."""
     return 0
+
+
+def moves_to_go(s: State) -> int:
+    """Lines of Action games rarely pass 60 plies: 30 moves at first, fewer as the game
+    goes on, never below 10 (a long game still leaves time for its end)."""
+    return max(10, 30 - s.ply // 4)
