@@ -76,3 +76,18 @@ def test_alphabeta_node_limit() -> None:
 def test_unknown_engine() -> None:
     with pytest.raises(ConfigError, match="'deepblue'"):
         make_agent(SPEC, "deepblue")
+
+
+def test_the_transposition_table_never_grows_past_its_size() -> None:
+    from arbiter.agents.alphabeta import ENTRY_BYTES, AlphaBetaAgent
+
+    spec = find_game("alquerque")
+    game = spec.make()
+    agent = AlphaBetaAgent(spec.evaluation, hash_mb=1)
+    agent.reset(game, 0, 0)
+    s = game.initial()
+    for _ in range(4):  # searches of many more nodes than the table holds
+        agent.choose(s, Limit(depth=12, nodes=20_000))
+        assert agent.last_info is not None and agent.last_info.nodes > 3 * 2**20 // ENTRY_BYTES
+        assert len(agent._tt) <= 2**20 // ENTRY_BYTES + 1
+        s = game.apply(s, agent.choose(s, Limit(depth=1)))

@@ -174,3 +174,16 @@ def test_file_runner_kills_a_program_at_its_deadline(tmp_path) -> None:
         run(r, "sleep", wall_limit=0.5)
     with pytest.raises(Timeout, match="CPU"):
         run(r, "burn", kill_at=0.01)
+
+
+def test_relative_program_paths_are_made_absolute_keeping_symbolic_links(tmp_path) -> None:
+    """A virtual environment's python is a link: resolved, it would lose its packages."""
+    import os
+
+    from arbiter.referee.supervision import absolute_arguments
+
+    (tmp_path / "env" / "bin").mkdir(parents=True)
+    (tmp_path / "env" / "bin" / "python").symlink_to(os.path.realpath("/bin/sh"))
+    (tmp_path / "agent.py").write_text("")
+    argv = absolute_arguments(["env/bin/python", "agent.py", "--depth", "3"], str(tmp_path))
+    assert argv == [str(tmp_path / "env/bin/python"), str(tmp_path / "agent.py"), "--depth", "3"]

@@ -29,6 +29,12 @@ S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
 
 WIN = 1_000_000
+HASH_MB = 16
+"""The transposition table's default size in megabytes: with the interpreter's own
+25 MB, well inside the Alquerque contest's 64 MB."""
+ENTRY_BYTES = 600
+"""What one table entry costs in memory (key, value and the dict's slot), measured
+at about 560 bytes in Alquerque, the largest keys here."""
 _MATE_ZONE = WIN - 10_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 10 * WIN
@@ -59,6 +65,9 @@ class AlphaBetaAgent(Generic[S, M]):
     the search depth and then the time budget is ignored, so that play is repeatable
     whatever the machine's speed; ``nodes`` caps the nodes of each search.
     ``safety`` is the share of the time budget the search may use before it stops.
+    ``hash_mb`` bounds the transposition table: once full it takes no new positions
+    until the next move, where a full table starts again empty, so the engine's
+    memory never grows past it.
     """
 
     name = "alphabeta"
@@ -69,7 +78,7 @@ class AlphaBetaAgent(Generic[S, M]):
         *,
         depth: int | None = None,
         nodes: int | None = None,
-        table_size: int = 1 << 17,
+        hash_mb: int = HASH_MB,
         safety: float = 0.8,
     ) -> None:
         self._evaluate = evaluation.evaluate
@@ -79,7 +88,7 @@ class AlphaBetaAgent(Generic[S, M]):
         self._moves_to_go = evaluation.moves_to_go
         self.depth = depth
         self.nodes = nodes
-        self._table_size = table_size
+        self._table_size = hash_mb * 2**20 // ENTRY_BYTES
         self._safety = safety
         self._game: Game[S, M] | None = None
         self._rng = random.Random(0)
@@ -159,7 +168,7 @@ class AlphaBetaAgent(Generic[S, M]):
             None if budget is None or limit.wall else w0 + 3 * budget * self._safety + 0.05
         )
         self._killers = [[] for _ in range(max_depth + 64)]
-        if len(self._tt) > self._table_size:
+        if len(self._tt) >= self._table_size * 9 // 10:
             self._tt.clear()
         best, best_score, done = moves[0], 0, 0
         if len(moves) > 1 or limit.depth is not None or self.depth is not None:
@@ -270,7 +279,8 @@ class AlphaBetaAgent(Generic[S, M]):
         elif stored <= -_MATE_ZONE:
             stored -= ply
         flag = _UPPER if best_score <= original_alpha else _LOWER if best_score >= beta else _EXACT
-        self._tt[key] = (depth, stored, flag, best_move)
+        if len(self._tt) < self._table_size or key in self._tt:
+            self._tt[key] = (depth, stored, flag, best_move)
         return best_score
 
     def _quiesce(self, s: S, alpha: int, beta: int, ply: int) -> int:

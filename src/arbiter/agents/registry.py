@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TypeVar
 
-from arbiter.agents.alphabeta import AlphaBetaAgent
+from arbiter.agents.alphabeta import HASH_MB, AlphaBetaAgent
 from arbiter.agents.base import Agent
 from arbiter.agents.greedy import GreedyAgent
 from arbiter.agents.random import RandomAgent
@@ -36,7 +36,12 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
     if agent.engine == "greedy":
         return GreedyAgent(ev)
     if agent.engine == "alphabeta":
-        return AlphaBetaAgent(ev, depth=agent.option("depth"), nodes=agent.option("nodes"))
+        return AlphaBetaAgent(
+            ev,
+            depth=agent.option("depth"),
+            nodes=agent.option("nodes"),
+            hash_mb=agent.option("hash") or HASH_MB,
+        )
     raise ConfigError(f"unknown engine {agent.name!r}: expected one of {', '.join(ENGINES)}")
 
 

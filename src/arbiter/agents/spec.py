@@ -25,9 +25,10 @@ MAX_DEPTH = 64
 ENGINES: dict[str, tuple[str, ...]] = {
     "random": (),
     "greedy": (),
-    "alphabeta": ("depth", "nodes"),
+    "alphabeta": ("depth", "nodes", "hash"),
 }
-"""The built-in engines and the whole-number options each takes."""
+"""The built-in engines and the whole-number options each takes (``hash``: the
+transposition table in megabytes)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -103,13 +103,18 @@ def absolute_arguments(argv: Sequence[str], base: str | None = None) -> list[str
     """Returns ``argv`` with every argument that names an existing file or directory
     (relative to ``base``, default the referee's directory) made absolute, so a
     program started in a directory of its own still finds ``./my_agent`` or
-    ``my_agent.py``."""
+    ``my_agent.py``. Symbolic links are kept as named: a virtual environment's
+    ``python`` is a link, and only through it does Python find that environment.
+
+    >>> absolute_arguments(["python3", "-c", "pass"], "/")
+    ['python3', '-c', 'pass']
+    """
     root = Path(base or os.getcwd())
     out = []
     for i, arg in enumerate(argv):
         path = root / arg
         if arg and not os.path.isabs(arg) and (os.sep in arg or i > 0) and path.exists():
-            out.append(str(path.resolve()))
+            out.append(os.path.abspath(path))
         else:
             out.append(arg)
     return out
