@@ -21,6 +21,7 @@ class Reason(StrEnum):
     CONNECTED = "connected"
     NO_MOVES = "no moves"
     ALL_HOME = "all pieces home"
+    BOTH_HOME = "both home"
     NO_PIECES = "no pieces"
     MOVE_LIMIT = "move limit"
     REPETITION = "repetition"

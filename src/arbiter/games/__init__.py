@@ -32,10 +32,17 @@ def _alquerque() -> GameSpec[Any, Any]:
     return SPEC
 
 
+def _chinese_checkers() -> GameSpec[Any, Any]:
+    from arbiter.games.chinese_checkers import SPEC
+
+    return SPEC
+
+
 _FACTORIES: dict[str, Callable[[], GameSpec[Any, Any]]] = {
     "votey": _votey,
     "checkers": _checkers,
     "alquerque": _alquerque,
+    "chinese-checkers": _chinese_checkers,
 }
 
 GAME_NAMES: tuple[str, ...] = tuple(_FACTORIES)

@@ -1,0 +1,137 @@
+"""Both sides of the 1997 ACM Hong Kong mediator (``ccj PLAYER1 PLAYER2``).
+
+The mediator starts both players as child processes and sends each one line: ``1``
+to the player who moves first, ``2`` to the other. Then each move is one line of
+two integers, ``FROM TO``, in the writer's own numbering; the mediator relays it to
+the opponent translated into the opponent's numbering (every player sees its own
+home as 1-10). Players flush after every line. There is no closing message: at the
+end the mediator closes the pipes and the players are ended.
+
+Clock (the sheet): five minutes of CPU time per player for the whole game, measured
+on the player's processes (``times``); after that every move within one second, and
+a player whose five minutes are spent and who has a marble in its own home after
+its move loses. The waiting player is suspended from its reply until it is told the
+opponent's move. Records keep the moves in the first player's numbering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arbiter.agents.base import Agent
+from arbiter.agents.program import ProgramClock
+from arbiter.clock import Clock, TimeControl
+from arbiter.contract import AgentRun, win_draw_loss
+from arbiter.errors import ConfigError, NotationError, Reason
+from arbiter.game import Game, Outcome, Player
+from arbiter.games.chinese_checkers.notation import format_move, resolve_move
+from arbiter.games.chinese_checkers.rules import HOMES, Move, State
+from arbiter.referee.line_seat import LineSeat
+from arbiter.referee.seat import Program
+from arbiter.referee.supervision import Charging, Supervision
+
+TIME_CONTROL = TimeControl.parse("300 ot=1")
+"""The sheet: 300 s of CPU for the game, then 1 s per move."""
+
+SUPERVISION = Supervision(charging=Charging.CPU)
+"""CPU time of the player's processes; the waiting player suspended."""
+
+score = win_draw_loss
+"""The sheet scores wins, draws and losses only."""
+
+
+def adjudicate(
+    game: Game[State, Move], s: State, clock: Clock, ended: Outcome | None
+) -> Outcome | None:
+    """The sheet's guard against a player that never leaves home: once a player's
+    five minutes are spent, a marble of its in its own home after its move loses.
+    A move that ends the game by the rules stands."""
+    mover = 1 - s.to_move
+    if ended is None and s.ply > 0 and clock.in_overtime(mover) and s.pieces[mover] & HOMES[mover]:
+        left = (s.pieces[mover] & HOMES[mover]).bit_count()
+        return Outcome(
+            1 - mover,
+            Reason.ADJUDICATED,
+            f"{left} marble{'s' * (left > 1)} still at home after its time ran out",
+        )
+    return ended
+
+
+def move_text(game: Game[State, Move], s: State, m: Move, *, seat: Player) -> str:
+    """Returns the line a player writes for ``m``: ``FROM TO`` in its own numbering."""
+    return format_move(m, seat=seat)
+
+
+def judge(game: Game[State, Move], s: State, text: str, *, seat: Player) -> Move:
+    """Returns the move ``text`` (in ``seat``'s numbering) makes in ``s``.
+
+    :raises NotationError: unless the line is two integers in 1..127.
+    :raises IllegalMove: for a hole number past 121 or a move that is not legal.
+    """
+    return resolve_move(text, s, seat=seat)
+
+
+class MediatorSeat(LineSeat[State, Move]):
+    """A player under the mediator: told ``1`` or ``2`` at the start, then each of the
+    opponent's moves in its own numbering."""
+
+    async def start(self, seat: Player, clock: Clock) -> None:
+        await super().start(seat, clock)
+        await self.send(str(seat + 1))
+
+    async def tell(self, before: State, move: Move, after: State) -> None:
+        await self.send(format_move(move, seat=self.seat))
+
+
+def program_seat(program: Program, *, supervision: Supervision) -> MediatorSeat:
+    """Returns the mediator's seat for an external player."""
+    return MediatorSeat(program, supervision=supervision)
+
+
+# -- the player side ----------------------------------------------------------
+
+
+def serve(
+    agent: Agent[State, Move], game: Game[State, Move], args: Sequence[str], run: AgentRun
+) -> int:
+    """Plays one game as a player under the mediator: reads ``1`` or ``2``, keeps the
+    board in its own numbering, writes its moves and reads the opponent's. Its clock
+    is its own CPU time, start-up included, as the mediator charges it.
+
+    Returns 0 when the game ends or the input does, 1 if the mediator's first line
+    is not ``1`` or ``2`` or a relayed move is not legal.
+
+    :raises ConfigError: if started with arguments (players take none).
+    """
+    if args:
+        raise ConfigError(f"a mediator player is started with no arguments, not {list(args)!r}")
+    first = run.stdin.readline().strip()
+    if first not in ("1", "2"):
+        print(f"chinese-checkers player: expected 1 or 2 first, not {first!r}", file=run.stderr)
+        return 1
+    seat: Player = int(first) - 1
+    clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
+    agent.reset(game, seat, run.seed)
+    s = game.initial()
+    while game.outcome(s) is None:
+        if game.to_move(s) == seat:
+            m = agent.choose(s, clock.limit())
+            text = move_text(game, s, m, seat=seat)
+            if run.verbose:
+                print(f"{text}: {agent.note()}", file=run.stderr, flush=True)
+            run.stdout.write(run.reply(text) + "\n")
+            run.stdout.flush()
+            clock.replied()
+        else:
+            line = run.stdin.readline()
+            clock.message_received()
+            if not line.strip():
+                return 0
+            try:
+                m = resolve_move(line, s, seat=seat)
+            except (NotationError, ValueError) as e:
+                print(f"chinese-checkers player: bad move from the mediator: {e}", file=run.stderr)
+                return 1
+            agent.observe(s, m)
+        s = game.apply(s, m)
+    return 0
