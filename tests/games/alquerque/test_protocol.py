@@ -217,64 +217,6 @@ def test_players_that_do_not_exit_after_a_tie_are_killed_and_the_tie_stands(tmp_
     assert alive == []
 
 
-SPINNER = """\
-import sys, threading, time
-from arbiter.games.alquerque.notation import format_move, resolve_move
-from arbiter.games.alquerque.rules import Alquerque
-
-def spin():  # thinks all the time, the opponent's time included, if it can
-    while True:
-        pass
-
-if sys.argv[2] == "spin":
-    threading.Thread(target=spin, daemon=True).start()
-game, log = Alquerque(), open(sys.argv[1], "a")
-s = game.initial()
-line = sys.stdin.readline().strip()
-while line and line != "Quit":
-    if line != "Start":
-        s = game.apply(s, resolve_move(line, s, seat=0))
-    if sys.argv[2] == "slow":
-        time.sleep(0.3)
-    m = game.legal_moves(s)[0]
-    s = game.apply(s, m)
-    cpu, wall = time.process_time(), time.perf_counter()
-    print(format_move(m, seat=0), flush=True)
-    line = sys.stdin.readline().strip()
-    log.write(f"{time.process_time() - cpu} {time.perf_counter() - wall}\\n")
-    log.flush()
-"""
-
-
-@pytest.mark.parametrize("suspend", [True, False])
-def test_a_waiting_player_that_spins_gains_no_cpu_while_suspended(tmp_path, suspend) -> None:
-    """The spinner moves first and then spins in a thread while its slow opponent
-    thinks for 0.3 s a move: suspended, it gets next to no CPU time in those waits."""
-    import sys
-
-    from arbiter.cli import main
-
-    (tmp_path / "player.py").write_text(SPINNER)
-    log = tmp_path / "waits"
-
-    def player(mode: str) -> str:
-        out = log if mode == "spin" else "/dev/null"
-        return f"{sys.executable} {tmp_path / 'player.py'} {out} {mode}"
-
-    argv = ["match", "alquerque", player("spin"), player("slow"), "--games", "1"]
-    argv += ["--max-plies", "16"] + ([] if suspend else ["--no-suspend"])
-    assert main(argv) == 0
-    waits = [tuple(map(float, line.split())) for line in log.read_text().splitlines()]
-    assert len(waits) >= 7
-    cpu = sum(c for c, _ in waits)
-    wall = sum(w for _, w in waits)
-    assert wall > 7 * 0.3, waits
-    if suspend:
-        assert cpu < 0.1 * wall, waits
-    else:  # the control: without suspension the same measurement sees the spinning
-        assert cpu > 0.5 * wall, waits
-
-
 def test_built_in_players_never_lose_on_time_on_a_busy_machine() -> None:
     """Two built-in players as programs on a 4-second game clock, wall time, while
     every core is kept busy: start-up, suspension and a starved search all count, and

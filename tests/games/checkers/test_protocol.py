@@ -57,7 +57,8 @@ def test_next_board_continues_the_game_history() -> None:
     theirs = game.apply(mine, resolve_move("32-28", mine, seat=0))
     board = parse_board(board_rows(theirs), 0)
     assert board.quiet == 0
-    kept = _continue(game, mine, board)
+    kept, move = _continue(game, mine, board)
     assert kept == theirs and kept.quiet == 2 and len(kept.history) == 2
+    assert move == resolve_move("32-28", mine, seat=0)  # the move the engine observes
     # a board no opponent move explains is taken as it is
-    assert _continue(game, mine, game.initial()) == game.initial()
+    assert _continue(game, mine, game.initial()) == (game.initial(), None)

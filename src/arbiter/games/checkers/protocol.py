@@ -105,7 +105,11 @@ def serve(
         except NotationError as e:
             print(f"checkers engine: {e}", file=stderr)
             return 1
-        s = _continue(game, previous, board) if previous is not None else board
+        s = board
+        if previous is not None:
+            s, theirs = _continue(game, previous, board)
+            if theirs is not None:
+                agent.observe(previous, theirs)
         if not game.legal_moves(s):
             print("checkers engine: no legal move on this board", file=stderr)
             return 1
@@ -119,10 +123,11 @@ def serve(
         previous = game.apply(s, m)
 
 
-def _continue(game: Game[State, Move], previous: State, board: State) -> State:
-    """Returns the state after the opponent move that turns ``previous`` into ``board``."""
+def _continue(game: Game[State, Move], previous: State, board: State) -> tuple[State, Move | None]:
+    """Returns the state after the opponent move that turns ``previous`` into
+    ``board``, with that move (the board alone and ``None`` if no move does)."""
     for m in game.legal_moves(previous):
         after = game.apply(previous, m)
         if after.pieces == board.pieces and after.kings == board.kings:
-            return after
-    return board
+            return after, m
+    return board, None

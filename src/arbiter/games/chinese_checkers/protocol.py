@@ -24,6 +24,7 @@ from arbiter.clock import Clock, TimeControl
 from arbiter.contract import AgentRun, win_draw_loss
 from arbiter.errors import ConfigError, NotationError, Reason
 from arbiter.game import Game, Outcome, Player
+from arbiter.games.chinese_checkers.evaluate import order_hint
 from arbiter.games.chinese_checkers.notation import format_move, resolve_move
 from arbiter.games.chinese_checkers.rules import HOMES, Move, State
 from arbiter.referee.line_seat import LineSeat
@@ -80,6 +81,8 @@ class MediatorSeat(LineSeat[State, Move]):
         await self.send(str(seat + 1))
 
     async def tell(self, before: State, move: Move, after: State) -> None:
+        if self.supervision.suspend and self.transport is not None:
+            self.transport.resume()  # the sheet: resumed before it is sent the move
         await self.send(format_move(move, seat=self.seat))
 
 
@@ -89,6 +92,21 @@ def program_seat(program: Program, *, supervision: Supervision) -> MediatorSeat:
 
 
 # -- the player side ----------------------------------------------------------
+
+
+def leave_home(game: Game[State, Move], s: State, m: Move) -> Move:
+    """Returns ``m``, or, if it leaves a marble of the mover in its own home and some
+    move leaves none there, the move among those that goes furthest: what a player
+    whose five minutes are spent must play not to lose by the home rule."""
+    p = s.to_move
+
+    def at_home(x: Move) -> int:
+        return (s.pieces[p] & ~(1 << x.origin) | (1 << x.target)) & HOMES[p]
+
+    if not at_home(m):
+        return m
+    safe = [x for x in game.legal_moves(s) if not at_home(x)]
+    return max(safe, key=lambda x: order_hint(s, x)) if safe else m
 
 
 def serve(
@@ -116,6 +134,8 @@ def serve(
     while game.outcome(s) is None:
         if game.to_move(s) == seat:
             m = agent.choose(s, clock.limit())
+            if clock.out_of_time():
+                m = leave_home(game, s, m)
             text = move_text(game, s, m, seat=seat)
             if run.verbose:
                 print(f"{text}: {agent.note()}", file=run.stderr, flush=True)
