@@ -212,6 +212,21 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         metavar="N",
         help="processes and threads a program may have at once, where cgroups allow",
     )
+    alone = m.add_mutually_exclusive_group()
+    alone.add_argument(
+        "--single-process",
+        dest="single_process",
+        action="store_const",
+        const=True,
+        help="a program that starts another process loses (Chinese checkers' default)",
+    )
+    alone.add_argument(
+        "--allow-children",
+        dest="single_process",
+        action="store_const",
+        const=False,
+        help="programs may start other processes (every other game's default)",
+    )
     m.add_argument(
         "--names", nargs=2, metavar=("NAME_A", "NAME_B"), help="names to show for A and B"
     )
@@ -335,6 +350,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
         pass_env=tuple(args.pass_env),
         charging=Charging(args.charge) if args.charge else spec.supervision.charging,
         max_processes=args.max_processes,
+        single_process=(
+            spec.supervision.single_process if args.single_process is None else args.single_process
+        ),
     )
     jobs = [
         GameJob(

@@ -71,6 +71,11 @@ class Notation(Protocol[S, M]):
         """Returns the board as lines of text with the contest's coordinates."""
         ...
 
+    def draw_numbers(self, *, seat: Player) -> str:
+        """Returns the board laid out as :meth:`draw_board` draws it, each point labelled
+        with the name ``seat`` gives it in moves (for a person learning the notation)."""
+        ...
+
 
 class Evaluation(Protocol[S_in, M]):
     """What a search needs to know of a game beyond its rules."""
@@ -162,6 +167,13 @@ class RefereeProtocol(Protocol[S, M]):
         """
         ...
 
+    def comply(self, game: Game[S, M], s: S, m: M, *, out_of_time: bool) -> M:
+        """Returns the move a built-in engine plays instead of its choice ``m`` where a
+        clock ruling of :meth:`adjudicate` would punish ``m`` and another move escapes
+        it (Chinese checkers: no marble left at home once the time is spent), else
+        ``m``. ``out_of_time``: the seat's base time is spent, this move included."""
+        ...
+
 
 ContestScore = Callable[[Game[S, M], S, Outcome], tuple[float, float]]
 """A contest's score of a finished game: points of seat 0 and seat 1."""
@@ -176,6 +188,11 @@ def win_draw_loss(game: Game[S, M], s: S, outcome: Outcome) -> tuple[float, floa
     (0.0, 1.0)
     """
     return outcome.points(0), outcome.points(1)
+
+
+def keep_move(game: Game[S, M], s: S, m: M, *, out_of_time: bool) -> M:
+    """The compliance of a contest with no clock rulings: the engine's move stands."""
+    return m
 
 
 def keep_outcome(game: Game[S, M], s: S, clock: Clock, ended: Outcome | None) -> Outcome | None:

@@ -33,6 +33,7 @@ class Reason(StrEnum):
     MEMORY = "memory"
     CRASH = "crash"
     EARLY_OUTPUT = "output before its turn"
+    FORKED = "another process"
     FALSE_CLAIM = "false claim"
     UNCLAIMED_WIN = "unclaimed win"
     ADJUDICATED = "adjudicated"
@@ -56,6 +57,7 @@ _FAULTS = frozenset(
         Reason.ILLEGAL_MOVE,
         Reason.MALFORMED,
         Reason.EARLY_OUTPUT,
+        Reason.FORKED,
         Reason.TIME,
         Reason.MEMORY,
         Reason.CRASH,
@@ -134,6 +136,12 @@ class Crash(AgentFault):
     """The agent exited, closed its output, or could not be started."""
 
     reason = Reason.CRASH
+
+
+class Forked(AgentFault):
+    """The agent started another process where its contest allows only one."""
+
+    reason = Reason.FORKED
 
 
 class Malformed(AgentFault):

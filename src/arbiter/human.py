@@ -4,7 +4,8 @@ The person types moves in the contest's own notation, from their own side of the
 board (in Chinese checkers their home is 1-10 whichever seat they hold). Before
 each move the board is drawn with the last move marked. ``moves`` lists the legal
 moves, ``undo`` takes back the person's last move and the reply (against built-in
-engines), ``board`` draws the board again, ``help`` explains, ``quit`` resigns.
+engines), ``board`` draws the board again, ``numbers`` labels every point with the
+name the person gives it, ``help`` explains, ``quit`` resigns.
 A malformed or illegal entry is explained and asked for again; the referee then
 judges the accepted text like any program's reply. The person is charged the wall
 time they take.
@@ -29,7 +30,8 @@ M = TypeVar("M", bound=Hashable)
 
 HELP = (
     "Type a move in the contest's notation, or one of: moves (list the legal moves), "
-    "undo (take back your last move), board (draw the board), help, quit (resign)."
+    "undo (take back your last move), board (draw the board), numbers (the board's "
+    "points as you name them), help, quit (resign)."
 )
 
 
@@ -86,6 +88,9 @@ class HumanSeat(Generic[S, M]):
                 raise Resigned(f"{self.name} resigned", "resigned")
             if command in ("help", "?"):
                 self.write(HELP)
+                continue
+            if command == "numbers":
+                self.write(notation.draw_numbers(seat=self.seat))
                 continue
             if command == "moves":
                 texts = (notation.format_move(m, seat=self.seat) for m in self.game.legal_moves(s))

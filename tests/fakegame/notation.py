@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from arbiter.errors import IllegalMove, NotationError
+from arbiter.game import Player
 from tests.fakegame.rules import CELLS, Move, Race, State
 
 _MOVE = re.compile(r"(10|[1-9])-(10|[1-9])")
@@ -66,3 +67,7 @@ def parse_position(text: str) -> State:
 
 def draw_board(s: State, last: Move | None = None) -> str:
     return format_position(s)
+
+
+def draw_numbers(*, seat: Player) -> str:
+    return " ".join(str(c + 1 if seat == 0 else CELLS - c) for c in range(CELLS))

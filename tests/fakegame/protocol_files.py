@@ -11,7 +11,7 @@ from pathlib import Path
 
 from arbiter.agents.base import Agent, Limit
 from arbiter.clock import Clock, TimeControl
-from arbiter.contract import AgentRun, keep_outcome
+from arbiter.contract import AgentRun, keep_move, keep_outcome
 from arbiter.errors import ConfigError
 from arbiter.game import Game, Player
 from arbiter.referee.file_seat import FileSeat
@@ -21,11 +21,12 @@ from tests.fakegame.notation import cell_of, format_move
 from tests.fakegame.protocol import judge, move_text
 from tests.fakegame.rules import CELLS, Move, State
 
-__all__ = ["adjudicate", "judge", "move_text", "program_seat", "serve"]
+__all__ = ["adjudicate", "comply", "judge", "move_text", "program_seat", "serve"]
 
 TIME_CONTROL = TimeControl.parse("10 kill=2")
 SUPERVISION = Supervision()
 adjudicate = keep_outcome
+comply = keep_move
 
 
 def input_text(s: State, seat: Player, remaining: float) -> str:

@@ -95,6 +95,11 @@ VERDICT: dict[Fault, Reason | None] = {
 program suspended; ``None``: no fault of that program, the game plays on. (Under a
 memory limit a fork bomb may lose by memory instead.)"""
 
+STARTS_PROCESSES = frozenset({Fault.BURN_CHILD, Fault.FORK_BOMB, Fault.DETACH, Fault.DETACH_EXIT})
+"""Faults that start another process: where a program must run alone (Chinese
+checkers) they lose by :attr:`Reason.FORKED` once the referee sees the child (a
+detached child may escape a referee without cgroups, which sees only descendants)."""
+
 _BURN = "import sys\nwhile True: pass"
 
 

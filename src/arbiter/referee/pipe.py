@@ -18,7 +18,15 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from arbiter.errors import AgentFault, Crash, Malformed, MemoryExceeded, Timeout, visible
+from arbiter.errors import (
+    AgentFault,
+    Crash,
+    Forked,
+    Malformed,
+    MemoryExceeded,
+    Timeout,
+    visible,
+)
 from arbiter.referee.process import MAX_LINE, AgentProcess, settle
 from arbiter.referee.sandbox import Confinement
 
@@ -220,6 +228,7 @@ class LinePipe:
         item = self._lines.popleft()
         if isinstance(item, Malformed):
             raise item
+        check_single(process, self.name)  # a child started since the last poll
         try:
             text = item.decode("utf-8")
         except UnicodeDecodeError:
@@ -244,7 +253,9 @@ def check_limits(
 
     :raises Timeout: past the CPU limit.
     :raises MemoryExceeded: past the memory limit.
+    :raises Forked: for another process where the program must be alone.
     """
+    check_single(process, name)
     if cpu_limit is not None:
         used = process.cpu_time() - cpu_base
         if used > cpu_limit:
@@ -259,3 +270,16 @@ def check_limits(
                 f"{name}: {rss / 2**20:.0f} MB resident, limit {memory_limit / 2**20:.0f} MB",
                 detail=f"{rss / 2**20:.0f} MB > {memory_limit / 2**20:.0f} MB",
             )
+
+
+def check_single(process: AgentProcess, name: str) -> None:
+    """Raises if ``process`` must run alone (:attr:`Confinement.single_process`) and
+    has started another process that is still alive.
+
+    :raises Forked: naming how many processes it has.
+    """
+    if process.confinement.single_process and (count := process.process_count()) > 1:
+        raise Forked(
+            f"{name}: started another process ({count} running); it must run alone",
+            detail=f"started another process ({count} running)",
+        )

@@ -280,6 +280,13 @@ class AgentProcess:
         self._cpu = max(self._cpu, total)
         return self._cpu
 
+    def process_count(self) -> int:
+        """Returns how many processes (not threads) of the program are alive: its
+        cgroup's, or the tree's as last listed."""
+        if self.cgroup is not None:
+            return len(self.cgroup.pids())
+        return len(self._tree())
+
     def memory(self) -> int:
         """Returns the resident memory of the live tree in bytes."""
         if self.cgroup is not None and (counted := self.cgroup.memory()) is not None:

@@ -54,11 +54,13 @@ _counter = itertools.count(1)
 
 @dataclass(frozen=True, slots=True)
 class Confinement:
-    """What one program is held to: its memory (bytes), its process count, network."""
+    """What one program is held to: its memory (bytes), its process count, network,
+    and whether it may start other processes at all."""
 
     memory_limit: int | None = None
     max_processes: int | None = 256
     network: bool = True
+    single_process: bool = False
 
 
 class Cgroup:

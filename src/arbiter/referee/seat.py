@@ -138,11 +138,15 @@ class LocalSeat(Generic[S, M]):
         self.seat = seat
         self.agent.reset(self.game, seat, self.seed)
 
-    def _think(self, s: S, limit: Limit) -> Reply:
+    def _think(self, s: S, limit: Limit, clock: Clock) -> Reply:
         wall = self.supervision.charging is Charging.WALL
         t0 = time.perf_counter() if wall else time.thread_time()
         m = self.agent.choose(s, limit)
         used = (time.perf_counter() if wall else time.thread_time()) - t0
+        spent = clock.in_overtime(self.seat) or (
+            clock.tc.base is not None and clock.remaining[self.seat] - used <= 0
+        )
+        m = self.referee.comply(self.game, s, m, out_of_time=spent)
         text = self.referee.move_text(self.game, s, m, seat=self.seat)
         return Reply(text, used, self.agent.note())
 
@@ -156,7 +160,7 @@ class LocalSeat(Generic[S, M]):
         wall = self.supervision.wall_limit(clock.kill_at(self.seat))
         try:
             async with asyncio.timeout(wall):  # unlike wait_for, never eats a cancel
-                return await asyncio.to_thread(self._think, s, self._limit(clock))
+                return await asyncio.to_thread(self._think, s, self._limit(clock), clock)
         except TimeoutError:
             # a thread cannot be killed: the engine is asked to stop, and its move is unused
             self.agent.halt()

@@ -16,6 +16,9 @@ program (a line pipe or a file-per-move runner) reads them.
 - ``max_processes``: processes and threads a program may have at once (a cgroup's
   limit, where there is one; it stops fork bombs).
 - ``network``: False runs programs in a network namespace of their own (root).
+- ``single_process``: the program may not start another process (the Chinese
+  checkers sheet: "the player must not fork"); one that does loses as soon as the
+  referee sees it (always in a cgroup; otherwise while the child is its descendant).
 - ``pass_env``: the only variables of the referee's environment a program sees
   besides its minimal one (see :func:`program_environment`).
 - The wall-clock backstop for CPU charging (a program that sleeps or blocks uses
@@ -54,6 +57,7 @@ class Supervision:
     max_processes: int | None = 256
     network: bool = True
     pass_env: tuple[str, ...] = ()
+    single_process: bool = False
 
     def wall_limit(self, kill_at: float | None) -> float | None:
         """Returns the wall seconds a program may take for a move that is killed at
@@ -81,7 +85,7 @@ class Supervision:
     @property
     def confinement(self) -> Confinement:
         """What the sandbox holds a program to."""
-        return Confinement(self.memory_limit, self.max_processes, self.network)
+        return Confinement(self.memory_limit, self.max_processes, self.network, self.single_process)
 
 
 PASSED_ALWAYS = ("PATH", "LANG", "LC_ALL", "TZ")

@@ -14,7 +14,7 @@ from arbiter.clock import TimeControl
 from arbiter.contract import AgentRun
 from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.games.chinese_checkers.protocol import MediatorSeat, leave_home, serve
+from arbiter.games.chinese_checkers.protocol import MediatorSeat, comply, serve
 from arbiter.games.chinese_checkers.rules import ChineseCheckers, State
 from arbiter.referee.match import play_game
 from arbiter.referee.scripted import ScriptedChannel
@@ -131,9 +131,10 @@ def test_out_of_time_a_player_moves_its_last_marble_out_of_home() -> None:
     # one marble left at home on hole 7, nine out in the middle
     home_one = State((1 << 6 | 0b111111111 << 60, GAME.initial().pieces[1]), 0, 80)
     stay = next(m for m in GAME.legal_moves(home_one) if m.origin != 6)
-    chosen = leave_home(GAME, home_one, stay)
+    assert comply(GAME, home_one, stay, out_of_time=False) == stay  # time left: as chosen
+    chosen = comply(GAME, home_one, stay, out_of_time=True)
     assert chosen.origin == 6 and chosen.target >= 10  # the marble on hole 7 leaves
-    assert leave_home(GAME, home_one, chosen) == chosen
+    assert comply(GAME, home_one, chosen, out_of_time=True) == chosen
 
 
 # -- real processes ------------------------------------------------------------------
@@ -143,6 +144,9 @@ import random, sys
 from arbiter.games.chinese_checkers.rules import HOMES, ChineseCheckers, Move, State
 # this player always sees itself as the first player: its home 1-10, hole = cell + 1
 game, rng = ChineseCheckers(max_plies=10**9), random.Random(int(sys.argv[1]))
+if sys.argv[2:] == ["fork"]:  # a helper process, asleep: the sheet forbids any
+    import subprocess
+    helper = subprocess.Popen(["sleep", "30"])
 order = sys.stdin.readline().strip()
 s = State(HOMES, 0 if order == "1" else 1)
 while True:
@@ -176,3 +180,69 @@ def test_a_player_in_its_own_numbering_plays_a_whole_legal_game(tmp_path, own_se
     (record,) = [GameRecord.from_json(line) for line in record_file.read_text().splitlines()]
     assert record.reason is Reason.MOVE_LIMIT, record.detail  # no fault either way
     assert len(record.moves) == 300
+
+
+def test_a_person_plays_the_second_seat_in_their_own_numbering() -> None:
+    from ...test_human import session
+
+    out, shown = session("chinese-checkers", ["numbers", "7 16", "moves", "quit"], human=1)
+    text = "\n".join(shown)
+    numbers = next(block for block in shown if "121" in block and "\n" in block)
+    assert numbers.splitlines()[0].strip() == "1"  # their own home, drawn at the top
+    assert "not played" not in text  # 7 16 was legal, in their numbering
+    assert out.reason is Reason.RESIGNED
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_a_player_that_starts_another_process_loses(tmp_path, allowed: bool) -> None:
+    from arbiter.cli import main
+    from arbiter.record import GameRecord
+
+    (tmp_path / "own.py").write_text(OWN_NUMBERING)
+    forks = f"{sys.executable} {tmp_path / 'own.py'} 0 fork"
+    builtin = f"{sys.executable} -m arbiter.cli agent chinese-checkers --engine random"
+    record_file = tmp_path / "games.jsonl"
+    argv = ["match", "chinese-checkers", forks, builtin, "--games", "1", "--max-plies", "20"]
+    argv += ["--record", str(record_file)] + (["--allow-children"] if allowed else [])
+    assert main(argv) == 0
+    (record,) = [GameRecord.from_json(line) for line in record_file.read_text().splitlines()]
+    if allowed:  # the organiser's choice: the same program plays on
+        assert record.reason is Reason.MOVE_LIMIT, record.detail
+    else:
+        assert (record.winner, record.reason) == (1, Reason.FORKED)
+        assert "started another process (2 running)" in record.detail
+
+
+def test_a_built_in_engine_out_of_time_also_moves_its_last_marble_out_of_home() -> None:
+    from arbiter.agents.random import RandomAgent
+    from arbiter.clock import Clock
+    from arbiter.games.chinese_checkers.notation import resolve_move
+    from arbiter.referee.seat import LocalSeat
+
+    home_one = State((1 << 6 | 0b111111111 << 60, GAME.initial().pieces[1]), 0, 80)
+    clock = Clock.start(TimeControl.parse("1 ot=1")).spend(0, 1.5)
+    assert clock.in_overtime(0)
+    for seed in range(5):
+        seat = LocalSeat(RandomAgent(), GAME, SPEC.referee, supervision=SPEC.supervision, seed=seed)
+        asyncio.run(seat.start(0, clock))
+        reply = asyncio.run(seat.ask(home_one, clock))
+        assert resolve_move(reply.text, home_one, seat=0).origin == 6
+
+
+def test_built_in_players_as_programs_play_whole_games_under_the_mediator(tmp_path) -> None:
+    """Both seats run ``arbiter agent chinese-checkers`` as child processes on a scaled
+    clock (4 s of CPU, then 1 s a move): the games end by the rules, with no fault,
+    no time loss and no loss by the home rule."""
+    from arbiter.cli import main
+    from arbiter.record import GameRecord
+
+    player = f"{sys.executable} -m arbiter.cli agent chinese-checkers --tc '4 ot=1'"
+    record_file = tmp_path / "games.jsonl"
+    argv = ["match", "chinese-checkers", player, player, "--games", "2", "--tc", "4 ot=1"]
+    assert main([*argv, "--record", str(record_file)]) == 0
+    records = [GameRecord.from_json(line) for line in record_file.read_text().splitlines()]
+    assert len(records) == 2
+    for record in records:
+        assert record.reason in (Reason.ALL_HOME, Reason.BOTH_HOME), record.detail
+        for seat in (0, 1):
+            assert sum(record.times[seat::2]) < 4.0 + 0.5  # never deep in overtime

@@ -164,6 +164,14 @@ def parse_position(text: str) -> State:
     return State((white, black), 0 if parts[1] == "w" else 1, ply, (backs[0], backs[1]))
 
 
+def draw_numbers(*, seat: Player) -> str:
+    """Returns the points' names, rank 7 at the top (the same for both players)."""
+    return "\n".join(
+        "  " + "  ".join(name(cell(f, rank)) for f in range(SIZE))
+        for rank in range(SIZE - 1, -1, -1)
+    )
+
+
 def draw_board(s: State, last: Move | None = None) -> str:
     """Returns the board with its lines, rank 7 at the top: ``w`` and ``b`` pieces,
     ``+`` an empty point, the last move's landing point in brackets and its start

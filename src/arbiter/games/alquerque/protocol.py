@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from arbiter.agents.base import Agent
 from arbiter.agents.program import ProgramClock
 from arbiter.clock import TimeControl
-from arbiter.contract import AgentRun, keep_outcome
+from arbiter.contract import AgentRun, keep_move, keep_outcome
 from arbiter.errors import ConfigError, NotationError
 from arbiter.game import Game, Outcome, Player
 from arbiter.games.alquerque.notation import format_move, resolve_move
@@ -37,6 +37,7 @@ SUPERVISION = Supervision(charging=Charging.WALL, memory_limit_mb=64)
 """Wall time from message to reply; the waiting player suspended; 64 MB."""
 
 adjudicate = keep_outcome
+comply = keep_move
 """The sheet has no rulings that depend on the clock."""
 
 WIN_POINTS = 12.0

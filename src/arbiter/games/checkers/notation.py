@@ -155,6 +155,18 @@ def parse_position(text: str) -> State:
     return parse_board(parts[0].split("/"), int(parts[1]) - 1)
 
 
+def draw_numbers(*, seat: Player) -> str:
+    """Returns the board with its dark squares numbered 1..32 (the same for both)."""
+    lines = []
+    for r in range(8):
+        row = "  "
+        for c in range(8):
+            cell = _SQUARE_OF.get((r, c))
+            row += "    " if cell is None else f"{cell + 1:>3d} "
+        lines.append(row.rstrip())
+    return "\n".join(lines)
+
+
 def draw_board(s: State, last: Move | None = None) -> str:
     """Returns the board with squares numbered 1..32: ``r``/``w`` men, ``R``/``W`` kings.
 

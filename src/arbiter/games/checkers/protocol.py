@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from arbiter.agents.base import Agent
 from arbiter.agents.program import ProgramClock, seat_argument
 from arbiter.clock import TimeControl
-from arbiter.contract import AgentRun, keep_outcome
+from arbiter.contract import AgentRun, keep_move, keep_outcome
 from arbiter.errors import NotationError
 from arbiter.game import Game, Player
 from arbiter.games.checkers.notation import board_rows, format_move, parse_board, resolve_move
@@ -39,6 +39,7 @@ SUPERVISION = Supervision()
 """CPU of the engine's tree; the waiting engine suspended (RULES.md)."""
 
 adjudicate = keep_outcome
+comply = keep_move
 """The contest has no rulings that depend on the clock."""
 
 

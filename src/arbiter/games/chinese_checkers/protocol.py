@@ -34,8 +34,9 @@ from arbiter.referee.supervision import Charging, Supervision
 TIME_CONTROL = TimeControl.parse("300 ot=1")
 """The sheet: 300 s of CPU for the game, then 1 s per move."""
 
-SUPERVISION = Supervision(charging=Charging.CPU)
-"""CPU time of the player's processes; the waiting player suspended."""
+SUPERVISION = Supervision(charging=Charging.CPU, single_process=True)
+"""CPU time of the player's processes; the waiting player suspended; "the player
+must not fork any other processes"."""
 
 score = win_draw_loss
 """The sheet scores wins, draws and losses only."""
@@ -56,6 +57,22 @@ def adjudicate(
             f"{left} marble{'s' * (left > 1)} still at home after its time ran out",
         )
     return ended
+
+
+def comply(game: Game[State, Move], s: State, m: Move, *, out_of_time: bool) -> Move:
+    """Returns ``m``, or, once the five minutes are spent (``out_of_time``), if ``m``
+    leaves a marble of the mover in its own home and some move leaves none there, the
+    move among those that goes furthest: what a player must play not to lose by the
+    home rule."""
+    p = s.to_move
+
+    def at_home(x: Move) -> int:
+        return (s.pieces[p] & ~(1 << x.origin) | (1 << x.target)) & HOMES[p]
+
+    if not out_of_time or not at_home(m):
+        return m
+    safe = [x for x in game.legal_moves(s) if not at_home(x)]
+    return max(safe, key=lambda x: order_hint(s, x)) if safe else m
 
 
 def move_text(game: Game[State, Move], s: State, m: Move, *, seat: Player) -> str:
@@ -94,21 +111,6 @@ def program_seat(program: Program, *, supervision: Supervision) -> MediatorSeat:
 # -- the player side ----------------------------------------------------------
 
 
-def leave_home(game: Game[State, Move], s: State, m: Move) -> Move:
-    """Returns ``m``, or, if it leaves a marble of the mover in its own home and some
-    move leaves none there, the move among those that goes furthest: what a player
-    whose five minutes are spent must play not to lose by the home rule."""
-    p = s.to_move
-
-    def at_home(x: Move) -> int:
-        return (s.pieces[p] & ~(1 << x.origin) | (1 << x.target)) & HOMES[p]
-
-    if not at_home(m):
-        return m
-    safe = [x for x in game.legal_moves(s) if not at_home(x)]
-    return max(safe, key=lambda x: order_hint(s, x)) if safe else m
-
-
 def serve(
     agent: Agent[State, Move], game: Game[State, Move], args: Sequence[str], run: AgentRun
 ) -> int:
@@ -133,9 +135,7 @@ def serve(
     s = game.initial()
     while game.outcome(s) is None:
         if game.to_move(s) == seat:
-            m = agent.choose(s, clock.limit())
-            if clock.out_of_time():
-                m = leave_home(game, s, m)
+            m = comply(game, s, agent.choose(s, clock.limit()), out_of_time=clock.out_of_time())
             text = move_text(game, s, m, seat=seat)
             if run.verbose:
                 print(f"{text}: {agent.note()}", file=run.stderr, flush=True)

@@ -134,6 +134,11 @@ def parse_position(text: str) -> State:
     return make_state((black, white), 0 if parts[1] == "b" else 1)
 
 
+def draw_numbers(*, seat: Player) -> str:
+    """Returns the 8x8 board with each square's ``RC`` digits (the same for both)."""
+    return "\n".join("  " + " ".join(f"{r}{c}" for c in range(1, 9)) for r in range(1, 9))
+
+
 def draw_board(s: State, last: Move | None = None) -> str:
     """Returns the board as text with the contest's row and column digits.
 

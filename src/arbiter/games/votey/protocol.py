@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from arbiter.agents.base import Agent
 from arbiter.agents.program import ProgramClock, seat_argument
 from arbiter.clock import TimeControl
-from arbiter.contract import AgentRun, keep_outcome
+from arbiter.contract import AgentRun, keep_move, keep_outcome
 from arbiter.errors import FalseClaim, NotationError, UnclaimedWin
 from arbiter.game import Game, Outcome, Player
 from arbiter.games.votey.notation import claims_win, format_move, resolve_move
@@ -45,6 +45,7 @@ SUPERVISION = Supervision()
 """CPU of the program's tree; the waiting program suspended (RULES.md)."""
 
 adjudicate = keep_outcome
+comply = keep_move
 """The sheet has no rulings that depend on the clock."""
 
 
