@@ -38,6 +38,9 @@ at about 560 bytes in Alquerque, the largest keys here."""
 _MATE_ZONE = WIN - 10_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 10 * WIN
+CHECK_EVERY = 16
+"""Nodes between two looks at the clock: a Chinese checkers node (its hop chains) costs
+up to a millisecond, so 256 nodes overran a 0.1 s move; a look costs a microsecond."""
 
 
 class _Stop(Exception):
@@ -123,15 +126,15 @@ class AlphaBetaAgent(Generic[S, M]):
     # -- time ---------------------------------------------------------------
 
     def halt(self) -> None:
-        """Stops a running search within 256 nodes; it returns its best move so far."""
+        """Stops a running search within a few nodes; it returns its best move so far."""
         self._halted = True
 
     def _check(self) -> None:
         """Raises _Stop once the node or time budget is spent, or the search is halted;
-        called every 256 nodes."""
+        called every :data:`CHECK_EVERY` nodes."""
         if self._halted:
             raise _Stop
-        self._next_check = self._nodes + 256
+        self._next_check = self._nodes + CHECK_EVERY
         if self._node_limit is not None:
             if self._nodes >= self._node_limit:
                 raise _Stop
