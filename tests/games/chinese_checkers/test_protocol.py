@@ -158,6 +158,11 @@ while True:
         m = Move(a - 1, b - 1)
         assert m in game.legal_moves(s), f"relayed move {line!r} is not legal here"
     else:
+        if sys.argv[2:] == ["burn"]:  # 0.3 s of CPU a move
+            import time
+            start = time.process_time()
+            while time.process_time() - start < 0.3:
+                pass
         m = rng.choice(game.legal_moves(s))
         print(m.origin + 1, m.target + 1, flush=True)
     s = game.apply(s, m)
@@ -246,3 +251,22 @@ def test_built_in_players_as_programs_play_whole_games_under_the_mediator(tmp_pa
         assert record.reason in (Reason.ALL_HOME, Reason.BOTH_HOME), record.detail
         for seat in (0, 1):
             assert sum(record.times[seat::2]) < 4.0 + 0.5  # never deep in overtime
+
+
+def test_a_player_past_its_base_time_with_marbles_at_home_loses(tmp_path) -> None:
+    """A real program that spends 0.3 s of CPU a move on a 1-second clock: its time
+    runs out within a few moves, with marbles still at home, and it loses by the rule
+    (not by time: each move is well inside the 1 s overtime)."""
+    from arbiter.cli import main
+    from arbiter.record import GameRecord
+
+    (tmp_path / "own.py").write_text(OWN_NUMBERING)
+    slow = f"{sys.executable} {tmp_path / 'own.py'} 0 burn"
+    builtin = f"{sys.executable} -m arbiter.cli agent chinese-checkers --engine random"
+    record_file = tmp_path / "games.jsonl"
+    argv = ["match", "chinese-checkers", slow, builtin, "--games", "1", "--tc", "1 ot=1"]
+    assert main([*argv, "--record", str(record_file)]) == 0
+    (record,) = [GameRecord.from_json(line) for line in record_file.read_text().splitlines()]
+    assert (record.winner, record.reason) == (1, Reason.ADJUDICATED), record.detail
+    assert "still at home after its time ran out" in record.detail
+    assert len(record.moves) <= 12
