@@ -38,6 +38,9 @@ at about 560 bytes in Alquerque, the largest keys here."""
 _MATE_ZONE = WIN - 10_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 10 * WIN
+RESERVE = 0.01
+"""Seconds kept back from every timed search for what follows it: writing the reply, and
+the move list and ordering that precede the search (which matter on a 0.1 s move)."""
 CHECK_EVERY = 16
 """Nodes between two looks at the clock: a Chinese checkers node (its hop chains) costs
 up to a millisecond, so 256 nodes overran a 0.1 s move; a look costs a microsecond."""
@@ -166,7 +169,9 @@ class AlphaBetaAgent(Generic[S, M]):
         self._nodes = 0
         self._node_limit = limit.nodes if limit.nodes is not None else self.nodes
         self._next_check = 0
-        self._deadline = None if budget is None else t0 + budget * self._safety
+        self._deadline = (
+            None if budget is None else t0 + max(budget * self._safety - RESERVE, budget / 2)
+        )
         self._wall_deadline = (
             None if budget is None or limit.wall else w0 + 3 * budget * self._safety + 0.05
         )
