@@ -182,6 +182,12 @@ class Clock:
             and self.remaining[p] <= 0
         )
 
+    def base_spent(self, p: Player, using: float = 0.0) -> bool:
+        """True when seat ``p``'s base time is used up, counting ``using`` seconds of
+        the move in progress (a move that crosses into overtime is judged as one made
+        in it); never for a per-move clock or no clock."""
+        return self.tc.per_move is None and self.tc.base is not None and self.remaining[p] <= using
+
     def allowance(self, p: Player) -> float | None:
         """Returns the most seconds seat ``p`` may use on its next move (margin included)."""
         tc = self.tc

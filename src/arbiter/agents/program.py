@@ -63,10 +63,7 @@ class ProgramClock:
     def out_of_time(self) -> bool:
         """True when the base time is spent, counting what this move has cost so far
         (the move now being chosen is judged as one made in overtime)."""
-        if self.clock.in_overtime(self.seat):
-            return True
-        remaining = self.clock.remaining[self.seat] if self.clock.tc.base is not None else None
-        return remaining is not None and remaining - (self._now() - self._mark) <= 0
+        return self.clock.base_spent(self.seat, self._now() - self._mark)
 
     def replied(self) -> None:
         """Charges the move just answered to the program's own clock."""

@@ -143,10 +143,7 @@ class LocalSeat(Generic[S, M]):
         t0 = time.perf_counter() if wall else time.thread_time()
         m = self.agent.choose(s, limit)
         used = (time.perf_counter() if wall else time.thread_time()) - t0
-        spent = clock.in_overtime(self.seat) or (
-            clock.tc.base is not None and clock.remaining[self.seat] - used <= 0
-        )
-        m = self.referee.comply(self.game, s, m, out_of_time=spent)
+        m = self.referee.comply(self.game, s, m, out_of_time=clock.base_spent(self.seat, used))
         text = self.referee.move_text(self.game, s, m, seat=self.seat)
         return Reply(text, used, self.agent.note())
 
