@@ -6,18 +6,34 @@ how much less it still has to travel than its opponent, in tenths of a step, les
 a penalty for its rearmost marble (a straggler costs the whole crossing several
 single steps at the end) and, as the game goes on, for marbles still in its own
 home (which the sheet punishes once the five minutes are spent).
+
+Near the end, an opposing marble left in the target can only be waited out: the
+win needs all ten holes. A side whose marbles pack the target around such a marble
+so that it has no move out can never win, so each such trapped marble costs it
+W_TRAPPED, more than the home penalty the opponent pays for it.
 """
 
 from __future__ import annotations
 
 from arbiter.bitboard import bits
-from arbiter.games.chinese_checkers.rules import CELLS, COORDS, HOMES, Move, State
+from arbiter.games.chinese_checkers.rules import (
+    CELLS,
+    COORDS,
+    HOMES,
+    Move,
+    State,
+    targets_from,
+)
 
 W_STEP = 10
 W_STRAGGLER = 4
 W_HOME = 30
 HOME_FROM_PLY = 40
 """From this ply on, each marble still at home costs W_HOME."""
+W_TRAPPED = 60
+TRAP_FROM = 6
+"""With this many of its own marbles in the target, a side pays W_TRAPPED for every
+opposing marble there that cannot leave."""
 CROSSED = 20
 """The least total distance: ten marbles packed into the goal triangle (0 + 2*1 + 3*2 + 4*3)."""
 
@@ -45,11 +61,21 @@ def travel(s: State, p: int) -> tuple[int, int]:
     return total, rear
 
 
+def trapped(s: State, p: int) -> int:
+    """How many of the opponent's marbles in seat ``p``'s target have no move that
+    ends outside it."""
+    target = HOMES[1 - p]
+    occupied = s.pieces[0] | s.pieces[1]
+    return sum(1 for c in bits(s.pieces[1 - p] & target) if not targets_from(c, occupied) & ~target)
+
+
 def _side(s: State, p: int) -> int:
     total, rear = travel(s, p)
     score = -W_STEP * total - W_STRAGGLER * rear
     if s.ply >= HOME_FROM_PLY:
         score -= W_HOME * (s.pieces[p] & HOMES[p]).bit_count()
+        if (s.pieces[p] & HOMES[1 - p]).bit_count() >= TRAP_FROM:
+            score -= W_TRAPPED * trapped(s, p)
     return score
 
 
