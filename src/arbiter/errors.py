@@ -26,6 +26,7 @@ class Reason(StrEnum):
     MOVE_LIMIT = "move limit"
     REPETITION = "repetition"
     NO_PROGRESS = "no progress"
+    TIME_LEFT = "more time left"
     # decided by the referee: the offender loses
     ILLEGAL_MOVE = "illegal move"
     MALFORMED = "malformed output"

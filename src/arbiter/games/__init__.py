@@ -38,11 +38,18 @@ def _chinese_checkers() -> GameSpec[Any, Any]:
     return SPEC
 
 
+def _halma() -> GameSpec[Any, Any]:
+    from arbiter.games.halma import SPEC
+
+    return SPEC
+
+
 _FACTORIES: dict[str, Callable[[], GameSpec[Any, Any]]] = {
     "votey": _votey,
     "checkers": _checkers,
     "alquerque": _alquerque,
     "chinese-checkers": _chinese_checkers,
+    "halma": _halma,
 }
 
 GAME_NAMES: tuple[str, ...] = tuple(_FACTORIES)

@@ -1,0 +1,87 @@
+"""A Halma evaluation: the race to the far corner, stragglers, the lane and the camp.
+
+Each piece's distance to the corner of the camp it crosses to is counted as
+``dx + dy`` (a diagonal step gains two, a diagonal hop four, and the camp is the
+squares with ``dx + dy`` at most 5 but two). The score of the side to move is how
+much less it still has to travel than its opponent, in tenths of a unit, less a
+penalty for its rearmost piece (the last piece home costs the whole crossing
+single steps at the end), for pieces far off the corner-to-corner diagonal (hop
+chains run along it; a piece on the edge is slow to bring home), and for pieces
+still in its own camp.
+"""
+
+from __future__ import annotations
+
+from arbiter.bitboard import bits
+from arbiter.games.halma.rules import CAMPS, CELLS, SIZE, Move, State, xy
+
+W_STEP = 10
+W_STRAGGLER = 6
+W_LANE = 2
+W_CAMP = 8
+HOME = 60
+"""The least total distance: 19 pieces filling the camp."""
+
+
+def _distance(p: int, c: int) -> int:
+    x, y = xy(c)
+    return (2 * (SIZE - 1) - x - y) if p == 0 else x + y
+
+
+DISTANCE = tuple(tuple(_distance(p, c) for c in range(CELLS)) for p in (0, 1))
+"""Per seat, each square's distance to the corner it crosses to."""
+LANE = tuple(abs(xy(c)[0] - xy(c)[1]) for c in range(CELLS))
+"""Each square's distance off the main diagonal (the corners' line)."""
+
+
+def travel(s: State, p: int) -> tuple[int, int]:
+    """(Total distance seat ``p``'s pieces still have to go, the rearmost's)."""
+    dist = DISTANCE[p]
+    total = rear = 0
+    for c in bits(s.pieces[p]):
+        d = dist[c]
+        total += d
+        rear = max(rear, d)
+    return total, rear
+
+
+def _side(s: State, p: int) -> int:
+    dist = DISTANCE[p]
+    total = rear = lane = 0
+    for c in bits(s.pieces[p]):
+        d = dist[c]
+        total += d
+        if d > rear:
+            rear = d
+        lane += LANE[c]
+    camp = (s.pieces[p] & CAMPS[p]).bit_count()
+    return -W_STEP * total - W_STRAGGLER * rear - W_LANE * lane - W_CAMP * camp
+
+
+def evaluate(s: State) -> int:
+    """Returns the score of ``s`` for the side to move (positive = better for it)."""
+    p = s.to_move
+    return _side(s, p) - _side(s, 1 - p)
+
+
+def order_hint(s: State, m: Move) -> int:
+    """Moves that go furthest towards the goal corner first."""
+    dist = DISTANCE[s.to_move]
+    return dist[m.origin] - dist[m.target]
+
+
+def noisy_moves(s: State) -> tuple[Move, ...]:
+    """No move is forced: no quiescence search."""
+    return ()
+
+
+def draw_value(s: State) -> int:
+    """A draw is worth nothing to either side."""
+    return 0
+
+
+def moves_to_go(s: State) -> int:
+    """About a quarter of the distance still to travel (a move gains two to six units
+    on average, a hop chain far more), at least 10."""
+    total, _ = travel(s, s.to_move)
+    return max(10, (total - HOME) // 4)

@@ -1,0 +1,251 @@
+"""Both sides of the Halma contest: an agent run once per move with ``input.txt`` and
+``output.txt``.
+
+For each move the referee writes ``input.txt`` into the agent's own working
+directory: ``SINGLE`` or ``GAME``, ``BLACK`` or ``WHITE``, the agent's remaining
+seconds (strictly positive), then the 16 board rows of ``B``, ``W`` and ``.``. It
+runs the agent's command with no arguments and reads ``output.txt``: one ``E x,y
+x,y`` line, or one ``J x,y x,y`` line per hop of a chain. The agent may keep
+``playdata.txt`` between the moves of a game; the referee removes it before each
+game.
+
+Clock (the sheet and RULES.md): a budget for the whole game, 300 s by default,
+charged as the CPU time of the agent's process and all its threads and children;
+a move that leaves the remaining time at or below zero loses, and the agent is
+killed at its remaining time plus 10 s. At the ply cap the game is drawn by the
+rules, and the agent with more time left wins it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from arbiter.agents.base import Agent, Limit
+from arbiter.agents.program import MIN_BUDGET
+from arbiter.clock import Clock, TimeControl
+from arbiter.contract import AgentRun, keep_move, win_draw_loss
+from arbiter.errors import ConfigError, Malformed, NotationError, Reason
+from arbiter.game import Game, Outcome, Player
+from arbiter.games.halma.evaluate import order_hint
+from arbiter.games.halma.notation import (
+    board_rows,
+    format_move,
+    parse_move,
+    pieces_of,
+    resolve_move,
+)
+from arbiter.games.halma.rules import SIZE, Move, State
+from arbiter.referee.file_seat import FileSeat
+from arbiter.referee.seat import Program
+from arbiter.referee.supervision import Charging, Supervision
+
+TIME_CONTROL = TimeControl.parse("300 kill=10")
+"""RULES.md: 300 s per game by default; killed 10 s past the remaining time."""
+
+SUPERVISION = Supervision(charging=Charging.CPU)
+"""CPU time of the agent's process and every thread and child it starts."""
+
+COLOURS = ("BLACK", "WHITE")
+MODES = ("SINGLE", "GAME")
+
+score = win_draw_loss
+"""The sheet scores wins, draws and losses only."""
+comply = keep_move
+
+
+def adjudicate(
+    game: Game[State, Move], s: State, clock: Clock, ended: Outcome | None
+) -> Outcome | None:
+    """The sheet's tie-break: a game drawn at the ply cap goes to the agent with more
+    time left (equal time: it stays a draw)."""
+    if ended is None or ended.reason is not Reason.MOVE_LIMIT:
+        return ended
+    left = clock.remaining
+    if left[0] == left[1]:
+        return ended
+    winner: Player = 0 if left[0] > left[1] else 1
+    return Outcome(
+        winner, Reason.TIME_LEFT, f"{ended.detail}, {left[winner]:.2f}s to {left[1 - winner]:.2f}s"
+    )
+
+
+def move_text(game: Game[State, Move], s: State, m: Move, *, seat: Player) -> str:
+    """Returns ``output.txt`` for ``m`` without its last newline: an ``E`` line or the
+    ``J`` lines."""
+    return format_move(m, seat=seat)
+
+
+def judge(game: Game[State, Move], s: State, text: str, *, seat: Player) -> Move:
+    """Returns the move ``output.txt``'s text makes in ``s``: any chain of valid hops
+    from the piece's start to its end (RULES.md), then the camp rules.
+
+    :raises NotationError: naming the line, if the text is not a step or a hop chain.
+    :raises IllegalMove: if it is not legal in ``s``.
+    """
+    return resolve_move(text, s, seat=seat)
+
+
+# -- input.txt ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """What ``input.txt`` says: the mode, the agent's seat (black is seat 0) and the
+    seconds it has left; ``state`` has the seat to move."""
+
+    single: bool
+    seat: Player
+    remaining: float
+    state: State
+
+
+def remaining_text(seconds: float) -> str:
+    """The remaining time as ``input.txt`` gives it: rounded down to the millisecond,
+    never shown as zero while some is left.
+
+    >>> remaining_text(300.0), remaining_text(12.3456), remaining_text(0.0004)
+    ('300.000', '12.345', '0.001')
+    """
+    return f"{max(math.floor(seconds * 1000) / 1000, 0.001):.3f}"
+
+
+def input_text(s: State, seat: Player, remaining: float, *, single: bool = False) -> str:
+    """Returns ``input.txt`` for seat ``seat`` to move in ``s``."""
+    lines = [MODES[not single], COLOURS[seat], remaining_text(remaining), *board_rows(s)]
+    return "\n".join(lines) + "\n"
+
+
+def parse_input(text: str, *, ply: int = 0) -> Input:
+    """Parses ``input.txt`` (``ply``: the plies played, which the file does not say).
+
+    :raises NotationError: naming ``input.txt``, the line and what was expected.
+    """
+    lines = text.splitlines()
+
+    def bad(number: int, expected: str) -> NotationError:
+        found = repr(lines[number - 1]) if number <= len(lines) else "nothing"
+        return NotationError(f"input.txt line {number}: expected {expected}, found {found}", text)
+
+    if len(lines) < 3 + SIZE:
+        raise bad(len(lines) + 1, f"{3 + SIZE} lines (mode, colour, time, {SIZE} board rows)")
+    mode, colour, remaining = (line.strip() for line in lines[:3])
+    if mode not in MODES:
+        raise bad(1, "SINGLE or GAME")
+    if colour not in COLOURS:
+        raise bad(2, "BLACK or WHITE")
+    try:
+        seconds = float(remaining)
+    except ValueError:
+        raise bad(3, "the remaining seconds, a number") from None
+    if not seconds > 0 or math.isinf(seconds):
+        raise bad(3, "the remaining seconds, a number above 0")
+    rows = [line.strip() for line in lines[3 : 3 + SIZE]]
+    try:
+        pieces = pieces_of(rows)
+    except ValueError as e:
+        number = next(
+            (n for n, row in enumerate(rows, 4) if len(row) != SIZE or set(row) - set("BW.")), 4
+        )
+        raise NotationError(f"input.txt line {number}: {e}", text) from None
+    if any(line.strip() for line in lines[3 + SIZE :]):
+        raise bad(4 + SIZE, "the end of the file after the 16 board rows")
+    seat: Player = COLOURS.index(colour)
+    return Input(mode == "SINGLE", seat, seconds, State(pieces, seat, ply))
+
+
+# -- the referee side -----------------------------------------------------------
+
+
+class HalmaSeat(FileSeat[State, Move]):
+    """An agent run once per move in GAME mode."""
+
+    def input_text(self, s: State, clock: Clock) -> str:
+        return input_text(s, self.seat, clock.remaining[self.seat])
+
+    def reply_text(self, output: str) -> str:
+        """The move in ``output.txt``, checked for form.
+
+        :raises Malformed: naming ``output.txt`` and the line, if it is not a move.
+        """
+        text = output.strip()
+        try:
+            parse_move(text, seat=self.seat)
+        except NotationError as e:
+            raise Malformed(f"{self.name}: output.txt: {e}", f"output.txt: {e}") from None
+        return text
+
+
+def program_seat(program: Program, *, supervision: Supervision) -> HalmaSeat:
+    """Returns the referee's seat for an agent run once per move."""
+    return HalmaSeat(program, supervision=supervision)
+
+
+# -- the agent side -------------------------------------------------------------
+
+SAFETY = 0.1
+"""Of the time a move may take, the share an agent leaves unused."""
+RESERVE = 0.05
+"""Seconds an agent keeps back on every move for writing its answer and exiting."""
+PLAYDATA = "playdata.txt"
+
+
+def _plies(seat: Player, single: bool) -> int:
+    """The plies played before this move, counted in ``playdata.txt`` over a GAME (the
+    file says nothing of them), and the count advanced."""
+    if single:
+        return seat
+    path = Path(PLAYDATA)
+    try:
+        moves = int(path.read_text().split()[1])
+    except (OSError, ValueError, IndexError):
+        moves = 0
+    path.write_text(f"moves {moves + 1}\n")
+    return 2 * moves + seat
+
+
+def serve(
+    agent: Agent[State, Move], game: Game[State, Move], args: Sequence[str], run: AgentRun
+) -> int:
+    """One run of the agent: reads ``input.txt`` in the working directory, writes its
+    move to ``output.txt``. In SINGLE mode it uses the time given for the one move; in
+    GAME mode it shares the remaining time over the moves it expects are left. Its
+    own CPU time so far (the interpreter's start-up) is counted against it, and it
+    keeps a margin; with almost nothing left it plays the most forward move without
+    searching.
+
+    Returns 0 after writing a move, 1 if ``input.txt`` is missing or malformed or
+    the position has no legal move.
+
+    :raises ConfigError: if started with arguments (the contest runs agents with none).
+    """
+    if args:
+        raise ConfigError(f"a halma agent is run with no arguments, not {list(args)!r}")
+    try:
+        given = parse_input(Path("input.txt").read_text(encoding="utf-8"))
+    except OSError as e:
+        print(f"halma agent: cannot read input.txt: {e.strerror}", file=run.stderr)
+        return 1
+    except NotationError as e:
+        print(f"halma agent: {e}", file=run.stderr)
+        return 1
+    s = State(given.state.pieces, given.seat, _plies(given.seat, given.single))
+    moves = game.legal_moves(s)
+    if not moves:
+        print("halma agent: no legal move in input.txt's position", file=run.stderr)
+        return 1
+    left = given.remaining * (1 - SAFETY) - RESERVE - time.process_time()
+    if left < MIN_BUDGET:
+        m = max(moves, key=lambda x: order_hint(s, x))
+    else:
+        agent.reset(game, given.seat, run.seed + s.ply)
+        limit = Limit(time=left) if given.single else Limit(my_clock=left)
+        m = agent.choose(s, limit)
+    text = run.reply(move_text(game, s, m, seat=given.seat))
+    if run.verbose:
+        print(f"{text.replace(chr(10), ' / ')}: {agent.note()}", file=run.stderr, flush=True)
+    Path("output.txt").write_text(text + "\n", encoding="utf-8")
+    return 0
