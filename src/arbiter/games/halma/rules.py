@@ -136,6 +136,28 @@ def hop_paths(start: int, occupied: int) -> dict[int, tuple[int, ...]]:
     return paths
 
 
+def hops_from(start: int, occupied: int) -> int:
+    """Returns, as bits, the squares a piece on ``start`` can reach by hops (as
+    :func:`hop_paths`, without the chains)."""
+    occupied &= ~(1 << start)
+    reached = 0
+    frontier = [start]
+    while frontier:
+        at = frontier.pop()
+        for over, land in HOPS[at]:
+            if (occupied >> over) & 1 and not ((occupied | reached) >> land) & 1:
+                reached |= 1 << land
+                frontier.append(land)
+    return reached
+
+
+def reach(p: Player, start: int, occupied: int) -> int:
+    """Returns, as bits, where seat ``p``'s piece on ``start`` may end a move by the
+    board and camp rule 1(a) and the opposing camp's (not yet 1(b))."""
+    ends = steps_from(start, occupied) | hops_from(start, occupied)
+    return allowed(p, start, ends & ~(1 << start))
+
+
 def steps_from(start: int, occupied: int) -> int:
     """Returns, as bits, the empty neighbours of ``start``."""
     steps = 0
@@ -231,10 +253,24 @@ class Halma:
         return moves
 
     def is_legal(self, s: State, m: Move) -> bool:
-        """True when ``m`` (by start and end) is among ``legal_moves(s)``."""
-        if self._decided(s) is not None:
+        """True when ``m`` (by start and end) is among ``legal_moves(s)``, searching the
+        other pieces' moves only as far as camp rule 1(b) needs."""
+        p, a, b = s.to_move, m.origin, m.target
+        if not (s.pieces[p] >> a) & 1 or self._decided(s) is not None:
             return False
-        return (destinations(s).get(m.origin, 0) >> m.target) & 1 == 1
+        occupied = s.pieces[0] | s.pieces[1]
+        if not (reach(p, a, occupied) >> b) & 1:
+            return False
+        camp = CAMPS[p]
+        at_home = s.pieces[p] & camp
+        if not at_home or ((camp >> a) & 1 and not (camp >> b) & 1):
+            return True  # free, or leaving the camp as rule 1(b) asks first
+        if any(reach(p, c, occupied) & ~camp for c in bits(at_home)):
+            return False  # some piece could have left the camp
+        further = FURTHER[p]
+        if (camp >> a) & 1 and (further[a] >> b) & 1:
+            return True  # further from the corner, as rule 1(b) asks next
+        return not any(reach(p, c, occupied) & further[c] & camp for c in bits(at_home))
 
     def apply(self, s: State, m: Move) -> State:
         """Returns the position after the (trusted) legal move ``m``."""
