@@ -12,6 +12,7 @@ starts quickly: its start-up CPU time counts against its first move.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -231,6 +232,13 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--names", nargs=2, metavar=("NAME_A", "NAME_B"), help="names to show for A and B"
     )
     m.add_argument(
+        "--dirs",
+        nargs=2,
+        metavar=("DIR_A", "DIR_B"),
+        help="working directories of programs A and B (default: a fresh temporary one "
+        "for each game of a program run once per move, the current one otherwise)",
+    )
+    m.add_argument(
         "--concurrency", type=_positive_int, default=1, help="games played at once (default 1)"
     )
     m.add_argument("-v", "--verbose", action="store_true", help="print every move")
@@ -324,9 +332,15 @@ def _cmd_match(args: argparse.Namespace) -> int:
     spec = find_game(args.game)
     names = args.names or (args.first, args.second)
     labels = (names[0], names[1] if names[1] != names[0] else names[1] + "'")
+    dirs = args.dirs or (None, None)
+    if args.dirs and args.concurrency > 1:
+        raise ConfigError("--dirs plays in the directories given: not with --concurrency above 1")
+    for cwd in args.dirs or ():
+        if not os.path.isdir(cwd):
+            raise ConfigError(f"--dirs: no directory {cwd!r}")
     agents = tuple(
-        AgentSpec.parse(text, name=label).with_options(depth=args.depth)
-        for text, label in zip((args.first, args.second), labels, strict=True)
+        AgentSpec.parse(text, name=label, cwd=cwd).with_options(depth=args.depth)
+        for text, label, cwd in zip((args.first, args.second), labels, dirs, strict=True)
     )
     for agent in agents:
         agent.check()

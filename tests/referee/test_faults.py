@@ -131,10 +131,22 @@ def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> N
     assert left_behind(tag) == []
 
 
+def runs_between_moves(game: str) -> bool:
+    """True unless the game's programs run once per move (they have no opponent's time
+    to think on)."""
+    spec = find_game(game)
+    seat = spec.referee.program_seat(Program(("true",), "."), supervision=spec.supervision)
+    return not isinstance(seat, FileSeat)
+
+
 @pytest.mark.parametrize("fault", [Fault.PONDER, Fault.DETACH])
 @pytest.mark.parametrize(
     "game",
-    [g for g in game_names() if g != "race-files" and find_game(g).supervision.charging == "cpu"],
+    [
+        g
+        for g in game_names()
+        if runs_between_moves(g) and find_game(g).supervision.charging == "cpu"
+    ],
 )
 def test_without_suspension_thinking_on_the_opponents_time_is_charged(
     game: str, fault: Fault, tmp_path: Path

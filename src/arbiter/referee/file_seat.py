@@ -13,10 +13,12 @@ running between its moves, so there is nothing to suspend. A contest's
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from typing import Generic, TypeVar
 
 from arbiter.clock import Clock
-from arbiter.errors import ConfigError, Crash, Malformed
+from arbiter.errors import Crash, Malformed
 from arbiter.game import Outcome, Player
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.seat import Program, Reply
@@ -29,10 +31,9 @@ M = TypeVar("M")
 class FileSeat(Generic[S, M]):
     """The referee's seat for a program run once per move; see the module docstring.
 
-    The program's working directory is ``program.cwd`` (required: it holds the
-    program's files).
-
-    :raises ConfigError: if the program has no working directory.
+    The program's working directory is ``program.cwd``, or, when it has none, a fresh
+    temporary directory of the seat's own, removed when the game ends (so games
+    played at once never share files).
     """
 
     input_name = "input.txt"
@@ -40,22 +41,20 @@ class FileSeat(Generic[S, M]):
     scratch: tuple[str, ...] = ("playdata.txt",)
 
     def __init__(self, program: Program, *, supervision: Supervision | None = None) -> None:
-        if program.cwd is None:
-            raise ConfigError(
-                f"{program.label!r} is run once per move and needs its own working directory"
-            )
+        self.temporary = program.cwd is None
+        workdir = tempfile.mkdtemp(prefix="arbiter-") if program.cwd is None else program.cwd
         self.program = program
         self.name = program.label
         self.supervision = supervision or Supervision()
         self.seat: Player = 0
         self.runner = FileRunner(
             absolute_arguments(program.argv),
-            program.cwd,
+            workdir,
             name=self.name,
             input_name=self.input_name,
             output_name=self.output_name,
             scratch=self.scratch,
-            env=program_environment(program.cwd, self.supervision.pass_env),
+            env=program_environment(workdir, self.supervision.pass_env),
             confinement=self.supervision.confinement,
         )
 
@@ -107,4 +106,5 @@ class FileSeat(Generic[S, M]):
         return False
 
     async def stop(self, outcome: Outcome) -> None:
-        pass
+        if self.temporary:
+            shutil.rmtree(self.runner.workdir, ignore_errors=True)

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arbiter.agents.base import Agent, Limit
-from arbiter.agents.program import MIN_BUDGET
 from arbiter.clock import Clock, TimeControl
 from arbiter.contract import AgentRun, keep_move, win_draw_loss
 from arbiter.errors import ConfigError, Malformed, NotationError, Reason
@@ -190,6 +189,8 @@ SAFETY = 0.1
 """Of the time a move may take, the share an agent leaves unused."""
 RESERVE = 0.05
 """Seconds an agent keeps back on every move for writing its answer and exiting."""
+MIN_BUDGET = 0.02
+"""Below this many seconds an agent plays without searching."""
 PLAYDATA = "playdata.txt"
 
 

@@ -77,15 +77,25 @@ HOPS = tuple(
 """Per cell, its (jumped-over cell, landing cell) pairs."""
 
 
+COLUMNS_FROM = tuple(
+    mask(cell(x, y) for x in range(a, SIZE) for y in range(SIZE)) for a in range(SIZE)
+)
+ROWS_FROM = tuple(
+    mask(cell(x, y) for x in range(SIZE) for y in range(b, SIZE)) for b in range(SIZE)
+)
+"""The squares with x >= a, and those with y >= b."""
+
+
 def _further(p: Player, c: int) -> int:
     """The squares further from seat ``p``'s corner than ``c``: no closer in either
     direction, and not ``c`` itself."""
     x, y = xy(c)
     if p == 0:
-        squares = (cell(a, b) for a in range(x, SIZE) for b in range(y, SIZE))
+        squares = COLUMNS_FROM[x] & ROWS_FROM[y]
     else:
-        squares = (cell(a, b) for a in range(x + 1) for b in range(y + 1))
-    return mask(squares) & ~(1 << c)
+        squares = FULL & ~(COLUMNS_FROM[x + 1] if x + 1 < SIZE else 0)
+        squares &= ~(ROWS_FROM[y + 1] if y + 1 < SIZE else 0)
+    return squares & ~(1 << c)
 
 
 FURTHER = tuple(tuple(_further(p, c) for c in range(CELLS)) for p in (0, 1))
