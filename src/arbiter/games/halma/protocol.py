@@ -129,9 +129,8 @@ def parse_input(text: str, *, ply: int = 0) -> Input:
         found = repr(lines[number - 1]) if number <= len(lines) else "nothing"
         return NotationError(f"input.txt line {number}: expected {expected}, found {found}", text)
 
-    if len(lines) < 3 + SIZE:
-        raise bad(len(lines) + 1, f"{3 + SIZE} lines (mode, colour, time, {SIZE} board rows)")
-    mode, colour, remaining = (line.strip() for line in lines[:3])
+    header = [line.strip() for line in lines[:3]] + [""] * (3 - min(3, len(lines)))
+    mode, colour, remaining = header
     if mode not in MODES:
         raise bad(1, "SINGLE or GAME")
     if colour not in COLOURS:
@@ -142,6 +141,8 @@ def parse_input(text: str, *, ply: int = 0) -> Input:
         raise bad(3, "the remaining seconds, a number") from None
     if not seconds > 0 or math.isinf(seconds):
         raise bad(3, "the remaining seconds, a number above 0")
+    if len(lines) < 3 + SIZE:
+        raise bad(len(lines) + 1, f"{3 + SIZE} lines (mode, colour, time, {SIZE} board rows)")
     rows = [line.strip() for line in lines[3 : 3 + SIZE]]
     try:
         pieces = pieces_of(rows)
@@ -241,12 +242,14 @@ def serve(
     left = given.remaining * (1 - SAFETY) - RESERVE - time.process_time()
     if left < MIN_BUDGET:
         m = max(moves, key=lambda x: order_hint(s, x))
+        note = f"no search: {max(left, 0.0):.3f}s left"
     else:
         agent.reset(game, given.seat, run.seed + s.ply)
         limit = Limit(time=left) if given.single else Limit(my_clock=left)
         m = agent.choose(s, limit)
+        note = agent.note()
     text = run.reply(move_text(game, s, m, seat=given.seat))
     if run.verbose:
-        print(f"{text.replace(chr(10), ' / ')}: {agent.note()}", file=run.stderr, flush=True)
+        print(f"{text.replace(chr(10), ' / ')}: {note}", file=run.stderr, flush=True)
     Path("output.txt").write_text(text + "\n", encoding="utf-8")
     return 0

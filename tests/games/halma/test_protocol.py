@@ -1,0 +1,203 @@
+"""The Halma contest's files both sides: input.txt and output.txt, the referee with
+real agent processes run once per move, and the built-in agent in a directory."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arbiter.agents.random import RandomAgent
+from arbiter.clock import TimeControl
+from arbiter.errors import NotationError, Reason
+from arbiter.games import find_game
+from arbiter.games.halma.protocol import input_text, parse_input, remaining_text
+from arbiter.games.halma.rules import Halma, State
+from arbiter.record import GameRecord
+from arbiter.referee.match import play_game
+from arbiter.referee.replay import replay
+from arbiter.referee.seat import LocalSeat, Program
+
+SPEC = find_game("halma")
+GAME = Halma()
+
+AGENT = """\
+import pathlib, random, sys, time, threading
+from arbiter.games.halma.protocol import parse_input
+from arbiter.games.halma.rules import Halma, State
+from arbiter.games.halma.notation import format_move
+
+how = sys.argv[1]
+given = parse_input(pathlib.Path("input.txt").read_text())
+game = Halma()
+s = State(given.state.pieces, given.seat)
+moves = game.legal_moves(s)
+data = pathlib.Path("playdata.txt")
+count = int(data.read_text()) if data.exists() else 0
+data.write_text(str(count + 1))
+if how == "burn":
+    while True:
+        pass
+if how == "burn-thread" and count == 2:
+    def burn():
+        end = time.process_time() + 3
+        while time.process_time() < end:
+            pass
+    t = threading.Thread(target=burn)
+    t.start()
+    t.join()
+text = format_move(random.Random(count).choice(moves), seat=given.seat)
+if how == "hop-over-nothing" and count == 1:
+    text = "J 3,2 5,4\\nJ 5,4 7,6"
+if how == "bad-line" and count == 1:
+    text = "E 4,1 5,2\\nmove please"
+pathlib.Path("output.txt").write_text(text + "\\n")
+"""
+
+
+def agent(tmp_path: Path, how: str, name: str = "agent") -> Program:
+    script = tmp_path / "agent.py"
+    script.write_text(AGENT)
+    workdir = tmp_path / name
+    workdir.mkdir(exist_ok=True)
+    return Program((sys.executable, str(script), how), str(workdir), f"{how} agent")
+
+
+def play(first, second, tc: str = "20 kill=10", max_plies: int = 1000) -> GameRecord:
+    options = {"max_plies": max_plies}
+    game = SPEC.make(options)
+    seats = [
+        SPEC.referee.program_seat(p, supervision=SPEC.supervision)
+        if isinstance(p, Program)
+        else LocalSeat(p, game, SPEC.referee, seed=3)
+        for p in (first, second)
+    ]
+    return asyncio.run(play_game(SPEC, game, seats, TimeControl.parse(tc), options=options))
+
+
+# -- input.txt -----------------------------------------------------------------------
+
+
+def test_input_txt_is_the_sheets_layout_and_reads_back() -> None:
+    s = State(GAME.initial().pieces, 1)
+    text = input_text(s, 1, 123.4567)
+    lines = text.splitlines()
+    assert lines[:3] == ["GAME", "WHITE", "123.456"]
+    assert lines[3] == "BBBBB..........." and lines[18] == "...........WWWWW"
+    back = parse_input(text)
+    assert (back.single, back.seat, back.remaining) == (False, 1, 123.456)
+    assert back.state == s
+    assert remaining_text(0.0001) == "0.001"  # strictly positive, as the sheet says
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda ls: ["BOTH", *ls[1:]], "input.txt line 1: expected SINGLE or GAME, found 'BOTH'"),
+        (lambda ls: [ls[0], "RED", *ls[2:]], "line 2: expected BLACK or WHITE"),
+        (lambda ls: [*ls[:2], "soon", *ls[3:]], "line 3: expected the remaining seconds"),
+        (
+            lambda ls: [*ls[:2], "0", *ls[3:]],
+            "line 3: expected the remaining seconds, a number above 0",
+        ),
+        (lambda ls: [*ls[:5], "BBBB.X..........", *ls[6:]], "line 6: board row 2"),
+        (lambda ls: ls[:10], "line 11: expected 19 lines"),
+    ],
+)
+def test_a_broken_input_txt_is_named_by_line(change, message: str) -> None:
+    lines = input_text(GAME.initial(), 0, 10.0).splitlines()
+    with pytest.raises(NotationError, match=message.replace("(", r"\(")):
+        parse_input("\n".join(change(lines)) + "\n")
+
+
+# -- the referee with real agents ---------------------------------------------------------
+
+
+def test_playdata_is_kept_through_a_game_and_removed_before_the_next(tmp_path) -> None:
+    first, second = agent(tmp_path, "count", "a"), agent(tmp_path, "count", "b")
+    (tmp_path / "a" / "playdata.txt").write_text("40")  # left over from an earlier game
+    record = play(first, second, max_plies=12)
+    assert record.reason is Reason.MOVE_LIMIT or not record.reason.is_fault, record
+    assert (tmp_path / "a" / "playdata.txt").read_text() == "6"
+    assert (tmp_path / "b" / "playdata.txt").read_text() == "6"
+    # the last input.txt each agent read was written for its own colour
+    assert parse_input((tmp_path / "b" / "input.txt").read_text()).seat == 1
+
+
+def test_a_chain_that_hops_over_nothing_is_an_illegal_move(tmp_path) -> None:
+    record = play(agent(tmp_path, "hop-over-nothing"), RandomAgent())
+    assert (record.winner, record.reason) == (1, Reason.ILLEGAL_MOVE), record
+    assert "no piece on 4,3 to hop over from 3,2 to 5,4" in record.detail
+    assert replay(record) == record.outcome
+
+
+def test_a_malformed_output_line_loses_naming_the_file_and_line(tmp_path) -> None:
+    record = play(agent(tmp_path, "bad-line"), RandomAgent())
+    assert (record.winner, record.reason) == (1, Reason.MALFORMED), record
+    assert "output.txt" in record.detail and "line 2 'move please'" in record.detail
+
+
+def test_cpu_burned_in_a_thread_counts_and_a_move_past_the_time_loses(tmp_path) -> None:
+    record = play(agent(tmp_path, "burn-thread"), RandomAgent(), tc="2 kill=10")
+    assert (record.winner, record.reason) == (1, Reason.TIME), record
+    assert len(record.moves) == 4  # its third move, after three seconds in a thread
+
+
+def test_an_agent_that_runs_on_is_killed_at_its_remaining_time_plus_the_kill_margin(
+    tmp_path,
+) -> None:
+    started = time.monotonic()
+    record = play(agent(tmp_path, "burn"), RandomAgent(), tc="0.5 kill=1")
+    took = time.monotonic() - started
+    assert (record.winner, record.reason) == (1, Reason.TIME), record
+    # charged until the kill, the 0.5 s it had and the 1 s margin: "1.51s CPU > 1.50s"
+    used, killed_at = map(float, re.findall(r"([\d.]+)s", record.detail))
+    assert killed_at == 1.5 and 1.5 <= used < 1.8
+    assert took < 5
+
+
+# -- the built-in agent -------------------------------------------------------------------
+
+
+def run_agent(workdir: Path, text: str, *engine: str) -> subprocess.CompletedProcess[str]:
+    (workdir / "input.txt").write_text(text)
+    command = [sys.executable, "-m", "arbiter.cli", "agent", "halma", *engine]
+    return subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=60)
+
+
+def test_the_agent_answers_a_single_position_with_a_legal_move(tmp_path) -> None:
+    s = State(GAME.initial().pieces, 1)
+    text = input_text(s, 1, 1.0, single=True)
+    done = run_agent(tmp_path, text)
+    assert done.returncode == 0, done.stderr
+    move = (tmp_path / "output.txt").read_text()
+    assert SPEC.referee.judge(GAME, s, move, seat=1) in GAME.legal_moves(s)
+    assert not (tmp_path / "playdata.txt").exists()  # SINGLE: nothing kept
+
+
+def test_with_almost_no_time_left_the_agent_moves_at_once(tmp_path) -> None:
+    s = State(GAME.initial().pieces, 0)
+    done = run_agent(tmp_path, input_text(s, 0, 0.01), "-v")
+    assert done.returncode == 0, done.stderr
+    assert SPEC.referee.judge(GAME, s, (tmp_path / "output.txt").read_text(), seat=0)
+    assert "no search" in done.stderr
+
+
+def test_the_agent_counts_its_moves_in_playdata_over_a_game(tmp_path) -> None:
+    s = GAME.initial()
+    for n in (1, 2):
+        done = run_agent(tmp_path, input_text(s, 0, 0.01))
+        assert done.returncode == 0, done.stderr
+        assert (tmp_path / "playdata.txt").read_text() == f"moves {n}\n"
+
+
+def test_a_broken_input_txt_makes_the_agent_say_which_line(tmp_path) -> None:
+    done = run_agent(tmp_path, "GAME\nPURPLE\n10\n")
+    assert done.returncode == 1
+    assert "input.txt line 2: expected BLACK or WHITE" in done.stderr
+    assert not (tmp_path / "output.txt").exists()
