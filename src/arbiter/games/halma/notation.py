@@ -37,8 +37,8 @@ from arbiter.games.halma.rules import (
 )
 
 _RULES = Halma(max_plies=1 << 62)  # the referee asks only in a live position
-_SQUARE = re.compile(r"(\d+)\s*,\s*(\d+)")
-_LINE = re.compile(r"([EJ])\s+(\d+\s*,\s*\d+)\s+(\d+\s*,\s*\d+)")
+_SQUARE = re.compile(r"([0-9]+)[ \t]*,[ \t]*([0-9]+)")
+_LINE = re.compile(r"([EJ])[ \t]+([0-9]+[ \t]*,[ \t]*[0-9]+)[ \t]+([0-9]+[ \t]*,[ \t]*[0-9]+)")
 EXPECTED_LINE = "'E x,y x,y' or 'J x,y x,y'"
 SEAT_NAMES = ("black", "white")
 
@@ -53,19 +53,24 @@ def square(c: int) -> str:
     return f"{x},{y}"
 
 
-def _square(text: str, whole: str) -> int:
-    """The cell of ``x,y``.
+def _invalid(text: str, why: str, number: int = 0) -> NotationError:
+    """The error for move text ``text``; ``number`` names its line when it has several."""
+    lines = _lines(text)
+    where = f", line {number} {lines[number - 1]!r}" if number and len(lines) > 1 else ""
+    return NotationError(f"invalid halma move {text!r}{where}: {why}", text)
+
+
+def _square(part: str, text: str, number: int = 0) -> int:
+    """The cell of ``x,y`` (``part`` of move text ``text``, on line ``number``).
 
     :raises NotationError: unless it is ``x,y`` with both in 0..15.
     """
-    match = _SQUARE.fullmatch(text)
+    match = _SQUARE.fullmatch(part)
     if match is None:
-        raise NotationError(f"invalid halma square {text!r} in {whole!r}: expected x,y", whole)
+        raise _invalid(text, f"{part!r} is not a square x,y", number)
     x, y = int(match[1]), int(match[2])
     if not (0 <= x < SIZE and 0 <= y < SIZE):
-        raise NotationError(
-            f"invalid halma square {text!r} in {whole!r}: x and y run 0..{SIZE - 1}", whole
-        )
+        raise _invalid(text, f"{part!r} is off the board (x and y run 0..{SIZE - 1})", number)
     return cell(x, y)
 
 
@@ -87,15 +92,16 @@ def parse_move(text: str, *, seat: Player) -> Move:
     landing of a chain). The seat does not matter: both players use the same
     coordinates.
 
-    :raises NotationError: naming the line and what was expected, if it is not a step
-        to a neighbour or a chain of two-square hops each from where the last landed.
+    :raises NotationError: naming the text, its line and what was expected, if it is
+        not a step to a neighbour or a chain of two-square hops each from where the
+        last landed.
     """
     m = _parse(text)
     if not m.is_step and not m.hops:
-        raise NotationError(
-            f"invalid halma move {text!r}: {square(m.target)} is neither a neighbour of "
-            f"{square(m.origin)} nor a hop from it (write every landing of a chain)",
+        raise _invalid(
             text,
+            f"{square(m.target)} is neither a neighbour of {square(m.origin)} nor a hop "
+            "from it (write every landing of a chain)",
         )
     return m
 
@@ -105,44 +111,39 @@ def _parse(text: str) -> Move:
     end without its landings (the move's ``hops`` are then empty)."""
     lines = _lines(text)
     if not lines:
-        raise NotationError(f"invalid halma move {text!r}: expected {EXPECTED_LINE}", text)
-    if lines[0][0].isdigit():
-        return _parse_squares(" ".join(lines), text)
+        raise _invalid(text, f"expected {EXPECTED_LINE}")
+    if lines[0][0] in "0123456789":
+        return _parse_squares(text)
     kinds: list[str] = []
     path: list[int] = []
     for number, line in enumerate(lines, 1):
         match = _LINE.fullmatch(line)
         if match is None:
-            raise NotationError(
-                f"invalid halma move line {number} {line!r}: expected {EXPECTED_LINE}", text
-            )
-        a, b = _square(match[2], line), _square(match[3], line)
+            raise _invalid(text, f"expected {EXPECTED_LINE}", number)
+        a, b = _square(match[2], text, number), _square(match[3], text, number)
         if path and a != path[-1]:
-            raise NotationError(
-                f"invalid halma move line {number} {line!r}: a hop must start where the "
-                f"last one landed, {square(path[-1])}",
-                text,
+            raise _invalid(
+                text, f"a hop must start where the last one landed, {square(path[-1])}", number
             )
         kinds.append(match[1])
         path.extend((a, b) if not path else (b,))
     if kinds[0] == "E":
         if len(lines) > 1:
-            raise NotationError(
-                f"invalid halma move {text!r}: a step (E) is a move by itself, one line", text
-            )
-        return _step(path[0], path[1], lines[0], text)
+            raise _invalid(text, "a step (E) is a move by itself, one line")
+        if path[1] not in NEIGHBOURS[path[0]]:
+            raise _invalid(text, "a step (E) goes to one of the 8 neighbouring squares")
+        return Move(path[0], path[1])
     if "E" in kinds:
-        raise NotationError(f"invalid halma move {text!r}: a hop chain has only J lines", text)
+        raise _invalid(text, "a hop chain has only J lines", kinds.index("E") + 1)
     return _chain(path, text)
 
 
-def _parse_squares(joined: str, text: str) -> Move:
-    squares = [_square(part, joined) for part in joined.replace(", ", ",").split()]
+def _parse_squares(text: str) -> Move:
+    parts = " ".join(_lines(text)).replace(", ", ",").split()
+    squares = [_square(part, text) for part in parts]
     if len(squares) < 2:
-        raise NotationError(
-            f"invalid halma move {text!r}: expected the start and end squares, "
-            "'x,y x,y' (or every landing of a hop chain)",
-            text,
+        raise _invalid(
+            text, "expected the start and end squares, 'x,y x,y' (or every landing of a chain)"
         )
     if len(squares) == 2 and (
         squares[1] in NEIGHBOURS[squares[0]] or not _is_hop(squares[0], squares[1])
@@ -151,23 +152,13 @@ def _parse_squares(joined: str, text: str) -> Move:
     return _chain(squares, text)
 
 
-def _step(a: int, b: int, line: str, text: str) -> Move:
-    if b not in NEIGHBOURS[a]:
-        raise NotationError(
-            f"invalid halma move line 1 {line!r}: a step (E) goes to one of the 8 "
-            "neighbouring squares",
-            text,
-        )
-    return Move(a, b)
-
-
 def _chain(path: list[int], text: str) -> Move:
     for a, b in itertools.pairwise(path):
         if not _is_hop(a, b):
-            raise NotationError(
-                f"invalid halma move {text!r}: {square(a)} to {square(b)} is not a hop "
-                "(two squares along a row, column or diagonal)",
+            raise _invalid(
                 text,
+                f"{square(a)} to {square(b)} is not a hop (two squares along a row, "
+                "column or diagonal)",
             )
     return Move(path[0], path[-1], tuple(path[1:]))
 
