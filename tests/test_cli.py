@@ -117,6 +117,8 @@ def test_replay_rejects_a_forged_record_that_plays_correctly(tmp_path, capsys) -
         (["match", "votey", "alphabeta:depth=1000", "random"], "depth must be at most 64"),
         (["match", "votey", "alphabeta:depth=x", "random"], "depth must be a whole number"),
         (["match", "votey", "greedy:depth=2", "random"], "unknown option 'depth=2' for greedy"),
+        (["solve", "halma", "/nonexistent/input.txt"], "cannot read"),
+        (["match", "halma", "random", "random", "--dirs", "/nonexistent", "."], "no directory"),
     ],
 )
 def test_user_mistakes_are_one_line_errors(argv, message, capsys) -> None:
@@ -314,3 +316,31 @@ def test_interrupted_match_still_prints_the_games_already_played(tmp_path) -> No
     assert "Elo difference" in rest and "greedy: " in rest
     played = len(record.read_text().splitlines())
     assert played >= 1 and f"interrupted after {played} of 50 games" in rest
+
+
+def test_solve_answers_a_halma_input_txt_and_names_a_broken_line(tmp_path, capsys) -> None:
+    from arbiter.games.halma.protocol import input_text
+
+    spec = find_game("halma")
+    game = spec.make()
+    s = game.initial()
+    path = tmp_path / "input.txt"
+    path.write_text(input_text(s, 0, 0.5, single=True))
+    assert main(["solve", "halma", "--depth", "1", str(path)]) == 0
+    move = capsys.readouterr().out
+    assert spec.referee.judge(game, s, move, seat=0) in game.legal_moves(s)
+    path.write_text(input_text(s, 0, 0.5, single=True).replace("BLACK", "GREEN"))
+    assert main(["solve", "halma", str(path)]) == 1
+    assert "input.txt line 2: expected BLACK or WHITE, found 'GREEN'" in capsys.readouterr().err
+
+
+def test_solve_answers_any_game_s_position_text(tmp_path, capsys) -> None:
+    spec = find_game("checkers")
+    game = spec.make()
+    path = tmp_path / "position.txt"
+    path.write_text(spec.notation.format_position(game.initial()) + "\n")
+    assert main(["solve", "checkers", str(path), "--depth", "2"]) == 0
+    text = capsys.readouterr().out.strip()
+    assert spec.referee.judge(game, game.initial(), text, seat=0) in game.legal_moves(
+        game.initial()
+    )

@@ -16,6 +16,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from arbiter import __version__
@@ -284,6 +285,25 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--divide", action="store_true", help="count per first move at DEPTH (contest notation)"
     )
 
+    so = sub.add_parser("solve", help="answer one position with a built-in engine")
+    so.add_argument("game", choices=names, metavar="GAME")
+    so.add_argument(
+        "file",
+        nargs="?",
+        default="input.txt",
+        help="the position: its one-line text, or for halma an input.txt (default: input.txt; "
+        "- reads standard input)",
+    )
+    so.add_argument("--engine", default="alphabeta", help=f"{engines} (with options)")
+    so.add_argument(
+        "--move-time",
+        type=_positive_float,
+        metavar="S",
+        help="seconds to think (default: what an input.txt gives, else 1)",
+    )
+    so.add_argument("--depth", type=depth, help="search to this depth instead")
+    so.add_argument("--seed", type=_nonnegative_int, default=0)
+
     r = sub.add_parser("replay", help="re-verify every move and result of a record file")
     r.add_argument("file")
     r.add_argument(
@@ -396,7 +416,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         elif isinstance(event, MovePlayed):
             side = spec.seat_names[event.seat]
             print(
-                f"  game {event.game} {event.ply:4d}. {side:6s} {event.text:>8s}  "
+                f"  game {event.game} {event.ply:4d}. {side:6s} {event.shown():>8s}  "
                 f"{event.seconds:6.2f}s" + (f"  {event.note}" if event.note else ""),
                 flush=True,
             )
@@ -552,6 +572,46 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve_position(spec: Any, text: str) -> tuple[Any, float | None]:
+    """The position to solve in ``text``, and the seconds it gives (``None``: none).
+
+    :raises NotationError: naming what is wrong with the text.
+    """
+    if spec.name == "halma" and text.split(maxsplit=1)[:1] in (["SINGLE"], ["GAME"]):
+        from arbiter.games.halma.protocol import SAFETY, parse_input
+
+        given = parse_input(text)
+        return given.state, given.remaining * (1 - SAFETY)
+    return spec.notation.parse_position(text.strip()), None
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from arbiter.agents.base import Limit
+    from arbiter.agents.registry import make_agent
+    from arbiter.games import find_game
+
+    spec = find_game(args.game)
+    game = spec.make()
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read {args.file!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{args.file!r} is not text") from None
+    s, given = _solve_position(spec, text)
+    if game.outcome(s) is not None:
+        raise ConfigError(f"the game is over in that position: {game.outcome(s)}")
+    agent = make_agent(spec, _engine(args.engine, args.depth))
+    p = game.to_move(s)
+    agent.reset(game, p, args.seed)
+    seconds = args.move_time or given or 1.0
+    m = agent.choose(s, Limit(depth=args.depth) if args.depth else Limit(time=seconds))
+    print(spec.referee.move_text(game, s, m, seat=p))
+    if agent.note():
+        print(agent.note(), file=sys.stderr)
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from arbiter.errors import RecordError
     from arbiter.record import key_path, read_lines, record_key
@@ -603,6 +663,7 @@ COMMANDS = {
     "agent": _cmd_agent,
     "play": _cmd_play,
     "perft": _cmd_perft,
+    "solve": _cmd_solve,
     "replay": _cmd_replay,
     "doctor": _cmd_doctor,
 }
@@ -615,6 +676,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(words)
     if extra and args.command == "agent" and not any(e.startswith("-") for e in extra):
         args.args += extra  # the contest's arguments may follow the options
+    elif args.command == "solve" and len(extra) == 1 and args.file == "input.txt":
+        args.file = extra[0]  # the file after the options
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if argv is None and args.command in ("match", "play"):

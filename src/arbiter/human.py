@@ -22,7 +22,7 @@ from arbiter.clock import Clock
 from arbiter.contract import GameSpec
 from arbiter.errors import IllegalMove, NotationError, Resigned
 from arbiter.game import Game, Outcome, Player
-from arbiter.referee.events import Event, GameEnded, MovePlayed
+from arbiter.referee.events import Event, GameEnded, MovePlayed, one_line
 from arbiter.referee.seat import Reply, TakeBack
 
 S = TypeVar("S")
@@ -93,8 +93,9 @@ class HumanSeat(Generic[S, M]):
                 self.write(notation.draw_numbers(seat=self.seat))
                 continue
             if command == "moves":
-                texts = (notation.format_move(m, seat=self.seat) for m in self.game.legal_moves(s))
-                self.write(" ".join(texts))
+                texts = [notation.format_move(m, seat=self.seat) for m in self.game.legal_moves(s)]
+                joined = any("\n" in text for text in texts)
+                self.write((", " if joined else " ").join(one_line(text) for text in texts))
                 continue
             if command in ("undo", "takeback"):
                 if not self.undo:
@@ -137,7 +138,7 @@ def terminal_events(
     def show(event: Event) -> None:
         if isinstance(event, MovePlayed) and event.seat != human:
             note = f" ({event.note})" if event.note else ""
-            write(f"{spec.seat_names[event.seat]} plays {event.texts[human]}{note}")
+            write(f"{spec.seat_names[event.seat]} plays {event.shown(human)}{note}")
         elif isinstance(event, GameEnded):
             record = event.record
             out = record.outcome

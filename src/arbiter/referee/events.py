@@ -45,6 +45,17 @@ class MovePlayed:
         """The move in the record's numbering (the first player's)."""
         return self.texts[0]
 
+    def shown(self, seat: Player = 0) -> str:
+        """The move as ``seat`` writes it, on one line (a Halma hop chain's lines
+        joined by `` / ``)."""
+        return one_line(self.texts[seat])
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: a move written over several lines (a Halma hop chain, one
+    line per hop) with its lines joined by `` / ``."""
+    return " / ".join(line.strip() for line in text.splitlines()) if "\n" in text else text
+
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:

@@ -225,6 +225,18 @@ def destinations(s: State) -> dict[int, int]:
     return _narrow(s, {a: ends for a, (ends, _) in _candidates(s).items()})
 
 
+def can_move(s: State) -> bool:
+    """True when the side to move has a legal move. Camp rule 1(b) only ever narrows a
+    side's moves to some that exist, so this asks whether any piece may step or hop
+    somewhere by rule 1(a) and the opposing camp's; steps first, as they are cheap."""
+    p = s.to_move
+    occupied = s.pieces[0] | s.pieces[1]
+    mine = list(bits(s.pieces[p]))
+    if any(allowed(p, a, steps_from(a, occupied)) for a in mine):
+        return True
+    return any(allowed(p, a, hops_from(a, occupied) & ~(1 << a)) for a in mine)
+
+
 def has_crossed(s: State, p: Player) -> bool:
     """True when seat ``p`` holds every square of the opposing camp its opponent does
     not, and at least one."""
@@ -306,7 +318,7 @@ class Halma:
         decided = self._decided(s)
         if decided is not None:
             return decided
-        if not destinations(s):
+        if not can_move(s):
             return Outcome(1 - s.to_move, Reason.NO_MOVES)
         return None
 
