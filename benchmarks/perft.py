@@ -11,7 +11,7 @@ import time
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.perft import perft
 
-DEFAULT_DEPTH = {"votey": 5, "checkers": 9, "alquerque": 9, "chinese-checkers": 4}
+DEFAULT_DEPTH = {"votey": 5, "checkers": 9, "alquerque": 9, "chinese-checkers": 4, "halma": 3}
 
 
 def main() -> None:

@@ -45,17 +45,25 @@ def travel(s: State, p: int) -> tuple[int, int]:
     return total, rear
 
 
+COST = tuple(
+    tuple(W_STEP * DISTANCE[p][c] + W_LANE * LANE[c] for c in range(CELLS)) for p in (0, 1)
+)
+"""Per seat, what a piece on each square costs it: its distance and its lane."""
+
+
 def _side(s: State, p: int) -> int:
-    dist = DISTANCE[p]
-    total = rear = lane = 0
-    for c in bits(s.pieces[p]):
-        d = dist[c]
-        total += d
-        if d > rear:
-            rear = d
-        lane += LANE[c]
+    dist, cost = DISTANCE[p], COST[p]
+    total = rear = 0
+    bb = s.pieces[p]
+    while bb:  # the set bits, inline: this runs at every leaf of a search
+        low = bb & -bb
+        c = low.bit_length() - 1
+        bb ^= low
+        total += cost[c]
+        if dist[c] > rear:
+            rear = dist[c]
     camp = (s.pieces[p] & CAMPS[p]).bit_count()
-    return -W_STEP * total - W_STRAGGLER * rear - W_LANE * lane - W_CAMP * camp
+    return -total - W_STRAGGLER * rear - W_CAMP * camp
 
 
 def evaluate(s: State) -> int:

@@ -1,0 +1,55 @@
+"""The Halma evaluation and the built-in search on it."""
+
+from __future__ import annotations
+
+import random
+
+from arbiter.agents.base import Limit
+from arbiter.agents.registry import make_agent
+from arbiter.agents.spec import AgentSpec
+from arbiter.games import find_game
+from arbiter.games.halma.evaluate import evaluate, moves_to_go, order_hint
+from arbiter.games.halma.rules import CELLS, Halma, State
+
+from .test_rules import BLACK_CAMP, WHITE_CAMP, position
+
+GAME = Halma()
+
+
+def turned(s: State) -> State:
+    """``s`` turned half round with the colours swapped: the same position for the
+    other side."""
+
+    def rotate(bb: int) -> int:
+        return sum(1 << (CELLS - 1 - c) for c in range(CELLS) if (bb >> c) & 1)
+
+    return State((rotate(s.pieces[1]), rotate(s.pieces[0])), 1 - s.to_move, s.ply)
+
+
+def test_the_evaluation_treats_both_colours_alike() -> None:
+    rng = random.Random(4)
+    s = GAME.initial()
+    assert evaluate(s) == 0
+    for _ in range(120):
+        s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))
+        assert evaluate(turned(s)) == evaluate(s)
+        assert moves_to_go(turned(s)) == moves_to_go(s) >= 10
+
+
+def test_going_forward_scores_and_is_searched_first() -> None:
+    s = position({(7, 7)}, {(2, 12)})
+    forward = next(m for m in GAME.legal_moves(s) if m.target == 8 * 16 + 8)  # to 8,8
+    back = next(m for m in GAME.legal_moves(s) if m.target == 6 * 16 + 6)  # to 6,6
+    assert order_hint(s, forward) > 0 > order_hint(s, back)
+    assert -evaluate(GAME.apply(s, forward)) > -evaluate(GAME.apply(s, back))
+
+
+def test_the_engine_takes_a_win_in_one() -> None:
+    spec = find_game("halma")
+    engine = make_agent(spec, AgentSpec.parse("alphabeta"))
+    white = (BLACK_CAMP - {(3, 2)}) | {(4, 3)}
+    black = (WHITE_CAMP - {(15, 11)}) | {(10, 10)}
+    s = position(black, white, to_move=1)
+    engine.reset(GAME, 1, 0)
+    m = engine.choose(s, Limit(depth=2))
+    assert GAME.outcome(GAME.apply(s, m)) is not None
