@@ -343,6 +343,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from arbiter.games import find_game
     from arbiter.record import append_record, record_key
     from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
+    from arbiter.referee.file_seat import runs_once_per_move
     from arbiter.referee.sandbox import detect
     from arbiter.referee.series import GameJob, run_series
     from arbiter.referee.supervision import Charging
@@ -401,12 +402,15 @@ def _cmd_match(args: argparse.Namespace) -> int:
         for p in match(args.games)
     ]
     contest = " (the contest's)" if tc == spec.time_control else ""
-    waiting = "suspended" if supervision.suspend else "running"
+    waiting = (
+        "programs run once per move"
+        if runs_once_per_move(spec)
+        else f"waiting program {'suspended' if supervision.suspend else 'running'}"
+    )
     games = f"{args.games} game" + ("s" if args.games != 1 else "")
     print(
         f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}: "
-        f"{tc.describe()}{contest}, charged as {supervision.charging} time, "
-        f"waiting program {waiting}",
+        f"{tc.describe()}{contest}, charged as {supervision.charging} time, {waiting}",
         flush=True,
     )
 

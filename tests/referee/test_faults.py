@@ -19,7 +19,7 @@ from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
 from arbiter.errors import Reason
 from arbiter.games import find_game, game_names
-from arbiter.referee.file_seat import FileSeat
+from arbiter.referee.file_seat import FileSeat, runs_once_per_move
 from arbiter.referee.match import play_game
 from arbiter.referee.replay import replay
 from arbiter.referee.sandbox import detect
@@ -131,21 +131,13 @@ def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> N
     assert left_behind(tag) == []
 
 
-def runs_between_moves(game: str) -> bool:
-    """True unless the game's programs run once per move (they have no opponent's time
-    to think on)."""
-    spec = find_game(game)
-    seat = spec.referee.program_seat(Program(("true",), "."), supervision=spec.supervision)
-    return not isinstance(seat, FileSeat)
-
-
 @pytest.mark.parametrize("fault", [Fault.PONDER, Fault.DETACH])
 @pytest.mark.parametrize(
     "game",
     [
         g
         for g in game_names()
-        if runs_between_moves(g) and find_game(g).supervision.charging == "cpu"
+        if not runs_once_per_move(find_game(g)) and find_game(g).supervision.charging == "cpu"
     ],
 )
 def test_without_suspension_thinking_on_the_opponents_time_is_charged(

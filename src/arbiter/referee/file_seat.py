@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from arbiter.clock import Clock
 from arbiter.errors import Crash, Malformed
@@ -23,6 +23,9 @@ from arbiter.game import Outcome, Player
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.seat import Program, Reply
 from arbiter.referee.supervision import Supervision, absolute_arguments, program_environment
+
+if TYPE_CHECKING:
+    from arbiter.contract import GameSpec
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -108,3 +111,11 @@ class FileSeat(Generic[S, M]):
     async def stop(self, outcome: Outcome) -> None:
         if self.temporary:
             shutil.rmtree(self.runner.workdir, ignore_errors=True)
+
+
+def runs_once_per_move(spec: GameSpec[Any, Any]) -> bool:
+    """True when ``spec``'s contest runs its programs once per move (they do not run
+    between their moves, so there is nothing to suspend and no opponent's time to
+    think on)."""
+    seat = spec.referee.program_seat(Program(("true",), "."), supervision=spec.supervision)
+    return isinstance(seat, FileSeat)
