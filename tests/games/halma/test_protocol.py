@@ -43,6 +43,12 @@ data.write_text(str(count + 1))
 if how == "burn":
     while True:
         pass
+if how == "slow":
+    end = time.process_time() + 0.3
+    while time.process_time() < end:
+        pass
+if how == "silent" and count == 1:
+    sys.exit(0)
 if how == "burn-thread" and count == 2:
     def burn():
         end = time.process_time() + 3
@@ -127,6 +133,26 @@ def test_playdata_is_kept_through_a_game_and_removed_before_the_next(tmp_path) -
     assert (tmp_path / "b" / "playdata.txt").read_text() == "6"
     # the last input.txt each agent read was written for its own colour
     assert parse_input((tmp_path / "b" / "input.txt").read_text()).seat == 1
+
+
+def test_at_the_ply_cap_the_agent_with_more_time_left_wins(tmp_path) -> None:
+    quick, slow = agent(tmp_path, "count", "a"), agent(tmp_path, "slow", "b")
+    for first, second, winner in ((quick, slow, 0), (slow, quick, 1)):
+        record = play(first, second, max_plies=6)
+        assert (record.winner, record.reason) == (winner, Reason.TIME_LEFT), record
+        assert record.detail.startswith("6 plies")
+        assert replay(record) == record.outcome  # the replayed clock gives the same
+
+
+def test_an_agent_that_writes_no_output_txt_loses_as_malformed(tmp_path) -> None:
+    record = play(agent(tmp_path, "silent"), RandomAgent())
+    assert (record.winner, record.reason) == (1, Reason.MALFORMED), record
+    assert record.detail == "wrote no output.txt" and len(record.moves) == 2
+
+
+def test_the_contest_clock_is_300_seconds_killed_10_seconds_past() -> None:
+    tc = SPEC.time_control
+    assert (tc.base, tc.kill_after, tc.per_move) == (300.0, 10.0, None)
 
 
 def test_a_chain_that_hops_over_nothing_is_an_illegal_move(tmp_path) -> None:
