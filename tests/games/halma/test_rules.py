@@ -257,3 +257,13 @@ def test_the_ply_cap_draws_and_the_referee_gives_it_to_more_time_left() -> None:
     assert judged is not None and (judged.winner, judged.reason) == (0, Reason.TIME_LEFT)
     assert adjudicate(game, s, clock.spend(0, 17.5), ended) == ended  # equal: a draw
     assert adjudicate(game, s, clock, None) is None
+
+
+def test_a_move_that_leaves_exactly_no_time_loses() -> None:
+    s = position({(5, 5)}, {(10, 10)}, to_move=1, ply=7)  # black has just moved
+    clock = Clock.start(TimeControl.parse("300")).spend(0, 300.0)
+    judged = adjudicate(GAME, s, clock, None)
+    assert judged is not None and (judged.winner, judged.reason) == (1, Reason.TIME)
+    assert adjudicate(GAME, s, Clock.start(TimeControl.parse("300")).spend(0, 299.9), None) is None
+    # a per-move clock has no game time to run out of
+    assert adjudicate(GAME, s, Clock.start(TimeControl.parse("st=1")).spend(0, 1.0), None) is None

@@ -59,8 +59,15 @@ comply = keep_move
 def adjudicate(
     game: Game[State, Move], s: State, clock: Clock, ended: Outcome | None
 ) -> Outcome | None:
-    """The sheet's tie-break: a game drawn at the ply cap goes to the agent with more
-    time left (equal time: it stays a draw)."""
+    """The sheet's clock rulings: a move that leaves the mover's time at or below zero
+    loses (the clock's flag falls only below zero), whatever the move did; a game drawn
+    at the ply cap goes to the agent with more time left (equal time: it stays a
+    draw)."""
+    mover = 1 - s.to_move
+    if s.ply > 0 and clock.tc.overtime_per_move is None and clock.base_spent(mover):
+        return Outcome(
+            1 - mover, Reason.TIME, f"no time left after its move ({clock.remaining[mover]:.2f}s)"
+        )
     if ended is None or ended.reason is not Reason.MOVE_LIMIT:
         return ended
     left = clock.remaining
