@@ -73,9 +73,13 @@ def evaluate(s: State) -> int:
 
 
 def order_hint(s: State, m: Move) -> int:
-    """Moves that go furthest towards the goal corner first."""
+    """Moves that go furthest towards the goal corner first; among moves that gain as
+    much, the rearmost piece's first. (The tie-break matters: without it equal moves
+    come in the board's order, front pieces first for white and last for black, and
+    in self-play at 0.5 s a move the second player won 7 games of 8; with it the
+    first player won 5 of 8.)"""
     dist = DISTANCE[s.to_move]
-    return dist[m.origin] - dist[m.target]
+    return (dist[m.origin] - dist[m.target]) * 64 + dist[m.origin]
 
 
 def noisy_moves(s: State) -> tuple[Move, ...]:
