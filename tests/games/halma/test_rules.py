@@ -55,7 +55,10 @@ def test_the_camps_are_the_rules_nineteen_squares() -> None:
     assert len(BLACK_CAMP) == 19 and (4, 1) in BLACK_CAMP and (5, 0) not in BLACK_CAMP
 
 
-@pytest.mark.parametrize(("depth", "nodes"), [(1, 40), (2, 1600)])
+@pytest.mark.parametrize(
+    ("depth", "nodes"),
+    [(1, 40), (2, 1600), (3, 62_240), pytest.param(4, 2_421_136, marks=pytest.mark.slow)],
+)
 def test_perft_matches_the_independent_reference(depth: int, nodes: int) -> None:
     s = GAME.initial()
     assert perft(GAME, s, depth) == nodes == reference.perft(board_of(s), "B", depth)
