@@ -8,8 +8,8 @@ from arbiter.agents.base import Limit
 from arbiter.agents.registry import make_agent
 from arbiter.agents.spec import AgentSpec
 from arbiter.games import find_game
-from arbiter.games.halma.evaluate import evaluate, moves_to_go, order_hint
-from arbiter.games.halma.rules import CELLS, Halma, State
+from arbiter.games.halma.evaluate import DISTANCE, evaluate, moves_to_go, order_hint
+from arbiter.games.halma.rules import CELLS, Halma, State, cell, xy
 
 from .test_rules import BLACK_CAMP, WHITE_CAMP, position
 
@@ -53,3 +53,12 @@ def test_the_engine_takes_a_win_in_one() -> None:
     engine.reset(GAME, 1, 0)
     m = engine.choose(s, Limit(depth=2))
     assert GAME.outcome(GAME.apply(s, m)) is not None
+
+
+def test_every_square_of_the_target_camp_is_nearer_than_every_square_outside() -> None:
+    """A piece outside the camp must always want to go in: a self-play game was lost
+    with white's last piece parked on 5,0, as near the corner as the camp's edge."""
+    for p, target in ((0, WHITE_CAMP), (1, BLACK_CAMP)):
+        inside = [DISTANCE[p][cell(*sq)] for sq in target]
+        outside = [DISTANCE[p][c] for c in range(CELLS) if xy(c) not in target]
+        assert max(inside) < min(outside)

@@ -1,8 +1,8 @@
 """A Halma evaluation: the race to the far corner, stragglers, the lane and the camp.
 
 Each piece's distance to the corner of the camp it crosses to is counted as
-``dx + dy`` (a diagonal step gains two, a diagonal hop four, and the camp is the
-squares with ``dx + dy`` at most 5 but two). The score of the side to move is how
+``dx + dy`` (a diagonal step gains two, a diagonal hop four; the camp is the squares
+with ``dx + dy`` at most 5 but two, and those two count as 6). The score of the side to move is how
 much less it still has to travel than its opponent, in tenths of a unit, less a
 penalty for its rearmost piece (the last piece home costs the whole crossing
 single steps at the end), for pieces far off the corner-to-corner diagonal (hop
@@ -21,11 +21,18 @@ W_LANE = 2
 W_CAMP = 8
 HOME = 60
 """The least total distance: 19 pieces filling the camp."""
+CAMP_EDGE = 5
+"""The distance of the camp's squares furthest from its corner."""
 
 
 def _distance(p: int, c: int) -> int:
+    """``dx + dy`` to seat ``p``'s goal corner, and at least CAMP_EDGE + 1 outside the
+    camp it crosses to: the two squares beside the camp's long edge (5,0 and 0,5 for
+    white) are as near the corner as the edge itself, and a piece parked there for
+    good would never let the camp fill."""
     x, y = xy(c)
-    return (2 * (SIZE - 1) - x - y) if p == 0 else x + y
+    d = (2 * (SIZE - 1) - x - y) if p == 0 else x + y
+    return d if (CAMPS[1 - p] >> c) & 1 else max(d, CAMP_EDGE + 1)
 
 
 DISTANCE = tuple(tuple(_distance(p, c) for c in range(CELLS)) for p in (0, 1))
