@@ -62,3 +62,29 @@ def test_every_square_of_the_target_camp_is_nearer_than_every_square_outside() -
         inside = [DISTANCE[p][cell(*sq)] for sq in target]
         outside = [DISTANCE[p][c] for c in range(CELLS) if xy(c) not in target]
         assert max(inside) < min(outside)
+
+
+ALMOST_HOME = (
+    "WWWWW.........../WWWW............/WWWWW.........../WWWW............/W.............../"
+    "........B......./.......B......../....B..BBB....../................/...........BBB../"
+    ".......B.B.....B/................/................/.............B../..........B...BB/"
+    ".............BBB w 151"
+)
+"""From a self-play game against greedy: white needs three moves (4,2 to 4,1, then
+3,3 by 2,4 to 1,4), and shuffled beside its camp for 78 plies instead."""
+
+
+def test_the_engine_fills_its_last_holes_without_dawdling() -> None:
+    spec = find_game("halma")
+    s = spec.notation.parse_position(ALMOST_HOME)
+    engine = make_agent(spec, AgentSpec.parse("alphabeta:depth=3"))
+    opponent = make_agent(spec, AgentSpec.parse("greedy"))
+    engine.reset(GAME, 1, 0)
+    opponent.reset(GAME, 0, 0)
+    moves = 0
+    while GAME.outcome(s) is None and moves < 3:
+        s = GAME.apply(s, engine.choose(s, Limit(depth=3)))
+        moves += 1
+        if GAME.outcome(s) is None:
+            s = GAME.apply(s, opponent.choose(s, Limit(depth=1)))
+    assert GAME.outcome(s) is not None and GAME.outcome(s).winner == 1

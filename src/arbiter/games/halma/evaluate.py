@@ -2,12 +2,18 @@
 
 Each piece's distance to the corner of the camp it crosses to is counted as
 ``dx + dy`` (a diagonal step gains two, a diagonal hop four; the camp is the squares
-with ``dx + dy`` at most 5 but two, and those two count as 6). The score of the side to move is how
-much less it still has to travel than its opponent, in tenths of a unit, less a
-penalty for its rearmost piece (the last piece home costs the whole crossing
-single steps at the end), for pieces far off the corner-to-corner diagonal (hop
-chains run along it; a piece on the edge is slow to bring home), and for pieces
+with ``dx + dy`` at most 5 but two, and those two count as 6). The score of the side
+to move is how much less it still has to travel than its opponent, in tenths of a
+unit, less a penalty for its rearmost piece (the last piece home costs the whole
+crossing single steps at the end), for pieces far off the corner-to-corner diagonal
+(hop chains run along it; a piece on the edge is slow to bring home), and for pieces
 still in its own camp.
+
+The end is different: the win needs every square of the camp held, by either side,
+not pieces deep in it. Once a side has ENDGAME_FROM pieces in the camp, each of its
+pieces outside costs W_HOLE per step (8 directions) to the nearest square of the camp
+still empty. Without it, moving a piece towards the last hole and moving it about
+beside the camp looked alike to a shallow search, which put off entering for ever.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ HOME = 60
 """The least total distance: 19 pieces filling the camp."""
 CAMP_EDGE = 5
 """The distance of the camp's squares furthest from its corner."""
+W_HOLE = 12
+ENDGAME_FROM = 10
 
 
 def _distance(p: int, c: int) -> int:
@@ -38,6 +46,7 @@ def _distance(p: int, c: int) -> int:
 DISTANCE = tuple(tuple(_distance(p, c) for c in range(CELLS)) for p in (0, 1))
 """Per seat, each square's distance to the corner it crosses to."""
 LANE = tuple(abs(xy(c)[0] - xy(c)[1]) for c in range(CELLS))
+XY = tuple(xy(c) for c in range(CELLS))
 """Each square's distance off the main diagonal (the corners' line)."""
 
 
@@ -70,7 +79,24 @@ def _side(s: State, p: int) -> int:
         if dist[c] > rear:
             rear = dist[c]
     camp = (s.pieces[p] & CAMPS[p]).bit_count()
-    return -total - W_STRAGGLER * rear - W_CAMP * camp
+    score = -total - W_STRAGGLER * rear - W_CAMP * camp
+    target = CAMPS[1 - p]
+    if (s.pieces[p] & target).bit_count() >= ENDGAME_FROM:
+        score -= W_HOLE * to_holes(s.pieces[p] & ~target, target & ~(s.pieces[0] | s.pieces[1]))
+    return score
+
+
+def to_holes(outside: int, holes: int) -> int:
+    """The steps (8 directions) from each piece in ``outside`` to its nearest square of
+    ``holes``, summed (0 with no holes left)."""
+    if not holes:
+        return 0
+    spots = [XY[h] for h in bits(holes)]
+    total = 0
+    for c in bits(outside):
+        x, y = XY[c]
+        total += min(max(abs(x - hx), abs(y - hy)) for hx, hy in spots)
+    return total
 
 
 def evaluate(s: State) -> int:
