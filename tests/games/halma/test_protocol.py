@@ -222,6 +222,16 @@ def test_the_agent_counts_its_moves_in_playdata_over_a_game(tmp_path) -> None:
         assert (tmp_path / "playdata.txt").read_text() == f"moves {n}\n"
 
 
+def test_a_missing_or_binary_input_txt_is_one_line(tmp_path) -> None:
+    command = [sys.executable, "-m", "arbiter.cli", "agent", "halma"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "cannot read input.txt" in done.stderr
+    (tmp_path / "input.txt").write_bytes(b"GAME\n\xff\xfe\n")
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "input.txt is not text" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_a_broken_input_txt_makes_the_agent_say_which_line(tmp_path) -> None:
     done = run_agent(tmp_path, "GAME\nPURPLE\n10\n")
     assert done.returncode == 1

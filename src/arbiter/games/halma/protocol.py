@@ -238,6 +238,9 @@ def serve(
     except OSError as e:
         print(f"halma agent: cannot read input.txt: {e.strerror}", file=run.stderr)
         return 1
+    except UnicodeDecodeError:
+        print("halma agent: input.txt is not text (not UTF-8)", file=run.stderr)
+        return 1
     except NotationError as e:
         print(f"halma agent: {e}", file=run.stderr)
         return 1
