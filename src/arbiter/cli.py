@@ -22,7 +22,7 @@ from typing import Any
 from arbiter import __version__
 from arbiter.errors import ArbiterError, ConfigError
 
-COMMANDS_WITH_GAME = ("match", "agent", "play", "perft")
+COMMANDS_WITH_GAME = ("match", "agent", "play", "perft", "tournament")
 
 
 def _positive_float(text: str) -> float:
@@ -147,6 +147,84 @@ def _add_time_options(p: argparse.ArgumentParser, default: str) -> None:
     )
 
 
+def _add_supervision_options(p: argparse.ArgumentParser) -> None:
+    """The flags that change how programs are watched (default: as the contest)."""
+    p.add_argument(
+        "--memory-limit", type=_positive_float, metavar="MB", help="resident memory cap per agent"
+    )
+    p.add_argument(
+        "--no-suspend",
+        action="store_true",
+        help="let a waiting program run (it is still charged for what it uses)",
+    )
+    p.add_argument(
+        "--charge",
+        choices=("cpu", "wall"),
+        help="what a move costs: CPU of the program's tree, or wall time from message to "
+        "reply (default: the contest's)",
+    )
+    p.add_argument(
+        "--no-network",
+        action="store_true",
+        help="run programs without a network (a namespace of their own; needs root)",
+    )
+    p.add_argument(
+        "--pass-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="let programs see this environment variable (they get a minimal one)",
+    )
+    p.add_argument(
+        "--max-processes",
+        type=_bounded_int(1, 100_000),
+        default=256,
+        metavar="N",
+        help="processes and threads a program may have at once, where cgroups allow",
+    )
+    alone = p.add_mutually_exclusive_group()
+    alone.add_argument(
+        "--single-process",
+        dest="single_process",
+        action="store_const",
+        const=True,
+        help="a program that starts another process loses (Chinese checkers' default)",
+    )
+    alone.add_argument(
+        "--allow-children",
+        dest="single_process",
+        action="store_const",
+        const=False,
+        help="programs may start other processes (every other game's default)",
+    )
+
+
+def _supervision(args: argparse.Namespace, spec: Any) -> Any:
+    """The contest's supervision with the command line's changes.
+
+    :raises ConfigError: for --no-network where this machine cannot give it.
+    """
+    from dataclasses import replace
+
+    from arbiter.referee.sandbox import detect
+    from arbiter.referee.supervision import Charging
+
+    if args.no_network and not detect().network_namespaces:
+        raise ConfigError("--no-network needs root and unshare here: see 'arbiter doctor'")
+    return replace(
+        spec.supervision,
+        suspend=spec.supervision.suspend and not args.no_suspend,
+        memory_limit_mb=args.memory_limit or spec.supervision.memory_limit_mb,
+        network=not args.no_network,
+        pass_env=tuple(args.pass_env),
+        charging=Charging(args.charge) if args.charge else spec.supervision.charging,
+        max_processes=args.max_processes,
+        single_process=(
+            spec.supervision.single_process if args.single_process is None else args.single_process
+        ),
+    )
+
+
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """Returns the argument parser of the ``arbiter`` command; the rule options offered
     are those of the game named in ``argv`` (all games' when none is)."""
@@ -181,54 +259,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     m.add_argument("--record", metavar="FILE", help="append each game as a JSON line to FILE")
     m.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
     m.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
-    m.add_argument(
-        "--memory-limit", type=_positive_float, metavar="MB", help="resident memory cap per agent"
-    )
-    m.add_argument(
-        "--no-suspend",
-        action="store_true",
-        help="let a waiting program run (it is still charged for what it uses)",
-    )
-    m.add_argument(
-        "--charge",
-        choices=("cpu", "wall"),
-        help="what a move costs: CPU of the program's tree, or wall time from message to "
-        "reply (default: the contest's)",
-    )
-    m.add_argument(
-        "--no-network",
-        action="store_true",
-        help="run programs without a network (a namespace of their own; needs root)",
-    )
-    m.add_argument(
-        "--pass-env",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="let programs see this environment variable (they get a minimal one)",
-    )
-    m.add_argument(
-        "--max-processes",
-        type=_bounded_int(1, 100_000),
-        default=256,
-        metavar="N",
-        help="processes and threads a program may have at once, where cgroups allow",
-    )
-    alone = m.add_mutually_exclusive_group()
-    alone.add_argument(
-        "--single-process",
-        dest="single_process",
-        action="store_const",
-        const=True,
-        help="a program that starts another process loses (Chinese checkers' default)",
-    )
-    alone.add_argument(
-        "--allow-children",
-        dest="single_process",
-        action="store_const",
-        const=False,
-        help="programs may start other processes (every other game's default)",
-    )
+    _add_supervision_options(m)
     m.add_argument(
         "--names", nargs=2, metavar=("NAME_A", "NAME_B"), help="names to show for A and B"
     )
@@ -285,6 +316,52 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--divide", action="store_true", help="count per first move at DEPTH (contest notation)"
     )
 
+    tu = sub.add_parser("tournament", help="play every agent against every other, into a database")
+    tu.add_argument("game", choices=names, metavar="GAME")
+    tu.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help=f"an agent: a built-in engine ({engines}, with options) or a program's command; "
+        "repeat for each",
+    )
+    tu.add_argument("--agents", metavar="FILE", help="agents named in a TOML file ([[agent]])")
+    tu.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin")
+    tu.add_argument(
+        "--rounds", type=_bounded_int(1, 10_000), default=1, help="meetings of each pairing"
+    )
+    tu.add_argument(
+        "--concurrency", type=_positive_int, default=1, help="games played at once (default 1)"
+    )
+    tu.add_argument("--db", default="arbiter.db", help="results database (default arbiter.db)")
+    tu.add_argument("--name", help="the tournament's name in the database (default: the game)")
+    tu.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
+    tu.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
+    starts = tu.add_mutually_exclusive_group()
+    starts.add_argument(
+        "--openings",
+        type=_bounded_int(1, 200),
+        metavar="N",
+        help="start each pair of games after the same N random plies (seeded)",
+    )
+    starts.add_argument(
+        "--openings-file", metavar="FILE", help="start positions, one position text a line"
+    )
+    _add_time_options(tu, "default: the contest's clock")
+    _add_supervision_options(tu)
+    _add_rule_options(tu, specs)
+
+    rp = sub.add_parser("report", help="standings, ratings and crosstable of a tournament")
+    rp.add_argument("db", metavar="DB")
+    rp.add_argument("--tournament", metavar="NAME", help="which one (if the file holds several)")
+    rp.add_argument("--json", action="store_true", help="as JSON")
+
+    ex = sub.add_parser("export", help="write a database's games as JSON lines for replay")
+    ex.add_argument("db", metavar="DB")
+    ex.add_argument("--tournament", metavar="NAME")
+    ex.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+
     so = sub.add_parser("solve", help="answer one position with a built-in engine")
     so.add_argument("game", choices=names, metavar="GAME")
     so.add_argument(
@@ -337,16 +414,13 @@ def _engine(text: str, depth: int | None) -> Any:
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
-    from dataclasses import replace
 
     from arbiter.agents.spec import AgentSpec
     from arbiter.games import find_game
     from arbiter.record import append_record, record_key
     from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
     from arbiter.referee.file_seat import runs_once_per_move
-    from arbiter.referee.sandbox import detect
     from arbiter.referee.series import GameJob, run_series
-    from arbiter.referee.supervision import Charging
     from arbiter.tournament.schedule import match
     from arbiter.tournament.score import MatchScore
 
@@ -375,20 +449,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         key = record_key(create=True)
     tc = _time_control(args, spec.time_control)
     options = _rule_options(args, spec)
-    if args.no_network and not detect().network_namespaces:
-        raise ConfigError("--no-network needs root and unshare here: see 'arbiter doctor'")
-    supervision = replace(
-        spec.supervision,
-        suspend=spec.supervision.suspend and not args.no_suspend,
-        memory_limit_mb=args.memory_limit or spec.supervision.memory_limit_mb,
-        network=not args.no_network,
-        pass_env=tuple(args.pass_env),
-        charging=Charging(args.charge) if args.charge else spec.supervision.charging,
-        max_processes=args.max_processes,
-        single_process=(
-            spec.supervision.single_process if args.single_process is None else args.single_process
-        ),
-    )
+    supervision = _supervision(args, spec)
     jobs = [
         GameJob(
             game=spec.name,
@@ -576,6 +637,27 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from arbiter.games import find_game
+    from arbiter.tournament.commands import cmd_tournament
+
+    spec = find_game(args.game)
+    tc = _time_control(args, spec.time_control)
+    return cmd_tournament(args, tc, _rule_options(args, spec), _supervision(args, spec))
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from arbiter.tournament.commands import cmd_report
+
+    return cmd_report(args)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from arbiter.tournament.commands import cmd_export
+
+    return cmd_export(args)
+
+
 def _solve_position(spec: Any, text: str) -> tuple[Any, float | None]:
     """The position to solve in ``text``, and the seconds it gives (``None``: none).
 
@@ -667,6 +749,9 @@ COMMANDS = {
     "agent": _cmd_agent,
     "play": _cmd_play,
     "perft": _cmd_perft,
+    "tournament": _cmd_tournament,
+    "report": _cmd_report,
+    "export": _cmd_export,
     "solve": _cmd_solve,
     "replay": _cmd_replay,
     "doctor": _cmd_doctor,
@@ -684,7 +769,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.file = extra[0]  # the file after the options
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    if argv is None and args.command in ("match", "play"):
+    if argv is None and args.command in ("match", "play", "tournament"):
         from arbiter.referee.series import interrupt_on_termination
 
         interrupt_on_termination()  # SIGTERM and SIGHUP end a match as Ctrl-C does

@@ -1,0 +1,260 @@
+"""The tournament commands: ``arbiter tournament``, ``arbiter report`` and ``arbiter
+export``. The command line (:mod:`arbiter.cli`) parses; these run."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from arbiter.agents.spec import AgentSpec
+from arbiter.contract import win_draw_loss
+from arbiter.errors import ConfigError
+from arbiter.games import find_game
+from arbiter.record import GameRecord, record_key
+from arbiter.tournament.openings import random_openings, read_openings
+from arbiter.tournament.report import as_json, render, standings
+from arbiter.tournament.run import Finished, Plan, missing, open_tournament, play
+from arbiter.tournament.schedule import schedule
+from arbiter.tournament.store import Store, Tournament
+
+DEFAULT_DB = "arbiter.db"
+
+
+def read_agents(path: str) -> list[AgentSpec]:
+    """The agents of a TOML file: ``[[agent]]`` tables, each with ``name`` and either
+    ``engine`` (a built-in engine with options) or ``command`` (and optionally
+    ``dir``, its working directory).
+
+    :raises ConfigError: naming the file and the entry, for anything else.
+    """
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ConfigError(f"cannot read agents from {path!r}: {e.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path!r} is not a TOML file of agents: {e}") from None
+    entries = data.get("agent")
+    if not isinstance(entries, list) or not entries:
+        raise ConfigError(f"{path!r} lists no [[agent]] entries")
+    agents = []
+    for number, entry in enumerate(entries, 1):
+        where = f"{path!r} agent {number}"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{where}: expected a table")
+        unknown = set(entry) - {"name", "engine", "command", "dir"}
+        if unknown:
+            raise ConfigError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+        name, engine, command = entry.get("name"), entry.get("engine"), entry.get("command")
+        if not isinstance(name, str) or not name:
+            raise ConfigError(f"{where}: needs a name")
+        if (engine is None) == (command is None):
+            raise ConfigError(f"{where} ({name!r}): give either engine or command")
+        text = engine if engine is not None else command
+        if not isinstance(text, str):
+            raise ConfigError(f"{where} ({name!r}): engine and command are text")
+        cwd = entry.get("dir")
+        if cwd is not None and not (isinstance(cwd, str) and Path(cwd).is_dir()):
+            raise ConfigError(f"{where} ({name!r}): no directory {cwd!r}")
+        agent = AgentSpec.parse(text, name=name, cwd=cwd)
+        if engine is not None and agent.engine is None:
+            raise ConfigError(f"{where} ({name!r}): {engine!r} is not a built-in engine")
+        agents.append(agent)
+    return agents
+
+
+def _unique(agents: Sequence[AgentSpec]) -> tuple[AgentSpec, ...]:
+    """The agents with repeated names told apart by primes (alphabeta, alphabeta')."""
+    seen: set[str] = set()
+    out = []
+    for agent in agents:
+        name = agent.name
+        while name in seen:
+            name += "'"
+        seen.add(name)
+        out.append(AgentSpec(name, agent.engine, agent.options, agent.program))
+    return tuple(out)
+
+
+def cmd_tournament(
+    args: argparse.Namespace,
+    time_control: Any,
+    options: dict[str, Any],
+    supervision: Any,
+) -> int:
+    spec = find_game(args.game)
+    agents = [AgentSpec.parse(text).with_options(depth=args.depth) for text in args.agent]
+    if args.agents:
+        agents += [a.with_options(depth=args.depth) for a in read_agents(args.agents)]
+    plan_agents = _unique(agents)
+    if len(plan_agents) < 2:
+        raise ConfigError("a tournament needs two agents or more (--agent SPEC, or --agents FILE)")
+    for agent in plan_agents:
+        agent.check()
+    if args.openings_file:
+        openings, source = read_openings(spec, args.openings_file), f"file {args.openings_file}"
+    elif args.openings:
+        pairs = len({p.pair for p in schedule(args.format, len(plan_agents), args.rounds)})
+        openings = random_openings(spec, args.openings, pairs, args.seed)
+        source = f"{args.openings} random plies"
+    else:
+        openings, source = [], "none"
+    plan = Plan(
+        spec,
+        args.name or spec.name,
+        plan_agents,
+        args.format,
+        args.rounds,
+        time_control,
+        options,
+        tuple(openings),
+        source,
+        args.seed,
+        supervision,
+    )
+    key = record_key(create=True)
+    with Store(args.db) as store:
+        tournament = open_tournament(store, plan)
+        todo = missing(store, tournament, plan)
+        total = len(plan.games())
+        done = total - len(todo)
+        console = Console()
+        console.print(
+            f"{spec.title}: tournament {plan.name!r} in {args.db}, {len(plan_agents)} agents, "
+            f"{args.format}, {total} games ({done} already played), clock {time_control}, "
+            f"openings: {source}",
+            highlight=False,
+        )
+        contest = spec.score is not win_draw_loss
+        every = max(5, total // 10)
+
+        def table() -> None:
+            games = list(store.games(tournament.id))
+            render(
+                standings(plan.name, spec.name, tournament.agents, games, contest_scored=contest),
+                console,
+            )
+
+        seal: Callable[[GameRecord], str] = lambda r: r.to_json(key)  # noqa: E731
+        finished = play(store, tournament, todo, concurrency=args.concurrency, seal=seal)
+        try:
+            _follow(finished, console, tournament, done, total, every, table)
+        except KeyboardInterrupt:
+            console.print(
+                "interrupted: the games finished so far are stored; run it again to go on"
+            )
+            table()
+            return 130
+        table()
+    return 0
+
+
+def _follow(
+    finished: Any,
+    console: Console,
+    tournament: Tournament,
+    done: int,
+    total: int,
+    every: int,
+    table: Callable[[], None],
+) -> None:
+    """Reports each game as it is stored: a progress bar on a terminal, plain lines
+    otherwise; the standings every ``every`` games."""
+    names = tournament.agents
+
+    def line(f: Finished) -> str:
+        a, b = (names[i] for i in f.pairing.seats)
+        r = f.record
+        return (
+            f"game {f.pairing.round}/{total}: {a} vs {b}: {r.outcome.result()} by {r.reason}, "
+            f"{len(r.moves)} plies"
+        )
+
+    if not console.is_terminal:
+        started = time.monotonic()
+        for count, f in enumerate(finished, 1):
+            rate = count / max(time.monotonic() - started, 1e-9) * 3600
+            console.print(
+                f"{line(f)} ({done + count}/{total}, {rate:.0f} games/h)", highlight=False
+            )
+            if count % every == 0:
+                table()
+        return
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("games", total=total, completed=done, rate="")
+        started = time.monotonic()
+        for count, f in enumerate(finished, 1):
+            rate = count / max(time.monotonic() - started, 1e-9) * 3600
+            progress.update(task, advance=1, rate=f"{rate:.0f} games/h")
+            progress.console.print(line(f), highlight=False)
+            if count % every == 0:
+                table()
+
+
+def _tournament_of(store: Store, name: str | None) -> Tournament:
+    found = store.tournaments()
+    if not found:
+        raise ConfigError(f"{store.path!r} holds no tournaments")
+    if name is None:
+        if len(found) > 1:
+            names = ", ".join(t.name for t in found)
+            raise ConfigError(
+                f"{store.path!r} holds several tournaments ({names}): use --tournament"
+            )
+        return found[0]
+    for t in found:
+        if t.name == name:
+            return t
+    raise ConfigError(f"no tournament {name!r} in {store.path!r}")
+
+
+def _existing_db(path: str) -> str:
+    if not Path(path).is_file():
+        raise ConfigError(f"no database {path!r}")
+    return path
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    with Store(_existing_db(args.db)) as store:
+        t = _tournament_of(store, args.tournament)
+        contest = find_game(t.game).score is not win_draw_loss
+        table = standings(t.name, t.game, t.agents, list(store.games(t.id)), contest_scored=contest)
+    if args.json:
+        print(as_json(table))
+    else:
+        render(table)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    count = 0
+    with Store(_existing_db(args.db)) as store:
+        tournaments = (
+            [_tournament_of(store, args.tournament)] if args.tournament else store.tournaments()
+        )
+        out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+        try:
+            for t in tournaments:
+                for game in store.games(t.id):
+                    out.write(game.record.to_json() + "\n")  # with its seal, if it has one
+                    count += 1
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    if args.output:
+        print(f"{count} games written to {args.output}", file=sys.stderr)
+    return 0

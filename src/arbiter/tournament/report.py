@@ -1,0 +1,184 @@
+"""A tournament's standings from its stored games: scores, a crosstable, ratings with
+intervals, pentanomial pair counts, reasons, and the contest's own points.
+
+:func:`standings` computes; :func:`render` draws it with rich tables (plain text when
+the output is not a terminal); :func:`as_json` gives it to machines.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from rich.console import Console
+from rich.table import Table
+
+from arbiter.tournament.bradley_terry import Rating, fit, pentanomial
+from arbiter.tournament.store import StoredGame
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One agent's line: results, score share, rating, pair counts, contest points."""
+
+    name: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points: float
+    rating: Rating
+    pairs: tuple[int, int, int, int, int]
+    contest_points: float
+
+    @property
+    def share(self) -> float:
+        """The share of the points available it scored (0..1)."""
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The whole table, best rating first; ``crosstable[i][j]`` is what agent ``i``
+    scored against ``j`` (over ``meetings[i][j]`` games), by agent number."""
+
+    tournament: str
+    game: str
+    agents: tuple[str, ...]
+    lines: tuple[Standing, ...]
+    crosstable: tuple[tuple[float, ...], ...]
+    meetings: tuple[tuple[int, ...], ...]
+    games: int
+    draws: int
+    reasons: dict[str, int]
+    contest_scored: bool
+
+
+def standings(
+    tournament: str,
+    game: str,
+    agents: Sequence[str],
+    games: Sequence[StoredGame],
+    *,
+    contest_scored: bool = False,
+) -> Standings:
+    """The standings of ``games`` between ``agents`` (numbered as in the games)."""
+    n = len(agents)
+    cross = [[0.0] * n for _ in range(n)]
+    meetings = [[0] * n for _ in range(n)]
+    results: list[tuple[int, int, float]] = []
+    wdl = [[0, 0, 0] for _ in range(n)]
+    contest = [0.0] * n
+    by_pair: dict[int, list[StoredGame]] = defaultdict(list)
+    reasons: Counter[str] = Counter()
+    for g in games:
+        a, b = g.seats
+        outcome = g.record.outcome
+        first = outcome.points(0)
+        results.append((a, b, first))
+        cross[a][b] += first
+        cross[b][a] += 1 - first
+        meetings[a][b] += 1
+        meetings[b][a] += 1
+        for agent, points in ((a, first), (b, 1 - first)):
+            wdl[agent][0 if points == 1 else 1 if points == 0.5 else 2] += 1
+        if g.record.score is not None:
+            contest[a] += g.record.score[0]
+            contest[b] += g.record.score[1]
+        by_pair[g.pair].append(g)
+        reasons[str(g.record.reason)] += 1
+    ratings = fit(n, results)
+    pair_scores: list[list[tuple[float, float]]] = [[] for _ in range(n)]
+    for pair in by_pair.values():
+        if len(pair) != 2:
+            continue  # a pair not yet complete
+        one, two = pair
+        a, b = one.seats
+        pa = (one.record.outcome.points(0), two.record.outcome.points(1))
+        pair_scores[a].append(pa)
+        pair_scores[b].append((1 - pa[0], 1 - pa[1]))
+    lines = [
+        Standing(
+            agents[i],
+            sum(wdl[i]),
+            wdl[i][0],
+            wdl[i][1],
+            wdl[i][2],
+            wdl[i][0] + 0.5 * wdl[i][1],
+            ratings[i],
+            pentanomial(pair_scores[i]),
+            contest[i],
+        )
+        for i in range(n)
+    ]
+    lines.sort(key=lambda s: (-s.rating.elo, -s.points, s.name))
+    return Standings(
+        tournament,
+        game,
+        tuple(agents),
+        tuple(lines),
+        tuple(tuple(row) for row in cross),
+        tuple(tuple(row) for row in meetings),
+        len(games),
+        sum(1 for g in games if g.record.winner is None),
+        dict(reasons.most_common()),
+        contest_scored,
+    )
+
+
+def as_json(table: Standings) -> str:
+    """The standings as one JSON document."""
+    data = asdict(table)
+    for line, standing in zip(data["lines"], table.lines, strict=True):
+        line["share"] = round(standing.share, 4)
+    return json.dumps(data, indent=2)
+
+
+def render(table: Standings, console: Console | None = None) -> None:
+    """Prints the standings, the crosstable and the reasons games ended."""
+    console = console or Console()
+    title = (
+        f"{table.tournament} ({table.game}): {table.games} games, "
+        f"draws {table.draws / table.games:.0%}"
+        if table.games
+        else f"{table.tournament} ({table.game}): no games yet"
+    )
+    main = Table(title=title)
+    for column in ("#", "agent", "games", "W", "D", "L", "score", "Elo", "pairs 0-½-1-1½-2"):
+        main.add_column(column, justify="left" if column == "agent" else "right")
+    if table.contest_scored:
+        main.add_column("contest points", justify="right")
+    for rank, s in enumerate(table.lines, 1):
+        row = [
+            str(rank),
+            s.name,
+            str(s.games),
+            str(s.wins),
+            str(s.draws),
+            str(s.losses),
+            f"{s.points:g} ({s.share:.0%})",
+            str(s.rating),
+            "-".join(map(str, s.pairs)),
+        ]
+        if table.contest_scored:
+            row.append(f"{s.contest_points:g}")
+        main.add_row(*row)
+    console.print(main)
+    if len(table.agents) > 2:
+        cross = Table(title="crosstable (row's points against column)")
+        cross.add_column("")
+        for name in table.agents:
+            cross.add_column(name, justify="right")
+        for i, name in enumerate(table.agents):
+            cells = [
+                "" if i == j else f"{table.crosstable[i][j]:g}/{table.meetings[i][j]}"
+                for j in range(len(table.agents))
+            ]
+            cross.add_row(name, *cells)
+        console.print(cross)
+    if table.reasons:
+        console.print(
+            "reasons: " + ", ".join(f"{reason} {count}" for reason, count in table.reasons.items())
+        )

@@ -1,0 +1,134 @@
+"""Plays a tournament into its results database, resuming where it stopped.
+
+A :class:`Plan` is everything that decides which games are played and how: the
+game, the agents, the format and rounds, the clock, the rule options, the openings
+and the seed. Its :meth:`Plan.settings` are stored with the tournament, so the same
+command run again plays only the games that are missing, and a changed setting is
+refused. Games are refereed exactly as ``arbiter match`` referees them, each in its
+own worker process when several run at once; each finished game is stored as soon
+as it ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arbiter.agents.spec import AgentSpec
+from arbiter.clock import TimeControl
+from arbiter.contract import GameSpec
+from arbiter.record import GameRecord
+from arbiter.referee.events import EventSink, ignore
+from arbiter.referee.series import GameJob, run_series
+from arbiter.referee.supervision import Supervision
+from arbiter.tournament.openings import for_pairs
+from arbiter.tournament.schedule import Pairing, schedule
+from arbiter.tournament.store import Store, Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A tournament's settings; ``openings`` are position texts taken in turn by the
+    pairs (none: every game from the start)."""
+
+    spec: GameSpec[Any, Any]
+    name: str
+    agents: tuple[AgentSpec, ...]
+    form: str = "round-robin"
+    rounds: int = 1
+    time_control: TimeControl = field(default_factory=lambda: TimeControl.parse("st=1"))
+    options: dict[str, Any] = field(default_factory=dict)
+    openings: tuple[str, ...] = ()
+    opening_source: str = "none"
+    seed: int = 0
+    supervision: Supervision = field(default_factory=Supervision)
+
+    def settings(self) -> dict[str, Any]:
+        """What a resumed tournament must share with the one it resumes."""
+        return {
+            "format": self.form,
+            "rounds": self.rounds,
+            "time control": str(self.time_control),
+            "rule options": self.options,
+            "openings": self.opening_source,
+            "seed": self.seed,
+            "supervision": {
+                "charging": str(self.supervision.charging),
+                "suspend": self.supervision.suspend,
+                "memory limit": self.supervision.memory_limit_mb,
+                "single process": self.supervision.single_process,
+                "network": self.supervision.network,
+            },
+        }
+
+    def games(self) -> list[tuple[Pairing, GameJob]]:
+        """Every game of the tournament, in schedule order, with the job that plays it."""
+        pairings = schedule(self.form, len(self.agents), self.rounds, seed=self.seed)
+        starts = for_pairs(self.openings, max((p.pair for p in pairings), default=-1) + 1)
+        return [
+            (
+                p,
+                GameJob(
+                    self.spec.name,
+                    (self.agents[p.seats[0]], self.agents[p.seats[1]]),
+                    str(self.time_control),
+                    p.seed,
+                    p.round,
+                    options=self.options,
+                    supervision=self.supervision,
+                    start=starts[p.pair],
+                ),
+            )
+            for p in pairings
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A game just stored: its place in the schedule and its record."""
+
+    pairing: Pairing
+    record: GameRecord
+
+
+def open_tournament(store: Store, plan: Plan) -> Tournament:
+    """The plan's tournament in ``store``, created if new.
+
+    :raises ConfigError: if it exists with other settings or agents.
+    """
+    agents = [(a.name, _spec_text(a)) for a in plan.agents]
+    return store.open(plan.name, plan.spec.name, plan.settings(), agents)
+
+
+def missing(store: Store, tournament: Tournament, plan: Plan) -> list[tuple[Pairing, GameJob]]:
+    """The games of the plan not yet in the database."""
+    done = store.played(tournament.id)
+    return [(p, job) for p, job in plan.games() if p.round not in done]
+
+
+def play(
+    store: Store,
+    tournament: Tournament,
+    todo: Sequence[tuple[Pairing, GameJob]],
+    *,
+    concurrency: int = 1,
+    seal: Callable[[GameRecord], str] = GameRecord.to_json,
+    events: EventSink = ignore,
+) -> Iterator[Finished]:
+    """Plays ``todo``, ``concurrency`` games at once, storing each game as it ends and
+    then yielding it."""
+    pairings = {job.round: p for p, job in todo}
+    for job, record in run_series([job for _, job in todo], concurrency, events):
+        pairing = pairings[job.round]
+        store.add(tournament.id, pairing, record, seal(record))
+        yield Finished(pairing, record)
+
+
+def _spec_text(agent: AgentSpec) -> str:
+    """An agent as stored: its engine with options, or its command and directory."""
+    if agent.program is not None:
+        where = f" (in {agent.program.cwd})" if agent.program.cwd else ""
+        return " ".join(agent.program.argv) + where
+    options = ",".join(f"{k}={v}" for k, v in agent.options)
+    return f"{agent.engine}:{options}" if options else str(agent.engine)
