@@ -1,0 +1,128 @@
+"""arbiter tournament, report and export end to end: every game played once, stored as
+it ends, resumed after a hard kill, a crashing agent losing only its own games."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from arbiter.cli import main
+from arbiter.errors import ConfigError
+from arbiter.tournament.commands import read_agents
+
+ARBITER = [sys.executable, "-m", "arbiter.cli"]
+
+
+def stored(db: Path) -> list[tuple[int, int, int, str]]:
+    """The games in the database (none while it is still being created)."""
+    try:
+        with sqlite3.connect(db) as c:
+            query = "SELECT number, first, second, reason FROM games ORDER BY number"
+            return list(c.execute(query))
+    except sqlite3.OperationalError:
+        return []
+
+
+def test_a_round_robin_plays_every_game_once_and_reports(tmp_path, capsys) -> None:
+    db = tmp_path / "cup.db"
+    argv = ["tournament", "votey", "--agent", "random", "--agent", "greedy", "--agent", "random"]
+    argv += ["--move-time", "0.05", "--db", str(db), "--openings", "2", "--rounds", "2"]
+    assert main(argv) == 0
+    games = stored(db)
+    assert [g[0] for g in games] == list(range(1, 13))  # 3 pairings x 2 rounds x 2 games
+    out = capsys.readouterr().out
+    assert "random'" in out and "crosstable" in out and "Elo" in out
+    # run again: nothing left to play, the same table
+    assert main(argv) == 0
+    assert stored(db) == games
+    assert "12 games (12 already played)" in capsys.readouterr().out
+    assert main(["report", str(db), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 12 and sum(line["games"] for line in report["lines"]) == 24
+    assert sum(line["points"] for line in report["lines"]) == 12
+    export = tmp_path / "games.jsonl"
+    assert main(["export", str(db), "-o", str(export)]) == 0
+    assert len(export.read_text().splitlines()) == 12
+    assert main(["replay", str(export)]) == 0
+    assert "12 of 12 records verified" in capsys.readouterr().out
+
+
+def test_a_changed_setting_is_refused_naming_it(tmp_path, capsys) -> None:
+    db = tmp_path / "cup.db"
+    argv = ["tournament", "votey", "--agent", "random", "--agent", "random", "--db", str(db)]
+    assert main([*argv, "--move-time", "0.05"]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--move-time", "0.1"]) == 1
+    err = capsys.readouterr().err
+    assert "started with time control 'st=0.05', not 'st=0.1'" in err and err.count("\n") == 1
+
+
+def test_a_crashing_agent_loses_its_games_and_the_tournament_goes_on(tmp_path) -> None:
+    db = tmp_path / "cup.db"
+    crash = f"{sys.executable} -m arbiter.cli agent votey --engine random --fault crash"
+    argv = ["tournament", "votey", "--agent", "random", "--agent", crash, "--agent", "greedy"]
+    assert main([*argv, "--move-time", "0.1", "--db", str(db)]) == 0
+    games = stored(db)
+    assert len(games) == 6
+    crashed = [g for g in games if 1 in (g[1], g[2])]
+    assert len(crashed) == 4 and all(g[3] == "crash" for g in crashed)
+    others = [g for g in games if 1 not in (g[1], g[2])]
+    assert len(others) == 2 and all(g[3] != "crash" for g in others)
+
+
+def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_path) -> None:
+    db = tmp_path / "cup.db"
+    argv = [*ARBITER, "tournament", "votey", "--agent", "alphabeta:depth=2", "--agent", "greedy"]
+    argv += ["--agent", "random", "--rounds", "2", "--move-time", "1", "--db", str(db)]
+    argv += ["--concurrency", "2", "--name", f"kill-{os.getpid()}"]
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if db.exists() and len(stored(db)) >= 2:
+            break
+        time.sleep(0.2)
+    children = psutil.Process(process.pid).children(recursive=True)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    before = stored(db)
+    assert 2 <= len(before) < 12
+    _, alive = psutil.wait_procs(children, timeout=10)
+    assert alive == [], "a worker outlived the killed tournament"
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    after = stored(db)
+    assert [g[0] for g in after] == list(range(1, 13))
+    assert after[: len(before)] == before or set(before) <= set(after)
+    assert f"({len(before)} already played)" in done.stdout.replace("\n", " ")
+
+
+def test_agents_file_names_each_entry_and_its_mistakes(tmp_path) -> None:
+    path = tmp_path / "agents.toml"
+    path.write_text(
+        '[[agent]]\nname = "deep"\nengine = "alphabeta:depth=3"\n\n'
+        f'[[agent]]\nname = "mine"\ncommand = "./my_agent"\ndir = "{tmp_path}"\n'
+    )
+    deep, mine = read_agents(str(path))
+    assert (deep.name, deep.engine, deep.options) == ("deep", "alphabeta", (("depth", 3),))
+    assert mine.program is not None and mine.program.cwd == str(tmp_path)
+    for text, message in [
+        ('[[agent]]\nname = "x"\n', "give either engine or command"),
+        ('[[agent]]\nengine = "random"\n', "needs a name"),
+        ('[[agent]]\nname = "x"\nengine = "chess"\n', "not a built-in engine"),
+        ('[[agent]]\nname = "x"\nengine = "random"\ncolour = 1\n', "unknown key 'colour'"),
+        ("agent = 3", "lists no [[agent]]"),
+        ("[[agent]\n", "not a TOML file"),
+    ]:
+        path.write_text(text)
+        with pytest.raises(ConfigError, match=re.escape(message)):
+            read_agents(str(path))
