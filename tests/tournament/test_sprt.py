@@ -1,0 +1,56 @@
+"""The SPRT against hand-computed ratios and on synthetic results."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arbiter.errors import ConfigError
+from arbiter.tournament.sprt import Sprt, expected_score
+
+
+def test_the_ratio_is_the_normal_approximation_over_pairs() -> None:
+    test = Sprt(0.0, 10.0)
+    # 2000 pairs, half scoring 1/2 and half 3/4: mean 0.625, variance 1/64 (the
+    # prior's half pair a cell hardly moves them)
+    s0, s1 = 0.5, expected_score(10.0)
+    expected = 2000 * (s1 - s0) * (2 * 0.625 - s0 - s1) / (2 / 64)
+    assert test.llr((0, 0, 1000, 1000, 0)) == pytest.approx(expected, rel=2e-2)
+    assert test.llr((0, 0, 0, 0, 0)) == 0.0
+    assert test.llr((0, 1000, 0, 1000, 0)) == pytest.approx(
+        2000 * (s1 - s0) * (1.0 - s0 - s1) / (2 / 16), rel=2e-2
+    )
+    # a single pair decides nothing
+    assert test.decision((0, 0, 0, 0, 1)) is None
+
+
+def simulate(test: Sprt, pair_scores: list[float], weights: list[float], seed: int) -> tuple:
+    rng = random.Random(seed)
+    counts = [0] * 5
+    for n in range(1, 100_000):
+        counts[int(rng.choices(range(5), weights)[0])] += 1
+        decision = test.decision(counts)
+        if decision is not None:
+            return decision, n
+    return None, n
+
+
+def test_a_clearly_stronger_agent_is_accepted_soon() -> None:
+    decision, pairs = simulate(Sprt(0, 10), [], [1, 4, 10, 20, 10], seed=1)
+    assert decision == "H1" and pairs < 300
+
+
+def test_equal_agents_are_rejected_as_often_as_beta_allows() -> None:
+    decisions = [simulate(Sprt(0, 10), [], [1, 4, 10, 4, 1], seed=s)[0] for s in range(40)]
+    assert None not in decisions
+    assert decisions.count("H1") <= 6  # alpha is 5%: about 2 of 40 wrongly accepted
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("5", "expected elo0,elo1"), ("10,0", "below elo1"), ("0,5,0.7,0.05", "between 0 and 0.5")],
+)
+def test_bad_sprt_text_is_named(text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Sprt.parse(text)
