@@ -344,3 +344,18 @@ def test_solve_answers_any_game_s_position_text(tmp_path, capsys) -> None:
     assert spec.referee.judge(game, game.initial(), text, seat=0) in game.legal_moves(
         game.initial()
     )
+
+
+def test_sprt_stops_the_match_once_it_decides(capsys) -> None:
+    argv = ["match", "votey", "greedy", "random", "--sprt", "0,200", "--move-time", "0.05"]
+    assert main([*argv, "--games", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "SPRT accepts H1: greedy is at least 200 Elo stronger than random" in out
+    played = [line for line in out.splitlines() if line.startswith("game ")]
+    assert 6 <= len(played) < 40 and len(played) % 2 == 0  # whole pairs, stopped early
+    assert "LLR" in out
+
+
+def test_a_bad_sprt_is_a_one_line_error(capsys) -> None:
+    assert main(["match", "votey", "greedy", "random", "--sprt", "10,0"]) == 1
+    assert "elo0 must be below elo1" in capsys.readouterr().err

@@ -253,7 +253,15 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     m.add_argument("second", metavar="B", help="built-in engine or command")
     m.add_argument(
-        "--games", type=_bounded_int(1, MAX_GAMES), default=2, help="games, seats alternating"
+        "--games",
+        type=_bounded_int(1, MAX_GAMES),
+        help="games, seats alternating (default 2; with --sprt, the most to play)",
+    )
+    m.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1[,ALPHA,BETA]",
+        help="stop as soon as a sequential test over game pairs accepts that A is at most "
+        "ELO0 or at least ELO1 logistic Elo stronger than B (alpha, beta 0.05 by default)",
     )
     _add_time_options(m, "default: the contest's clock")
     m.add_argument("--record", metavar="FILE", help="append each game as a JSON line to FILE")
@@ -423,8 +431,11 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from arbiter.referee.series import GameJob, run_series
     from arbiter.tournament.schedule import match
     from arbiter.tournament.score import MatchScore
+    from arbiter.tournament.sprt import Sprt
 
     spec = find_game(args.game)
+    sprt = Sprt.parse(args.sprt) if args.sprt else None
+    args.games = args.games or (MAX_GAMES if sprt else 2)
     names = args.names or (args.first, args.second)
     labels = (names[0], names[1] if names[1] != names[0] else names[1] + "'")
     dirs = args.dirs or (None, None)
@@ -488,6 +499,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
     score = MatchScore(labels)
     points = [0.0, 0.0]  # the contest's own points (CodeCup's 12-0), per agent
+    pairs: dict[int, list[float]] = {}  # the first agent's points in each unfinished pair
+    counts = [0] * 5  # pairs by the first agent's total: 0, 1/2, 1, 3/2, 2
     t0 = time.monotonic()
     played = 0
     try:
@@ -512,6 +525,26 @@ def _cmd_match(args: argparse.Namespace) -> int:
                 f"{time.monotonic() - t0:.1f}s score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
                 flush=True,
             )
+            if sprt is not None:
+                pairs.setdefault(job.seed, []).append(out.points(first))
+                if len(pairs[job.seed]) == 2:
+                    counts[round(2 * sum(pairs.pop(job.seed)))] += 1
+                    decision = sprt.decision(counts)
+                    lower, upper = sprt.bounds
+                    print(
+                        f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}]: LLR {sprt.llr(counts):.2f} "
+                        f"({lower:.2f}, {upper:.2f}), pairs {'-'.join(map(str, counts))}",
+                        flush=True,
+                    )
+                    if decision is not None:
+                        elo = sprt.elo1 if decision == "H1" else sprt.elo0
+                        side = "at least" if decision == "H1" else "at most"
+                        print(
+                            f"SPRT accepts {decision}: {labels[0]} is {side} {elo:g} Elo "
+                            f"stronger than {labels[1]} (after {played} games)",
+                            flush=True,
+                        )
+                        break
     except KeyboardInterrupt:
         print(f"\ninterrupted after {played} of {args.games} games", flush=True)
         _summary(score, spec, points)

@@ -83,19 +83,28 @@ def interrupt_on_termination() -> None:
 
 
 def _worker_start() -> None:
-    """A pool worker (or the event queue's manager) dies, cleanly, with the referee that
-    started it."""
-    interrupt_on_termination()
+    """A pool worker (or the event queue's manager) dies, quietly, with the referee that
+    started it. It leaves Ctrl-C to the referee, which stops its workers itself; an
+    idle worker told to stop just ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(signal.SIGTERM)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _play_in_worker(job: GameJob, events: EventSink) -> GameRecord:
-    """Plays a job in a pool worker; an interrupt ends the game (its programs stopped)
-    and then the worker itself, which the pool would otherwise keep waiting."""
+    """Plays a job in a pool worker. Told to stop meanwhile, the game ends (its programs
+    stopped) and then the worker itself, which the pool would otherwise keep waiting."""
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         return play_job(job, events)
     except KeyboardInterrupt:
         os._exit(130)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def run_series(
@@ -107,8 +116,9 @@ def run_series(
 
     With ``concurrency`` 1 the games run here, in order; otherwise up to
     ``concurrency`` games run at once in worker processes, and their events reach
-    ``events`` here. On an interrupt, games not yet started are cancelled, and those
-    under way stop their agents as they end.
+    ``events`` here. On an interrupt, or when the caller stops asking (an SPRT has
+    decided), games not yet started are cancelled, and those under way stop their
+    agents as they end.
     """
     if concurrency <= 1:
         for job in jobs:
@@ -131,10 +141,12 @@ def run_series(
                 for future in sorted(done, key=lambda f: pending[f].round):
                     job = pending.pop(future)
                     yield job, future.result()
+            drain(box, events)
         except BaseException:
             # the games under way end at once, each stopping its programs
             for worker in list(getattr(pool, "_processes", {}).values()):
                 worker.terminate()
             pool.shutdown(wait=True, cancel_futures=True)
             raise
-        drain(box, events)
+        finally:
+            del sink, box  # let go of the queue while its manager still runs
