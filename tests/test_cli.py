@@ -359,3 +359,13 @@ def test_sprt_stops_the_match_once_it_decides(capsys) -> None:
 def test_a_bad_sprt_is_a_one_line_error(capsys) -> None:
     assert main(["match", "votey", "greedy", "random", "--sprt", "10,0"]) == 1
     assert "elo0 must be below elo1" in capsys.readouterr().err
+
+
+def test_match_openings_give_each_pair_one_start_and_replay(tmp_path, capsys) -> None:
+    path = tmp_path / "games.jsonl"
+    argv = ["match", "checkers", "greedy", "random", "--games", "4", "--openings", "6"]
+    assert main([*argv, "--move-time", "0.05", "--record", str(path)]) == 0
+    starts = [r.start for r in read_records(str(path))]
+    assert starts[0] == starts[1] != starts[2] == starts[3] and None not in starts
+    assert main(["replay", str(path)]) == 0
+    assert "4 of 4 records verified" in capsys.readouterr().out

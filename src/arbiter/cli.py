@@ -147,6 +147,19 @@ def _add_time_options(p: argparse.ArgumentParser, default: str) -> None:
     )
 
 
+def _add_opening_options(p: argparse.ArgumentParser) -> None:
+    starts = p.add_mutually_exclusive_group()
+    starts.add_argument(
+        "--openings",
+        type=_bounded_int(1, 200),
+        metavar="N",
+        help="start each pair of games after the same N random plies (seeded by --seed)",
+    )
+    starts.add_argument(
+        "--openings-file", metavar="FILE", help="start positions, one position text a line"
+    )
+
+
 def _add_supervision_options(p: argparse.ArgumentParser) -> None:
     """The flags that change how programs are watched (default: as the contest)."""
     p.add_argument(
@@ -264,6 +277,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "ELO0 or at least ELO1 logistic Elo stronger than B (alpha, beta 0.05 by default)",
     )
     _add_time_options(m, "default: the contest's clock")
+    _add_opening_options(m)
     m.add_argument("--record", metavar="FILE", help="append each game as a JSON line to FILE")
     m.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
     m.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
@@ -346,16 +360,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     tu.add_argument("--name", help="the tournament's name in the database (default: the game)")
     tu.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
     tu.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
-    starts = tu.add_mutually_exclusive_group()
-    starts.add_argument(
-        "--openings",
-        type=_bounded_int(1, 200),
-        metavar="N",
-        help="start each pair of games after the same N random plies (seeded)",
-    )
-    starts.add_argument(
-        "--openings-file", metavar="FILE", help="start positions, one position text a line"
-    )
+    _add_opening_options(tu)
     _add_time_options(tu, "default: the contest's clock")
     _add_supervision_options(tu)
     _add_rule_options(tu, specs)
@@ -429,6 +434,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
     from arbiter.referee.file_seat import runs_once_per_move
     from arbiter.referee.series import GameJob, run_series
+    from arbiter.tournament.openings import for_pairs, random_openings, read_openings
     from arbiter.tournament.schedule import match
     from arbiter.tournament.score import MatchScore
     from arbiter.tournament.sprt import Sprt
@@ -461,6 +467,14 @@ def _cmd_match(args: argparse.Namespace) -> int:
     tc = _time_control(args, spec.time_control)
     options = _rule_options(args, spec)
     supervision = _supervision(args, spec)
+    schedule = match(args.games)
+    if args.openings_file:
+        openings = read_openings(spec, args.openings_file)
+    elif args.openings:
+        openings = random_openings(spec, args.openings, schedule[-1].pair + 1, args.seed)
+    else:
+        openings = []
+    starts = for_pairs(openings, schedule[-1].pair + 1)
     jobs = [
         GameJob(
             game=spec.name,
@@ -470,8 +484,9 @@ def _cmd_match(args: argparse.Namespace) -> int:
             round=p.round,
             options=options,
             supervision=supervision,
+            start=starts[p.pair],
         )
-        for p in match(args.games)
+        for p in schedule
     ]
     contest = " (the contest's)" if tc == spec.time_control else ""
     waiting = (
