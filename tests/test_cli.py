@@ -365,7 +365,7 @@ def test_match_openings_give_each_pair_one_start_and_replay(tmp_path, capsys) ->
     path = tmp_path / "games.jsonl"
     argv = ["match", "checkers", "greedy", "random", "--games", "4", "--openings", "6"]
     assert main([*argv, "--move-time", "0.05", "--record", str(path)]) == 0
-    starts = [r.start for r in read_records(str(path))]
+    starts = [r.start for _, r in read_records(str(path))]
     assert starts[0] == starts[1] != starts[2] == starts[3] and None not in starts
     assert main(["replay", str(path)]) == 0
     assert "4 of 4 records verified" in capsys.readouterr().out
