@@ -361,6 +361,11 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     tu.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
     tu.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
     _add_opening_options(tu)
+    tu.add_argument(
+        "--no-openings",
+        action="store_true",
+        help="every game from the game's start (default: the game's shipped opening set)",
+    )
     _add_time_options(tu, "default: the contest's clock")
     _add_supervision_options(tu)
     _add_rule_options(tu, specs)
@@ -434,7 +439,12 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
     from arbiter.referee.file_seat import runs_once_per_move
     from arbiter.referee.series import GameJob, run_series
-    from arbiter.tournament.openings import for_pairs, random_openings, read_openings
+    from arbiter.tournament.openings import (
+        check_programs_can_start,
+        for_pairs,
+        random_openings,
+        read_openings,
+    )
     from arbiter.tournament.schedule import match
     from arbiter.tournament.score import MatchScore
     from arbiter.tournament.sprt import Sprt
@@ -468,6 +478,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
     options = _rule_options(args, spec)
     supervision = _supervision(args, spec)
     schedule = match(args.games)
+    if args.openings or args.openings_file:
+        check_programs_can_start(spec, agents)
     if args.openings_file:
         openings = read_openings(spec, args.openings_file)
     elif args.openings:

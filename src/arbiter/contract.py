@@ -125,7 +125,16 @@ class AgentRun:
 
 
 class RefereeProtocol(Protocol[S, M]):
-    """Both sides of a contest's protocol, and the contest's rulings that need a clock."""
+    """Both sides of a contest's protocol, and the contest's rulings that need a clock.
+
+    ``STARTS_ANYWHERE`` says whether a program can begin a game from any position:
+    True where the contest gives a program the whole board with every move (checkers,
+    Halma), False where a program keeps its own board from the game's start and no
+    message could set another (Votey, Alquerque, Chinese checkers), so openings are
+    for built-in engines only.
+    """
+
+    STARTS_ANYWHERE: bool
 
     def judge(self, game: Game[S, M], s: S, text: str, *, seat: Player) -> M:
         """Returns the move a program's reply ``text`` makes in ``s``, judged as the

@@ -21,6 +21,8 @@ from tests.fakegame.notation import format_move, resolve_move
 from tests.fakegame.rules import START, TARGET, Move, State
 
 TIME_CONTROL = TimeControl.parse("2 ot=1")
+STARTS_ANYWHERE = False
+
 SUPERVISION = Supervision()
 
 

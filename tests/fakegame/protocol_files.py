@@ -21,9 +21,19 @@ from tests.fakegame.notation import cell_of, format_move
 from tests.fakegame.protocol import judge, move_text
 from tests.fakegame.rules import CELLS, Move, State
 
-__all__ = ["adjudicate", "comply", "judge", "move_text", "program_seat", "serve"]
+__all__ = [
+    "STARTS_ANYWHERE",
+    "adjudicate",
+    "comply",
+    "judge",
+    "move_text",
+    "program_seat",
+    "serve",
+]
 
 TIME_CONTROL = TimeControl.parse("10 kill=2")
+STARTS_ANYWHERE = True
+
 SUPERVISION = Supervision()
 adjudicate = keep_outcome
 comply = keep_move

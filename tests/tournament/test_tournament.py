@@ -71,7 +71,7 @@ def test_a_crashing_agent_loses_its_games_and_the_tournament_goes_on(tmp_path) -
     db = tmp_path / "cup.db"
     crash = f"{sys.executable} -m arbiter.cli agent votey --engine random --fault crash"
     argv = ["tournament", "votey", "--agent", "random", "--agent", crash, "--agent", "greedy"]
-    assert main([*argv, "--move-time", "0.1", "--db", str(db)]) == 0
+    assert main([*argv, "--move-time", "1", "--db", str(db)]) == 0
     games = stored(db)
     assert len(games) == 6
     crashed = [g for g in games if 1 in (g[1], g[2])]
@@ -126,3 +126,25 @@ def test_agents_file_names_each_entry_and_its_mistakes(tmp_path) -> None:
         path.write_text(text)
         with pytest.raises(ConfigError, match=re.escape(message)):
             read_agents(str(path))
+
+
+def test_openings_are_refused_for_programs_of_a_game_that_cannot_set_a_position(
+    tmp_path, capsys
+) -> None:
+    program = f"{sys.executable} -m arbiter.cli agent votey"
+    argv = ["tournament", "votey", "--agent", "random", "--agent", program]
+    assert main([*argv, "--openings", "4", "--db", str(tmp_path / "a.db")]) == 1
+    assert "votey programs always play from the game's start" in capsys.readouterr().err
+    # by default such a tournament plays from the start; checkers programs get openings
+    assert main([*argv, "--move-time", "1", "--db", str(tmp_path / "b.db")]) == 0
+    assert "openings: none (the game's programs" in capsys.readouterr().out
+    program = f"{sys.executable} -m arbiter.cli agent checkers --engine random"
+    argv = ["tournament", "checkers", "--agent", "random", "--agent", program]
+    assert main([*argv, "--move-time", "1", "--db", str(tmp_path / "c.db")]) == 0
+    assert "openings: the default set" in capsys.readouterr().out
+    assert all(start is not None for start in starts(tmp_path / "c.db"))
+
+
+def starts(db: Path) -> list[str | None]:
+    with sqlite3.connect(db) as c:
+        return [r[0] for r in c.execute("SELECT start FROM games")]

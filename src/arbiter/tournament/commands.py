@@ -19,7 +19,12 @@ from arbiter.contract import win_draw_loss
 from arbiter.errors import ConfigError
 from arbiter.games import find_game
 from arbiter.record import GameRecord, record_key
-from arbiter.tournament.openings import random_openings, read_openings
+from arbiter.tournament.openings import (
+    check_programs_can_start,
+    default_openings,
+    random_openings,
+    read_openings,
+)
 from arbiter.tournament.report import as_json, render, standings
 from arbiter.tournament.run import Finished, Plan, missing, open_tournament, play
 from arbiter.tournament.schedule import schedule
@@ -98,14 +103,26 @@ def cmd_tournament(
         raise ConfigError("a tournament needs two agents or more (--agent SPEC, or --agents FILE)")
     for agent in plan_agents:
         agent.check()
+    if args.no_openings and (args.openings or args.openings_file):
+        raise ConfigError("--no-openings and --openings/--openings-file contradict each other")
+    programs_start_anywhere = spec.referee.STARTS_ANYWHERE or all(
+        a.program is None for a in plan_agents
+    )
+    if args.openings_file or args.openings:
+        check_programs_can_start(spec, plan_agents)
     if args.openings_file:
         openings, source = read_openings(spec, args.openings_file), f"file {args.openings_file}"
     elif args.openings:
         pairs = len({p.pair for p in schedule(args.format, len(plan_agents), args.rounds)})
         openings = random_openings(spec, args.openings, pairs, args.seed)
         source = f"{args.openings} random plies"
-    else:
+    elif args.no_openings:
         openings, source = [], "none"
+    elif not programs_start_anywhere:
+        openings, source = [], "none (the game's programs always start from its start)"
+    else:
+        openings = default_openings(spec)
+        source = f"the default set ({len(openings)})" if openings else "none"
     plan = Plan(
         spec,
         args.name or spec.name,
@@ -131,6 +148,7 @@ def cmd_tournament(
             f"{args.format}, {total} games ({done} already played), clock {time_control}, "
             f"openings: {source}",
             highlight=False,
+            soft_wrap=True,
         )
         contest = spec.score is not win_draw_loss
         every = max(5, total // 10)
@@ -200,7 +218,7 @@ def _follow(
         for count, f in enumerate(finished, 1):
             rate = count / max(time.monotonic() - started, 1e-9) * 3600
             progress.update(task, advance=1, rate=f"{rate:.0f} games/h")
-            progress.console.print(line(f), highlight=False)
+            progress.console.print(line(f), highlight=False, soft_wrap=True)
             if count % every == 0:
                 table()
 

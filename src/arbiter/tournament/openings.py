@@ -15,6 +15,10 @@ from typing import Any
 from arbiter.contract import GameSpec
 from arbiter.errors import ConfigError, NotationError
 
+DEFAULT_DIR = Path(__file__).parent / "openings_data"
+"""Where the shipped opening sets live, one file per game."""
+OPENING_PLIES = {"votey": 4, "checkers": 4, "alquerque": 8, "chinese-checkers": 6, "halma": 6}
+"""The random plies of each game's shipped openings."""
 TRIES = 100
 """Random walks tried for one opening before giving up (every walk ended the game)."""
 
@@ -46,6 +50,34 @@ def random_openings(spec: GameSpec[Any, Any], plies: int, count: int, seed: int)
     return [random_opening(spec, game, plies, seed * 1_000_003 + k) for k in range(count)]
 
 
+def search_score(spec: GameSpec[Any, Any], game: Any, text: str, depth: int) -> int:
+    """The built-in alpha-beta's score of a position at a fixed depth, for the side to
+    move (deterministic: the same position, rules and evaluation give the same score)."""
+    from arbiter.agents.alphabeta import AlphaBetaAgent
+    from arbiter.agents.base import Limit
+
+    s = spec.notation.parse_position(text)
+    engine: AlphaBetaAgent[Any, Any] = AlphaBetaAgent(spec.evaluation, depth=depth)
+    engine.reset(game, game.to_move(s), 0)
+    engine.choose(s, Limit(depth=depth))
+    assert engine.last_info is not None
+    return engine.last_info.score
+
+
+def balanced_openings(
+    spec: GameSpec[Any, Any], count: int, plies: int, depth: int, seed: int
+) -> list[tuple[str, int]]:
+    """The ``count`` most balanced of ``4 * count`` random openings of ``plies`` plies:
+    those whose fixed-depth search score is nearest 0, each with its score, distinct."""
+    game = spec.make()
+    found: dict[str, int] = {}
+    for text in random_openings(spec, plies, 4 * count, seed):
+        if text not in found:
+            found[text] = search_score(spec, game, text, depth)
+    ranked = sorted(found.items(), key=lambda item: (abs(item[1]), item[0]))
+    return ranked[:count]
+
+
 def read_openings(spec: GameSpec[Any, Any], path: str | Path) -> list[str]:
     """The openings in a file: one position text a line (blank lines and lines starting
     with ``#`` skipped), each a position of the game where it is still open.
@@ -75,6 +107,31 @@ def read_openings(spec: GameSpec[Any, Any], path: str | Path) -> list[str]:
     if not found:
         raise ConfigError(f"{str(path)!r} holds no openings")
     return found
+
+
+def default_openings(spec: GameSpec[Any, Any]) -> list[str]:
+    """The game's shipped opening set (none for a game without one).
+
+    :raises ConfigError: if the shipped file is damaged.
+    """
+    path = DEFAULT_DIR / f"{spec.name}.txt"
+    return read_openings(spec, path) if path.exists() else []
+
+
+def check_programs_can_start(spec: GameSpec[Any, Any], agents: Sequence[Any]) -> None:
+    """Checks that every agent can begin a game from an opening: a built-in engine, or a
+    program of a contest that gives programs the whole board.
+
+    :raises ConfigError: naming the game, when a program of it cannot.
+    """
+    if spec.referee.STARTS_ANYWHERE:
+        return
+    programs = [a.name for a in agents if a.program is not None]
+    if programs:
+        raise ConfigError(
+            f"{spec.name} programs always play from the game's start (the contest's protocol "
+            f"cannot set a position), so {programs[0]!r} cannot play openings"
+        )
 
 
 def for_pairs(openings: Sequence[str], pairs: int) -> list[str | None]:

@@ -33,6 +33,9 @@ from arbiter.referee.supervision import Charging, Supervision
 TIME_CONTROL = TimeControl.parse("30")
 """The sheet: 30 seconds for the whole game."""
 
+STARTS_ANYWHERE = False
+"""A program keeps its own board from the game's start; nothing could set another."""
+
 SUPERVISION = Supervision(charging=Charging.WALL, memory_limit_mb=64)
 """Wall time from message to reply; the waiting player suspended; 64 MB."""
 

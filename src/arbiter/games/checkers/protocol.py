@@ -35,6 +35,9 @@ from arbiter.referee.supervision import Supervision
 TIME_CONTROL = TimeControl.per_move_seconds(10)
 """RULES.md: 10 s CPU per move unless the organiser sets another."""
 
+STARTS_ANYWHERE = True
+"""Every message gives the program the whole board, so a game may begin anywhere."""
+
 SUPERVISION = Supervision()
 """CPU of the engine's tree; the waiting engine suspended (RULES.md)."""
 

@@ -34,6 +34,9 @@ from arbiter.referee.supervision import Charging, Supervision
 TIME_CONTROL = TimeControl.parse("300 ot=1")
 """The sheet: 300 s of CPU for the game, then 1 s per move."""
 
+STARTS_ANYWHERE = False
+"""A program keeps its own board from the game's start; nothing could set another."""
+
 SUPERVISION = Supervision(charging=Charging.CPU, single_process=True)
 """CPU time of the player's processes; the waiting player suspended; "the player
 must not fork any other processes"."""

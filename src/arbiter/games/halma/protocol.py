@@ -45,6 +45,9 @@ from arbiter.referee.supervision import Charging, Supervision
 TIME_CONTROL = TimeControl.parse("300 kill=10")
 """RULES.md: 300 s per game by default; killed 10 s past the remaining time."""
 
+STARTS_ANYWHERE = True
+"""Every message gives the program the whole board, so a game may begin anywhere."""
+
 SUPERVISION = Supervision(charging=Charging.CPU)
 """CPU time of the agent's process and every thread and child it starts."""
 

@@ -41,6 +41,9 @@ from arbiter.referee.supervision import Supervision
 TIME_CONTROL = TimeControl.per_move_seconds(60)
 """The sheet: each move within one minute of CPU time."""
 
+STARTS_ANYWHERE = False
+"""A program keeps its own board from the game's start; nothing could set another."""
+
 SUPERVISION = Supervision()
 """CPU of the program's tree; the waiting program suspended (RULES.md)."""
 

@@ -1,0 +1,34 @@
+"""The opening sets arbiter ships: open positions of each game, balanced as their files
+say by the built-in search at a fixed depth."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from arbiter.games import find_game, game_names
+from arbiter.tournament.openings import DEFAULT_DIR, default_openings, search_score
+
+SHIPPED = ["votey", "checkers", "alquerque", "chinese-checkers", "halma"]
+
+
+def test_every_game_ships_a_set() -> None:
+    assert set(SHIPPED) <= set(game_names())
+    assert sorted(p.stem for p in DEFAULT_DIR.glob("*.txt")) == sorted(SHIPPED)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_shipped_openings_are_distinct_open_and_balanced(name: str) -> None:
+    spec = find_game(name)
+    game = spec.make()
+    openings = default_openings(spec)
+    assert len(openings) >= 8 and len(set(openings)) == len(openings)
+    header = (DEFAULT_DIR / f"{name}.txt").read_text()
+    match = re.search(r"# depth (\d+) bound (\d+)", header)
+    assert match is not None
+    depth, bound = int(match[1]), int(match[2])
+    for text in openings[::4]:  # a sample: the search is the slow part
+        s = spec.notation.parse_position(text)
+        assert game.outcome(s) is None and len(game.legal_moves(s)) > 1
+        assert abs(search_score(spec, game, text, depth)) <= bound
