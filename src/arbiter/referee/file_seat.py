@@ -13,8 +13,6 @@ running between its moves, so there is nothing to suspend. A contest's
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from arbiter.clock import Clock
@@ -22,7 +20,12 @@ from arbiter.errors import Crash, Malformed
 from arbiter.game import Outcome, Player
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.seat import Program, Reply
-from arbiter.referee.supervision import Supervision, absolute_arguments, program_environment
+from arbiter.referee.supervision import (
+    Supervision,
+    Workdir,
+    absolute_arguments,
+    program_environment,
+)
 
 if TYPE_CHECKING:
     from arbiter.contract import GameSpec
@@ -44,8 +47,8 @@ class FileSeat(Generic[S, M]):
     scratch: tuple[str, ...] = ("playdata.txt",)
 
     def __init__(self, program: Program, *, supervision: Supervision | None = None) -> None:
-        self.temporary = program.cwd is None
-        workdir = tempfile.mkdtemp(prefix="arbiter-") if program.cwd is None else program.cwd
+        self.workdir = Workdir(program.cwd)
+        workdir = self.workdir.path
         self.program = program
         self.name = program.label
         self.supervision = supervision or Supervision()
@@ -109,8 +112,7 @@ class FileSeat(Generic[S, M]):
         return False
 
     async def stop(self, outcome: Outcome) -> None:
-        if self.temporary:
-            shutil.rmtree(self.runner.workdir, ignore_errors=True)
+        self.workdir.remove()
 
 
 def runs_once_per_move(spec: GameSpec[Any, Any]) -> bool:
