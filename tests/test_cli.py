@@ -369,3 +369,20 @@ def test_match_openings_give_each_pair_one_start_and_replay(tmp_path, capsys) ->
     assert starts[0] == starts[1] != starts[2] == starts[3] and None not in starts
     assert main(["replay", str(path)]) == 0
     assert "4 of 4 records verified" in capsys.readouterr().out
+
+
+def test_log_dir_keeps_each_program_s_lines_and_the_verdict(tmp_path, capsys) -> None:
+    program = f"{sys.executable} -m arbiter.cli agent votey --engine random"
+    faulty = f"{program} --fault illegal --fault-ply 2"
+    logs = tmp_path / "logs"
+    argv = ["match", "votey", program, faulty, "--games", "1", "--move-time", "1"]
+    assert main([*argv, "--names", "good", "bad", "--log-dir", str(logs)]) == 0
+    good = (logs / "game-0001" / "1-good.log").read_text().splitlines()
+    bad = (logs / "game-0001" / "2-bad.log").read_text().splitlines()
+    assert any(" > " in line for line in bad) and any(" < " in line for line in bad)
+    # what the bad program wrote last is the illegal move the verdict names
+    last_written = [line.split(" < ")[1] for line in bad if " < " in line][-1]
+    assert f"illegal votey move '{last_written}'" in bad[-1] and "game over: 1-0" in bad[-1]
+    # the good program's first line is its own move, then the bad one's move told to it
+    moves = [line for line in good if " < " in line or " > " in line]
+    assert " < " in moves[0] and " > " in moves[1]

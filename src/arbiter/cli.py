@@ -163,6 +163,12 @@ def _add_opening_options(p: argparse.ArgumentParser) -> None:
 def _add_supervision_options(p: argparse.ArgumentParser) -> None:
     """The flags that change how programs are watched (default: as the contest)."""
     p.add_argument(
+        "--log-dir",
+        metavar="DIR",
+        help="keep every line (or file) each program read and wrote, timed, and the end of "
+        "its standard error: DIR/game-NNNN/SEAT-NAME.log",
+    )
+    p.add_argument(
         "--memory-limit", type=_positive_float, metavar="MB", help="resident memory cap per agent"
     )
     p.add_argument(
@@ -235,6 +241,7 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
         single_process=(
             spec.supervision.single_process if args.single_process is None else args.single_process
         ),
+        log_dir=None if args.log_dir is None else os.path.abspath(args.log_dir),
     )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from arbiter.clock import Clock
-from arbiter.errors import Crash, Malformed
+from arbiter.errors import AgentFault, Crash, Malformed
 from arbiter.game import Outcome, Player
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.seat import Program, Reply
@@ -26,6 +26,7 @@ from arbiter.referee.supervision import (
     absolute_arguments,
     program_environment,
 )
+from arbiter.referee.transcript import Transcript
 
 if TYPE_CHECKING:
     from arbiter.contract import GameSpec
@@ -53,6 +54,7 @@ class FileSeat(Generic[S, M]):
         self.name = program.label
         self.supervision = supervision or Supervision()
         self.seat: Player = 0
+        self.transcript: Transcript | None = None
         self.runner = FileRunner(
             absolute_arguments(program.argv),
             workdir,
@@ -82,12 +84,26 @@ class FileSeat(Generic[S, M]):
     async def start(self, seat: Player, clock: Clock) -> None:
         self.seat = seat
         self.runner.new_game()
+        if self.supervision.log_dir is not None:
+            self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
+            self.transcript.note(f"run once per move in {self.runner.workdir}")
 
     async def ask(self, s: S, clock: Clock) -> Reply:
-        sup = self.supervision
         kill_at = clock.kill_at(self.seat)
+        given = self.input_text(s, clock)
+        if self.transcript is not None:
+            self.transcript.sent(f"{self.input_name}:\n{given}")
+        try:
+            return await self._run(given, kill_at)
+        except AgentFault as e:
+            if self.transcript is not None:
+                self.transcript.note(e.detail or str(e))
+            raise
+
+    async def _run(self, given: str, kill_at: float | None) -> Reply:
+        sup = self.supervision
         result = await self.runner.run(
-            self.input_text(s, clock),
+            given,
             charging=sup.charging,
             kill_at=kill_at,
             wall_limit=sup.wall_limit(kill_at),
@@ -103,6 +119,10 @@ class FileSeat(Generic[S, M]):
                 )
                 raise Crash(f"{self.name}: {how}, and {why}", f"{how}, and {why}")
             raise Malformed(f"{self.name}: {why}", why)
+        if self.transcript is not None:
+            self.transcript.received(
+                f"{self.output_name} ({result.seconds:.3f}s):\n{result.output}"
+            )
         return Reply(self.reply_text(result.output), result.seconds)
 
     async def tell(self, before: S, move: M, after: S) -> None:
@@ -112,6 +132,11 @@ class FileSeat(Generic[S, M]):
         return False
 
     async def stop(self, outcome: Outcome) -> None:
+        if self.transcript is not None:
+            why = f" ({outcome.detail})" if outcome.detail else ""
+            self.transcript.note(f"game over: {outcome.result()} by {outcome.reason}{why}")
+            self.transcript.close([])
+            self.transcript = None
         self.workdir.remove()
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from arbiter.clock import Clock
-from arbiter.errors import EarlyOutput, Timeout
+from arbiter.errors import AgentFault, EarlyOutput, Timeout
 from arbiter.game import Outcome, Player
 from arbiter.referee.pipe import LinePipe, LineTransport
 from arbiter.referee.seat import Program, Reply
@@ -38,6 +38,7 @@ from arbiter.referee.supervision import (
     absolute_arguments,
     program_environment,
 )
+from arbiter.referee.transcript import Transcript
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -67,6 +68,7 @@ class LineSeat(Generic[S, M]):
         self._message_at: float | None = None
         self._first = True
         self.workdir: Workdir | None = None
+        self.transcript: Transcript | None = None
 
     # -- what a contest's protocol supplies ------------------------------------
 
@@ -105,6 +107,9 @@ class LineSeat(Generic[S, M]):
                 env=program_environment(self.workdir.path, sup.pass_env),
                 confinement=sup.confinement,
             )
+        if self.supervision.log_dir is not None:
+            self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
+            self.transcript.note(f"started: {' '.join(argv)}")
         await self.transport.start()
         self._cpu_base = 0.0  # start-up counts towards the first move
         self._first = True
@@ -116,6 +121,8 @@ class LineSeat(Generic[S, M]):
         assert self.transport is not None, "start() first"
         if self._message_at is None:
             self._message_at = time.monotonic()
+        if self.transcript is not None:
+            self.transcript.sent(text)
         await self.transport.send_line(text)
 
     async def ask(self, s: S, clock: Clock) -> Reply:
@@ -134,7 +141,14 @@ class LineSeat(Generic[S, M]):
         if self._message_at is None:
             self._message_at = time.monotonic()
         while True:
-            line = await self._read(transport, clock)
+            try:
+                line = await self._read(transport, clock)
+            except AgentFault as e:
+                if self.transcript is not None:
+                    self.transcript.note(e.detail or str(e))
+                raise
+            if self.transcript is not None:
+                self.transcript.received(line)
             first, self._first = self._first, False
             if self.accept(line, first):
                 break
@@ -184,5 +198,10 @@ class LineSeat(Generic[S, M]):
             await self.finish(outcome)
         with contextlib.suppress(Exception):
             await self.transport.close()
+        if self.transcript is not None:
+            why = f" ({outcome.detail})" if outcome.detail else ""
+            self.transcript.note(f"game over: {outcome.result()} by {outcome.reason}{why}")
+            tail = self.transport.stderr_tail if isinstance(self.transport, LinePipe) else []
+            self.transcript.close(tail)
         if self.workdir is not None:
             self.workdir.remove()

@@ -15,7 +15,7 @@ import os
 import signal
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.managers import SyncManager
 from typing import Any
 
@@ -28,6 +28,7 @@ from arbiter.referee.events import EventSink, QueueSink, drain, ignore
 from arbiter.referee.match import play_game
 from arbiter.referee.sandbox import die_with_parent
 from arbiter.referee.supervision import Supervision
+from arbiter.referee.transcript import game_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +56,11 @@ def play_job(job: GameJob, events: EventSink = ignore) -> GameRecord:
     """
     spec = find_game(job.game)
     game = spec.make(job.options)
+    supervision = job.supervision
+    if supervision.log_dir is not None:
+        supervision = replace(supervision, log_dir=game_dir(supervision.log_dir, job.round))
     seats = [
-        make_seat(spec, game, agent, supervision=job.supervision, seed=2 * job.seed + i)
+        make_seat(spec, game, agent, supervision=supervision, seed=2 * job.seed + i)
         for i, agent in enumerate(job.agents)
     ]
     start = None if job.start is None else spec.notation.parse_position(job.start)

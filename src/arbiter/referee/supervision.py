@@ -58,6 +58,7 @@ class Supervision:
     network: bool = True
     pass_env: tuple[str, ...] = ()
     single_process: bool = False
+    log_dir: str | None = None
 
     def wall_limit(self, kill_at: float | None) -> float | None:
         """Returns the wall seconds a program may take for a move that is killed at

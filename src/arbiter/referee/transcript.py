@@ -1,0 +1,72 @@
+"""A program's transcript of one game: every line the referee sent it and every line it
+wrote back (or every input and output file), with the seconds since the game began,
+and the end of its standard error, so a contestant can see why their program lost.
+
+One file per game and program: ``DIR/game-0001/1-NAME.log`` (the game's number in its
+match or tournament, the seat, the program's name). Lines are ``   0.123 > text`` for
+what the program was sent, ``   0.456 < text`` for what it wrote, ``   0.789 ! text``
+for what the referee made of it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from pathlib import Path
+from typing import TextIO
+
+
+def game_dir(log_dir: str, number: int) -> str:
+    """The directory of game ``number``'s transcripts under ``log_dir``."""
+    return str(Path(log_dir) / f"game-{number:04d}")
+
+
+class Transcript:
+    """Writes one program's transcript (see the module docstring); never raises: a log
+    that cannot be written must not change a game."""
+
+    def __init__(self, directory: str, seat: int, name: str) -> None:
+        safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name)[:60] or "program"
+        self.path = Path(directory) / f"{seat + 1}-{safe}.log"
+        self.started = time.monotonic()
+        self.file: TextIO | None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.file = self.path.open("w", encoding="utf-8", buffering=1)
+        except OSError:
+            self.file = None
+
+    def _write(self, mark: str, text: str) -> None:
+        if self.file is None:
+            return
+        stamp = f"{time.monotonic() - self.started:9.3f}"
+        lines = text.splitlines() or [""]
+        try:
+            for line in lines:
+                self.file.write(f"{stamp} {mark} {line}\n")
+        except OSError:
+            self.file = None
+
+    def sent(self, text: str) -> None:
+        """What the program was given (a line, or an input file's contents)."""
+        self._write(">", text)
+
+    def received(self, text: str) -> None:
+        """What the program wrote (a line, or an output file's contents)."""
+        self._write("<", text)
+
+    def note(self, text: str) -> None:
+        """What the referee made of it: a fault, the end of the game."""
+        self._write("!", text)
+
+    def close(self, stderr: list[str]) -> None:
+        """Adds the last lines of the program's standard error and closes the file."""
+        if stderr:
+            self.note("its standard error ended with:")
+            for line in stderr:
+                self._write("e", line)
+        if self.file is not None:
+            with contextlib.suppress(OSError):
+                self.file.close()
+            self.file = None
