@@ -82,14 +82,20 @@ def test_a_crashing_agent_loses_its_games_and_the_tournament_goes_on(tmp_path) -
 
 def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_path) -> None:
     db = tmp_path / "cup.db"
-    argv = [*ARBITER, "tournament", "votey", "--agent", "alphabeta:depth=2", "--agent", "greedy"]
+    wrapper = tmp_path / "tagged_agent.py"  # its path marks the program's processes
+    wrapper.write_text(
+        "import sys\nfrom arbiter.cli import main\n"
+        "sys.exit(main(['agent', 'votey', '--engine', 'alphabeta:depth=2', *sys.argv[1:]]))\n"
+    )
+    program = f"{sys.executable} {wrapper}"
+    argv = [*ARBITER, "tournament", "votey", "--agent", program, "--agent", "greedy"]
     argv += ["--agent", "random", "--rounds", "2", "--move-time", "1", "--db", str(db)]
     argv += ["--concurrency", "2", "--name", f"kill-{os.getpid()}"]
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        if db.exists() and len(stored(db)) >= 2:
-            break
+        if db.exists() and len(stored(db)) >= 2 and tagged(str(wrapper)):
+            break  # games stored, and the program playing one now
         time.sleep(0.2)
     children = psutil.Process(process.pid).children(recursive=True)
     process.send_signal(signal.SIGKILL)
@@ -97,7 +103,8 @@ def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_pa
     before = stored(db)
     assert 2 <= len(before) < 12
     _, alive = psutil.wait_procs(children, timeout=10)
-    assert alive == [], "a worker outlived the killed tournament"
+    assert alive == [], "a worker or program outlived the killed tournament"
+    assert tagged(str(wrapper)) == [], "a program outlived the killed tournament"
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     after = stored(db)
@@ -143,6 +150,20 @@ def test_openings_are_refused_for_programs_of_a_game_that_cannot_set_a_position(
     assert main([*argv, "--move-time", "1", "--db", str(tmp_path / "c.db")]) == 0
     assert "openings: the default set" in capsys.readouterr().out
     assert all(start is not None for start in starts(tmp_path / "c.db"))
+
+
+def tagged(mark: str) -> list[int]:
+    """Live processes with ``mark`` in their command line."""
+    found = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        try:
+            if p.info["status"] != psutil.STATUS_ZOMBIE and mark in " ".join(
+                p.info["cmdline"] or ()
+            ):
+                found.append(p.pid)
+        except psutil.Error:
+            continue
+    return found
 
 
 def starts(db: Path) -> list[str | None]:
