@@ -387,6 +387,13 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     ex.add_argument("--tournament", metavar="NAME")
     ex.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
 
+    ck = sub.add_parser(
+        "check-agent", help="check a program against its contest's protocol before submitting"
+    )
+    ck.add_argument("game", choices=names, metavar="GAME")
+    ck.add_argument("program", metavar="COMMAND", help="the program's command, one quoted string")
+    _add_time_options(ck, "default: the contest's clock")
+
     so = sub.add_parser("solve", help="answer one position with a built-in engine")
     so.add_argument("game", choices=names, metavar="GAME")
     so.add_argument(
@@ -725,6 +732,29 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return cmd_export(args)
 
 
+def _cmd_check_agent(args: argparse.Namespace) -> int:
+    from arbiter.agents.spec import AgentSpec
+    from arbiter.checkagent import check_agent
+    from arbiter.games import find_game
+
+    spec = find_game(args.game)
+    AgentSpec.parse(args.program).check()
+    clock = str(_time_control(args, spec.time_control))
+    print(f"{spec.title}: checking {args.program!r} through the contest's protocol", flush=True)
+    failed = 0
+    for result in check_agent(spec, args.program, clock):
+        mark = "pass" if result.passed else "FAIL"
+        print(f"{mark}  {result.check.name}: {result.check.about}: {result.verdict}", flush=True)
+        if not result.passed:
+            failed += 1
+            if result.check.start:
+                print(f"      from the position {result.check.start}")
+            for line in result.transcript:
+                print(f"      {line}")
+    print(f"{failed} of the checks failed" if failed else "all checks passed")
+    return 1 if failed else 0
+
+
 def _solve_position(spec: Any, text: str) -> tuple[Any, float | None]:
     """The position to solve in ``text``, and the seconds it gives (``None``: none).
 
@@ -819,6 +849,7 @@ COMMANDS = {
     "tournament": _cmd_tournament,
     "report": _cmd_report,
     "export": _cmd_export,
+    "check-agent": _cmd_check_agent,
     "solve": _cmd_solve,
     "replay": _cmd_replay,
     "doctor": _cmd_doctor,

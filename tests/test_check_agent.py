@@ -1,0 +1,77 @@
+"""arbiter check-agent: the built-in players pass, a broken program fails on the check
+that exercises what it gets wrong, with what it was sent and wrote."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+
+import pytest
+
+from arbiter.checkagent import checks, run
+from arbiter.cli import main
+from arbiter.games import find_game
+
+AGENT = f"{sys.executable} -m arbiter.cli agent"
+
+
+def test_the_built_in_checkers_player_passes_every_check(capsys) -> None:
+    argv = ["check-agent", "checkers", f"{AGENT} checkers --engine random", "--move-time", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "all checks passed" in out and "pass  multi-jump" in out and "FAIL" not in out
+
+
+def test_a_program_that_plays_illegally_fails_with_its_transcript(capsys) -> None:
+    broken = f"{AGENT} votey --engine random --fault illegal --fault-ply 2"
+    assert main(["check-agent", "votey", broken, "--move-time", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  first seat" in out and "by illegal move" in out
+    assert " < " in out and " > " in out  # what it read and wrote
+    assert "3 of the checks failed" in out
+
+
+@pytest.mark.parametrize("name", ["checkers", "halma"])
+def test_prepared_positions_exercise_the_rules_and_the_built_in_passes(name: str) -> None:
+    spec = find_game(name)
+    probes = [c for c in checks(spec, None) if c.start is not None]
+    assert len(probes) == 2
+    command = f"{AGENT} {name} --engine random"
+    with tempfile.TemporaryDirectory() as workdir:
+        for probe in probes:
+            result = run(spec, command, probe, workdir)
+            assert result.passed, (probe, result.verdict)
+
+
+STRAY = """\
+from pathlib import Path
+from arbiter.games.halma.protocol import parse_input
+from arbiter.games.halma.rules import CAMPS, NEIGHBOURS, xy
+
+given = parse_input(Path("input.txt").read_text())
+s, p = given.state, given.seat
+mine, taken = s.pieces[p], s.pieces[0] | s.pieces[1]
+for c in range(256):
+    if (mine >> c) & 1 and not (CAMPS[p] >> c) & 1:
+        for n in NEIGHBOURS[c]:
+            if not (taken >> n) & 1 and not (CAMPS[p] >> n) & 1:
+                (a, b), (x, y) = xy(c), xy(n)
+                Path("output.txt").write_text(f"E {a},{b} {x},{y}\\n")
+                raise SystemExit
+"""
+"""A Halma program that steps a piece outside its camp although rule 1(b) wants one
+of the pieces in the camp moved out first."""
+
+
+def test_a_halma_program_that_ignores_the_camp_rule_fails_that_check() -> None:
+    spec = find_game("halma")
+    probe = next(c for c in checks(spec, None) if c.name == "camp first")
+    # a program that moves its outside piece anyway: the first such step it finds
+    script = STRAY
+    with tempfile.TemporaryDirectory() as workdir:
+        path = f"{workdir}/stray.py"
+        with open(path, "w") as f:
+            f.write(script)
+        result = run(spec, f"{sys.executable} {path}", probe, workdir)
+    assert not result.passed and "by illegal move" in result.verdict
+    assert "must move one out" in result.verdict
