@@ -169,3 +169,19 @@ def tagged(mark: str) -> list[int]:
 def starts(db: Path) -> list[str | None]:
     with sqlite3.connect(db) as c:
         return [r[0] for r in c.execute("SELECT start FROM games")]
+
+
+def test_changed_openings_are_refused_even_under_the_same_file_name(tmp_path, capsys) -> None:
+    from arbiter.games import find_game
+    from arbiter.tournament.openings import random_openings
+
+    spec = find_game("checkers")
+    path = tmp_path / "starts.txt"
+    path.write_text("\n".join(random_openings(spec, 4, 2, seed=1)) + "\n")
+    db = str(tmp_path / "cup.db")
+    argv = ["tournament", "checkers", "--agent", "random", "--agent", "random", "--db", db]
+    argv += ["--move-time", "0.05", "--openings-file", str(path)]
+    assert main(argv) == 0
+    path.write_text("\n".join(random_openings(spec, 4, 2, seed=2)) + "\n")
+    assert main(argv) == 1
+    assert "openings digest" in capsys.readouterr().err

@@ -11,6 +11,7 @@ as it ends.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,13 +46,16 @@ class Plan:
     supervision: Supervision = field(default_factory=Supervision)
 
     def settings(self) -> dict[str, Any]:
-        """What a resumed tournament must share with the one it resumes."""
+        """What a resumed tournament must share with the one it resumes (the openings
+        by their contents too: a regenerated file or set must not change the starts of
+        the games still to play)."""
         return {
             "format": self.form,
             "rounds": self.rounds,
             "time control": str(self.time_control),
             "rule options": self.options,
             "openings": self.opening_source,
+            "openings digest": hashlib.sha256("\n".join(self.openings).encode()).hexdigest()[:16],
             "seed": self.seed,
             "supervision": {
                 "charging": str(self.supervision.charging),
