@@ -1,7 +1,9 @@
 """Tournament throughput: games per hour for each game, with random agents and with
 fixed-depth alpha-beta, at concurrency 1 and 2, and the referee's own share of the
 time: everything a game's wall time holds beyond what its agents were charged
-(starting programs, pipes or files, judging, suspending, events and the database).
+(starting programs, pipes or files, judging, suspending, events and the database),
+as a share of the games' time and in milliseconds per move (the share at another
+speed of play follows from that: the overhead per move is roughly fixed).
 
 Agents are built-in engines run as programs (``arbiter agent``), so each game goes
 through the contest's protocol exactly as a contestant's program would.
@@ -29,8 +31,9 @@ def program(game: str, engine: str, name: str) -> AgentSpec:
     return AgentSpec.parse(command, name=name)
 
 
-def run(game: str, engine: str, games: int, concurrency: int) -> tuple[float, float]:
-    """(games per hour, the referee's share of the summed game time)."""
+def run(game: str, engine: str, games: int, concurrency: int) -> tuple[float, float, float]:
+    """(games per hour, the referee's share of the summed game time, its milliseconds
+    per move)."""
     spec = find_game(game)
     agents = (program(game, engine, "a"), program(game, engine, "b"))
     plan = Plan(
@@ -46,12 +49,15 @@ def run(game: str, engine: str, games: int, concurrency: int) -> tuple[float, fl
         todo = missing(store, tournament, plan)
         started = time.monotonic()
         charged = 0.0
+        moves = 0
         for finished in play(store, tournament, todo, concurrency=concurrency):
             charged += sum(finished.record.times)
+            moves += len(finished.record.moves)
         wall = time.monotonic() - started
     per_hour = len(todo) / wall * 3600
     game_time = wall * concurrency  # the games' summed wall time, at most
-    return per_hour, max(0.0, 1 - charged / game_time)
+    overhead = max(0.0, game_time - charged)
+    return per_hour, overhead / game_time, overhead / max(moves, 1) * 1000
 
 
 def main() -> None:
@@ -60,13 +66,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--depth", type=int, default=2)
     args = parser.parse_args()
-    print(f"{'game':17s} {'agents':18s} {'conc':>4s} {'games/h':>9s} {'referee':>8s}")
+    print(
+        f"{'game':17s} {'agents':18s} {'conc':>4s} {'games/h':>9s} {'referee':>8s} {'ms/move':>8s}"
+    )
     for game in args.game or GAME_NAMES:
         for engine in ("random", f"alphabeta:depth={args.depth}"):
             for concurrency in (1, 2):
-                per_hour, share = run(game, engine, args.games, concurrency)
+                per_hour, share, per_move = run(game, engine, args.games, concurrency)
                 print(
-                    f"{game:17s} {engine:18s} {concurrency:4d} {per_hour:9.0f} {share:8.1%}",
+                    f"{game:17s} {engine:18s} {concurrency:4d} {per_hour:9.0f} {share:8.1%} "
+                    f"{per_move:8.1f}",
                     flush=True,
                 )
 
