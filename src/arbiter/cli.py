@@ -367,6 +367,13 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     tu.add_argument("--name", help="the tournament's name in the database (default: the game)")
     tu.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
     tu.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
+    tu.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where games run: local worker processes (default) or Ray tasks",
+    )
+    tu.add_argument("--address", help="the Ray cluster to use (default: one started here)")
     _add_opening_options(tu)
     tu.add_argument(
         "--no-openings",

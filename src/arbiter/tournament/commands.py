@@ -161,7 +161,16 @@ def cmd_tournament(
             )
 
         seal: Callable[[GameRecord], str] = lambda r: r.to_json(key)  # noqa: E731
-        finished = play(store, tournament, todo, concurrency=args.concurrency, seal=seal)
+        series = None
+        if args.backend == "ray":
+            from arbiter.tournament.ray_backend import run_series_ray
+
+            def series(jobs: Sequence[Any], k: int) -> Any:
+                return run_series_ray(jobs, k, args.address)
+
+        finished = play(
+            store, tournament, todo, concurrency=args.concurrency, seal=seal, series=series
+        )
         try:
             _follow(finished, console, tournament, done, total, every, table)
         except KeyboardInterrupt:

@@ -111,6 +111,11 @@ def missing(store: Store, tournament: Tournament, plan: Plan) -> list[tuple[Pair
     return [(p, job) for p, job in plan.games() if p.round not in done]
 
 
+Series = Callable[[Sequence[GameJob], int], Iterator[tuple[GameJob, GameRecord]]]
+"""Plays jobs, so many at once, yielding each with its record as it ends: local worker
+processes (:func:`~arbiter.referee.series.run_series`) or Ray tasks."""
+
+
 def play(
     store: Store,
     tournament: Tournament,
@@ -118,12 +123,15 @@ def play(
     *,
     concurrency: int = 1,
     seal: Callable[[GameRecord], str] = GameRecord.to_json,
+    series: Series | None = None,
     events: EventSink = ignore,
 ) -> Iterator[Finished]:
-    """Plays ``todo``, ``concurrency`` games at once, storing each game as it ends and
-    then yielding it."""
+    """Plays ``todo``, ``concurrency`` games at once (by ``series``, default local worker
+    processes), storing each game as it ends and then yielding it."""
     pairings = {job.round: p for p, job in todo}
-    for job, record in run_series([job for _, job in todo], concurrency, events):
+    jobs = [job for _, job in todo]
+    played = run_series(jobs, concurrency, events) if series is None else series(jobs, concurrency)
+    for job, record in played:
         pairing = pairings[job.round]
         store.add(tournament.id, pairing, record, seal(record))
         yield Finished(pairing, record)
