@@ -8,7 +8,7 @@ import tempfile
 
 import pytest
 
-from arbiter.checkagent import checks, run
+from arbiter.checkagent import check_agent, checks, run
 from arbiter.cli import main
 from arbiter.games import find_game
 
@@ -75,3 +75,39 @@ def test_a_halma_program_that_ignores_the_camp_rule_fails_that_check() -> None:
         result = run(spec, f"{sys.executable} {path}", probe, workdir)
     assert not result.passed and "by illegal move" in result.verdict
     assert "must move one out" in result.verdict
+
+
+ONE_NUMBERING = """\
+import random, sys
+from arbiter.games.chinese_checkers.notation import format_move, resolve_move
+from arbiter.games.chinese_checkers.rules import ChineseCheckers
+
+# a Chinese checkers player with the classic bug: it always numbers the board as the
+# first player does, even when it is told it is the second
+game, rng = ChineseCheckers(), random.Random(1)
+seat = int(sys.stdin.readline()) - 1
+s = game.initial()
+while game.outcome(s) is None:
+    if s.to_move == seat:
+        m = rng.choice(game.legal_moves(s))
+        print(format_move(m, seat=0), flush=True)
+    else:
+        line = sys.stdin.readline()
+        if not line.strip():
+            break
+        m = resolve_move(line, s, seat=0)
+    s = game.apply(s, m)
+"""
+
+
+def test_a_chinese_checkers_player_in_the_wrong_numbering_fails_the_second_seat(
+    tmp_path,
+) -> None:
+    script = tmp_path / "one_numbering.py"
+    script.write_text(ONE_NUMBERING)
+    spec = find_game("chinese-checkers")
+    results = {r.check.name: r for r in check_agent(spec, f"{sys.executable} {script}", "20 ot=1")}
+    assert results["first seat"].passed and results["short clock"].passed
+    second = results["second seat"]
+    assert not second.passed and second.transcript
+    assert any(line.split()[1] == ">" for line in second.transcript)
