@@ -111,3 +111,38 @@ def test_a_chinese_checkers_player_in_the_wrong_numbering_fails_the_second_seat(
     second = results["second seat"]
     assert not second.passed and second.transcript
     assert any(line.split()[1] == ">" for line in second.transcript)
+
+
+CAPTURE_DODGER = """\
+import sys
+from arbiter.games.alquerque.notation import format_move, resolve_move
+from arbiter.games.alquerque.rules import Alquerque, steps_of
+
+# an Alquerque player that steps whenever it can, although a capture is compulsory
+game = Alquerque()
+first = sys.stdin.readline().strip()
+seat = 0 if first == "Start" else 1
+s = game.initial()
+if seat == 1:
+    s = game.apply(s, resolve_move(first, s, seat=1))
+while game.outcome(s) is None:
+    moves = steps_of(s) or game.legal_moves(s)
+    m = moves[0]
+    print(format_move(m, seat=seat), flush=True)
+    s = game.apply(s, m)
+    if game.outcome(s) is not None:
+        break
+    line = sys.stdin.readline().strip()
+    if line in ("", "Quit"):
+        break
+    s = game.apply(s, resolve_move(line, s, seat=seat))
+"""
+
+
+def test_an_alquerque_player_that_dodges_captures_fails_its_games(tmp_path) -> None:
+    script = tmp_path / "dodger.py"
+    script.write_text(CAPTURE_DODGER)
+    spec = find_game("alquerque")
+    results = check_agent(spec, f"{sys.executable} {script}")
+    failed = [r for r in results if not r.passed]
+    assert failed and all("a capture is compulsory" in r.verdict for r in failed)
