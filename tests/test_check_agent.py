@@ -146,3 +146,39 @@ def test_an_alquerque_player_that_dodges_captures_fails_its_games(tmp_path) -> N
     results = check_agent(spec, f"{sys.executable} {script}")
     failed = [r for r in results if not r.passed]
     assert failed and all("a capture is compulsory" in r.verdict for r in failed)
+
+
+NO_CLAIM = """\
+import sys
+from arbiter.agents.base import Limit
+from arbiter.agents.greedy import GreedyAgent
+from arbiter.games.votey import evaluate
+from arbiter.games.votey.notation import format_move, resolve_move
+from arbiter.games.votey.rules import Votey
+
+# a Votey player that forgets to negate its winning move
+game = Votey()
+seat = int(sys.argv[1]) - 1
+agent = GreedyAgent(evaluate)
+agent.reset(game, seat, 0)
+s = game.initial()
+while game.outcome(s) is None:
+    if s.to_move == seat:
+        m = agent.choose(s, Limit(depth=1))
+        print(format_move(m, seat=seat), flush=True)
+    else:
+        text = sys.stdin.readline().strip()
+        if text in ("", "-1"):
+            break
+        m = resolve_move(text.lstrip("-"), s, seat=seat)
+    s = game.apply(s, m)
+"""
+
+
+def test_a_votey_player_that_never_claims_its_win_fails_where_it_wins(tmp_path) -> None:
+    script = tmp_path / "no_claim.py"
+    script.write_text(NO_CLAIM)
+    spec = find_game("votey")
+    results = check_agent(spec, f"{sys.executable} {script}", "st=1")
+    failed = [r for r in results if not r.passed]
+    assert failed and all("unclaimed win" in r.verdict for r in failed)
