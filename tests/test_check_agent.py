@@ -182,3 +182,34 @@ def test_a_votey_player_that_never_claims_its_win_fails_where_it_wins(tmp_path) 
     results = check_agent(spec, f"{sys.executable} {script}", "st=1")
     failed = [r for r in results if not r.passed]
     assert failed and all("unclaimed win" in r.verdict for r in failed)
+
+
+HALF_JUMP = """\
+import sys
+from arbiter.games.checkers.notation import parse_board
+from arbiter.games.checkers.rules import Checkers
+
+# a checkers engine that stops a multi-jump after its first jump
+game = Checkers()
+seat = int(sys.argv[1]) - 1
+while True:
+    rows = [sys.stdin.readline().strip() for _ in range(8)]
+    if not rows[0]:
+        break
+    s = parse_board(rows, seat)
+    m = max(game.legal_moves(s), key=lambda m: len(m.captures))
+    text = str(m)
+    if len(m.captures) >= 2:
+        text = "x".join(text.split("x")[:2])  # the first landing only
+    print(text, flush=True)
+"""
+
+
+def test_a_checkers_engine_that_stops_a_multi_jump_fails_the_multi_jump_check(tmp_path) -> None:
+    script = tmp_path / "half_jump.py"
+    script.write_text(HALF_JUMP)
+    spec = find_game("checkers")
+    results = {r.check.name: r for r in check_agent(spec, f"{sys.executable} {script}", "st=1")}
+    multi = results["multi-jump"]
+    assert not multi.passed and "illegal move" in multi.verdict
+    assert any(" < " in line for line in multi.transcript)

@@ -36,7 +36,8 @@ TRANSCRIPT_LINES = 12
 @dataclass(frozen=True, slots=True)
 class Check:
     """One check: the program's seat, where the game starts (``None``: the start), the
-    clock, and the ply at which the game is stopped (``None``: played to the end)."""
+    clock, and the ply at which the game is stopped (``None``: played to the end). A
+    check from a prepared position gives the program the side to move there."""
 
     name: str
     about: str
@@ -111,7 +112,7 @@ def _halma_probes(spec: GameSpec[Any, Any]) -> list[Check]:
         ("hop chain", "a chain of three hops or more, one J line each", chain, 4),
     ]
     return [
-        Check(name, about, 0 if start.split()[1] == "b" else 1, start)
+        Check(name, about, 0, start)
         for name, about, want, seed in found
         for start in [_find(spec, want, seed, 120)]
         if start
@@ -145,10 +146,13 @@ def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
         ),
     ]
     probes = PROBES.get(spec.name)
+    game = spec.make()
     for probe in probes(spec) if probes is not None else []:
         assert probe.start is not None
-        played = spec.notation.parse_position(probe.start).ply  # both games keep it
-        out.append(replace(probe, clock=clock, stop_at=played + 1))  # the program's move
+        s = spec.notation.parse_position(probe.start)
+        seat = game.to_move(s)  # the program is the side to move
+        # one move, the program's: both games keep the ply in the position
+        out.append(replace(probe, seat=seat, clock=clock, stop_at=s.ply + 1))
     return out
 
 
