@@ -185,3 +185,19 @@ def test_changed_openings_are_refused_even_under_the_same_file_name(tmp_path, ca
     path.write_text("\n".join(random_openings(spec, 4, 2, seed=2)) + "\n")
     assert main(argv) == 1
     assert "openings digest" in capsys.readouterr().err
+
+
+def test_report_asks_which_tournament_when_a_file_holds_several(tmp_path, capsys) -> None:
+    db = str(tmp_path / "cups.db")
+    argv = ["tournament", "votey", "--agent", "random", "--agent", "greedy", "--db", db]
+    for name in ("spring", "autumn"):
+        assert main([*argv, "--move-time", "0.05", "--name", name]) == 0
+    capsys.readouterr()
+    assert main(["report", db]) == 1
+    assert "several tournaments (spring, autumn)" in capsys.readouterr().err
+    assert main(["report", db, "--tournament", "autumn", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tournament"] == "autumn"
+    assert main(["report", db, "--tournament", "winter"]) == 1
+    assert "no tournament 'winter'" in capsys.readouterr().err
+    assert main(["report", str(tmp_path / "none.db")]) == 1
+    assert "no database" in capsys.readouterr().err
