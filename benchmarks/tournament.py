@@ -46,7 +46,7 @@ def run(game: str, engine: str, games: int, concurrency: int) -> tuple[float, fl
     )
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
         tournament = open_tournament(store, plan)
-        todo = missing(store, tournament, plan)
+        todo = missing(store, tournament, plan.games())
         started = time.monotonic()
         charged = 0.0
         moves = 0

@@ -11,7 +11,7 @@ Python ints are immutable and as wide as needed, so the same helpers serve the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 
 def bits(bb: int) -> Iterator[int]:
@@ -25,6 +25,21 @@ def bits(bb: int) -> Iterator[int]:
 def popcount(bb: int) -> int:
     """Returns the number of set bits."""
     return bb.bit_count()
+
+
+def total_and_max(bb: int, values: Sequence[int]) -> tuple[int, int]:
+    """Returns the sum and the largest of ``values[c]`` over the set cells ``c`` of ``bb``
+    (0 and 0 for none): a side's whole distance to go, and its rearmost piece's.
+
+    >>> total_and_max(0b101, [4, 9, 6])
+    (10, 6)
+    """
+    total = most = 0
+    for c in bits(bb):
+        v = values[c]
+        total += v
+        most = max(most, v)
+    return total, most
 
 
 def mask(cells: Iterable[int]) -> int:

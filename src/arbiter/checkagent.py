@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.agents.random import RandomAgent
+from arbiter.bitboard import bits
 from arbiter.clock import TimeControl
 from arbiter.contract import GameSpec
-from arbiter.errors import ConfigError
 from arbiter.game import Player
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
@@ -98,10 +98,9 @@ def _halma_probes(spec: GameSpec[Any, Any]) -> list[Check]:
         """Rule 1(b) rules out moves the board allows (a piece outside could move)."""
         p = s.to_move
         occupied = s.pieces[0] | s.pieces[1]
-        outside = s.pieces[p] & ~CAMPS[p]
-        allowed = destinations(s)
-        return any(reach(p, c, occupied) for c in range(256) if (outside >> c) & 1) and not any(
-            (outside >> c) & 1 for c in allowed
+        outside = list(bits(s.pieces[p] & ~CAMPS[p]))
+        return any(reach(p, c, occupied) for c in outside) and not set(outside) & set(
+            destinations(s)
         )
 
     def chain(game: Any, s: Any) -> bool:
@@ -184,10 +183,8 @@ def run(spec: GameSpec[Any, Any], command: str, check: Check, workdir: str) -> R
 def check_agent(spec: GameSpec[Any, Any], command: str, clock: str | None = None) -> list[Result]:
     """Runs every check of ``spec`` on ``command``.
 
-    :raises ConfigError: for a command that cannot be started at all.
+    :raises ConfigError: for a command that is empty or badly quoted.
     """
-    program = Program.from_command(command)
-    if not program.argv:
-        raise ConfigError("check-agent needs the program's command")
+    Program.from_command(command)  # a command that is empty or badly quoted: at once
     with tempfile.TemporaryDirectory(prefix="arbiter-check-") as workdir:
         return [run(spec, command, check, workdir) for check in checks(spec, clock)]

@@ -297,7 +297,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         nargs=2,
         metavar=("DIR_A", "DIR_B"),
         help="working directories of programs A and B (default: a fresh temporary one "
-        "for each game of a program run once per move, the current one otherwise)",
+        "for each game, removed after it)",
     )
     m.add_argument(
         "--concurrency", type=_positive_int, default=1, help="games played at once (default 1)"
@@ -454,18 +454,13 @@ def _engine(text: str, depth: int | None) -> Any:
 
 def _cmd_match(args: argparse.Namespace) -> int:
 
-    from arbiter.agents.spec import AgentSpec
+    from arbiter.agents.spec import AgentSpec, distinct_names
     from arbiter.games import find_game
     from arbiter.record import append_record, record_key
     from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
     from arbiter.referee.file_seat import runs_once_per_move
     from arbiter.referee.series import GameJob, run_series
-    from arbiter.tournament.openings import (
-        check_programs_can_start,
-        for_pairs,
-        random_openings,
-        read_openings,
-    )
+    from arbiter.tournament.openings import for_pairs, select_openings
     from arbiter.tournament.schedule import match
     from arbiter.tournament.score import MatchScore
     from arbiter.tournament.sprt import Sprt
@@ -474,7 +469,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
     sprt = Sprt.parse(args.sprt) if args.sprt else None
     args.games = args.games or (MAX_GAMES if sprt else 2)
     names = args.names or (args.first, args.second)
-    labels = (names[0], names[1] if names[1] != names[0] else names[1] + "'")
+    first_label, second_label = distinct_names(names)
+    labels = (first_label, second_label)
     dirs = args.dirs or (None, None)
     if args.dirs and args.concurrency > 1:
         raise ConfigError("--dirs plays in the directories given: not with --concurrency above 1")
@@ -499,15 +495,11 @@ def _cmd_match(args: argparse.Namespace) -> int:
     options = _rule_options(args, spec)
     supervision = _supervision(args, spec)
     schedule = match(args.games)
-    if args.openings or args.openings_file:
-        check_programs_can_start(spec, agents)
-    if args.openings_file:
-        openings = read_openings(spec, args.openings_file)
-    elif args.openings:
-        openings = random_openings(spec, args.openings, schedule[-1].pair + 1, args.seed)
-    else:
-        openings = []
-    starts = for_pairs(openings, schedule[-1].pair + 1)
+    pair_count = schedule[-1].pair + 1
+    openings, _ = select_openings(
+        spec, agents, pair_count, plies=args.openings, path=args.openings_file, seed=args.seed
+    )
+    starts = for_pairs(openings, pair_count)
     jobs = [
         GameJob(
             game=spec.name,
@@ -789,8 +781,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     except UnicodeDecodeError:
         raise ConfigError(f"{args.file!r} is not text") from None
     s, given = _solve_position(spec, text)
-    if game.outcome(s) is not None:
-        raise ConfigError(f"the game is over in that position: {game.outcome(s)}")
+    if (ended := game.outcome(s)) is not None:
+        raise ConfigError(f"the game is over in that position: {ended}")
     agent = make_agent(spec, _engine(args.engine, args.depth))
     p = game.to_move(s)
     agent.reset(game, p, args.seed)

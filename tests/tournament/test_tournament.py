@@ -19,6 +19,8 @@ import pytest
 from arbiter.cli import main
 from arbiter.errors import ConfigError
 from arbiter.tournament.commands import read_agents
+from tests.referee.test_escapes import tagged
+from tests.referee.test_faults import left_behind
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 
@@ -104,7 +106,7 @@ def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_pa
     assert 2 <= len(before) < 12
     _, alive = psutil.wait_procs(children, timeout=10)
     assert alive == [], "a worker or program outlived the killed tournament"
-    assert tagged(str(wrapper)) == [], "a program outlived the killed tournament"
+    assert left_behind(str(wrapper)) == [], "a program outlived the killed tournament"
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     after = stored(db)
@@ -150,20 +152,6 @@ def test_openings_are_refused_for_programs_of_a_game_that_cannot_set_a_position(
     assert main([*argv, "--move-time", "1", "--db", str(tmp_path / "c.db")]) == 0
     assert "openings: the default set" in capsys.readouterr().out
     assert all(start is not None for start in starts(tmp_path / "c.db"))
-
-
-def tagged(mark: str) -> list[int]:
-    """Live processes with ``mark`` in their command line."""
-    found = []
-    for p in psutil.process_iter(["cmdline", "status"]):
-        try:
-            if p.info["status"] != psutil.STATUS_ZOMBIE and mark in " ".join(
-                p.info["cmdline"] or ()
-            ):
-                found.append(p.pid)
-        except psutil.Error:
-            continue
-    return found
 
 
 def starts(db: Path) -> list[str | None]:

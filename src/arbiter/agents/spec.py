@@ -13,6 +13,7 @@ process as plain data.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arbiter.errors import ConfigError
@@ -99,3 +100,20 @@ class AgentSpec:
             )
         if why is not None:
             raise ConfigError(f"agent command {self.name!r}: {why} {exe!r}")
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """The names, a repeated one told apart by primes, so every agent of a match or
+    tournament is named once.
+
+    >>> distinct_names(["alphabeta", "random", "alphabeta"])
+    ['alphabeta', 'random', "alphabeta'"]
+    """
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        while name in seen:
+            name += "'"
+        seen.add(name)
+        out.append(name)
+    return out

@@ -97,7 +97,7 @@ class FileSeat(Generic[S, M]):
             return await self._run(given, kill_at)
         except AgentFault as e:
             if self.transcript is not None:
-                self.transcript.note(e.detail or str(e))
+                self.transcript.fault(e)
             raise
 
     async def _run(self, given: str, kill_at: float | None) -> Reply:
@@ -133,9 +133,7 @@ class FileSeat(Generic[S, M]):
 
     async def stop(self, outcome: Outcome) -> None:
         if self.transcript is not None:
-            why = f" ({outcome.detail})" if outcome.detail else ""
-            self.transcript.note(f"game over: {outcome.result()} by {outcome.reason}{why}")
-            self.transcript.close([])
+            self.transcript.finish(outcome, [])
             self.transcript = None
         self.workdir.remove()
 

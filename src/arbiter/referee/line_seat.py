@@ -145,7 +145,7 @@ class LineSeat(Generic[S, M]):
                 line = await self._read(transport, clock)
             except AgentFault as e:
                 if self.transcript is not None:
-                    self.transcript.note(e.detail or str(e))
+                    self.transcript.fault(e)
                 raise
             if self.transcript is not None:
                 self.transcript.received(line)
@@ -199,9 +199,7 @@ class LineSeat(Generic[S, M]):
         with contextlib.suppress(Exception):
             await self.transport.close()
         if self.transcript is not None:
-            why = f" ({outcome.detail})" if outcome.detail else ""
-            self.transcript.note(f"game over: {outcome.result()} by {outcome.reason}{why}")
             tail = self.transport.stderr_tail if isinstance(self.transport, LinePipe) else []
-            self.transcript.close(tail)
+            self.transcript.finish(outcome, tail)
         if self.workdir is not None:
             self.workdir.remove()

@@ -16,6 +16,9 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from arbiter.errors import AgentFault
+from arbiter.game import Outcome
+
 
 def game_dir(log_dir: str, number: int) -> str:
     """The directory of game ``number``'s transcripts under ``log_dir``."""
@@ -59,6 +62,16 @@ class Transcript:
     def note(self, text: str) -> None:
         """What the referee made of it: a fault, the end of the game."""
         self._write("!", text)
+
+    def fault(self, error: AgentFault) -> None:
+        """The fault the referee found in the program's reply."""
+        self.note(error.detail or str(error))
+
+    def finish(self, outcome: Outcome, stderr: list[str]) -> None:
+        """Notes the result, adds the end of the program's standard error and closes."""
+        why = f" ({outcome.detail})" if outcome.detail else ""
+        self.note(f"game over: {outcome.result()} by {outcome.reason}{why}")
+        self.close(stderr)
 
     def close(self, stderr: list[str]) -> None:
         """Adds the last lines of the program's standard error and closes the file."""

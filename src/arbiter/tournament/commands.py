@@ -8,23 +8,18 @@ import sys
 import time
 import tomllib
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from arbiter.agents.spec import AgentSpec
-from arbiter.contract import win_draw_loss
+from arbiter.agents.spec import AgentSpec, distinct_names
 from arbiter.errors import ConfigError
 from arbiter.games import find_game
 from arbiter.record import GameRecord, record_key
-from arbiter.tournament.openings import (
-    check_programs_can_start,
-    default_openings,
-    random_openings,
-    read_openings,
-)
+from arbiter.tournament.openings import select_openings
 from arbiter.tournament.report import as_json, render, standings
 from arbiter.tournament.run import Finished, Plan, missing, open_tournament, play
 from arbiter.tournament.schedule import schedule
@@ -77,15 +72,8 @@ def read_agents(path: str) -> list[AgentSpec]:
 
 def _unique(agents: Sequence[AgentSpec]) -> tuple[AgentSpec, ...]:
     """The agents with repeated names told apart by primes (alphabeta, alphabeta')."""
-    seen: set[str] = set()
-    out = []
-    for agent in agents:
-        name = agent.name
-        while name in seen:
-            name += "'"
-        seen.add(name)
-        out.append(AgentSpec(name, agent.engine, agent.options, agent.program))
-    return tuple(out)
+    names = distinct_names([a.name for a in agents])
+    return tuple(replace(a, name=name) for a, name in zip(agents, names, strict=True))
 
 
 def cmd_tournament(
@@ -105,24 +93,16 @@ def cmd_tournament(
         agent.check()
     if args.no_openings and (args.openings or args.openings_file):
         raise ConfigError("--no-openings and --openings/--openings-file contradict each other")
-    programs_start_anywhere = spec.referee.STARTS_ANYWHERE or all(
-        a.program is None for a in plan_agents
+    pairs = schedule(args.format, len(plan_agents), args.rounds)[-1].pair + 1
+    openings, source = select_openings(
+        spec,
+        plan_agents,
+        pairs,
+        plies=args.openings,
+        path=args.openings_file,
+        seed=args.seed,
+        default=not args.no_openings,
     )
-    if args.openings_file or args.openings:
-        check_programs_can_start(spec, plan_agents)
-    if args.openings_file:
-        openings, source = read_openings(spec, args.openings_file), f"file {args.openings_file}"
-    elif args.openings:
-        pairs = len({p.pair for p in schedule(args.format, len(plan_agents), args.rounds)})
-        openings = random_openings(spec, args.openings, pairs, args.seed)
-        source = f"{args.openings} random plies"
-    elif args.no_openings:
-        openings, source = [], "none"
-    elif not programs_start_anywhere:
-        openings, source = [], "none (the game's programs always start from its start)"
-    else:
-        openings = default_openings(spec)
-        source = f"the default set ({len(openings)})" if openings else "none"
     plan = Plan(
         spec,
         args.name or spec.name,
@@ -139,8 +119,9 @@ def cmd_tournament(
     key = record_key(create=True)
     with Store(args.db) as store:
         tournament = open_tournament(store, plan)
-        todo = missing(store, tournament, plan)
-        total = len(plan.games())
+        games = plan.games()
+        todo = missing(store, tournament, games)
+        total = len(games)
         done = total - len(todo)
         console = Console()
         console.print(
@@ -150,15 +131,11 @@ def cmd_tournament(
             highlight=False,
             soft_wrap=True,
         )
-        contest = spec.score is not win_draw_loss
         every = max(5, total // 10)
 
         def table() -> None:
-            games = list(store.games(tournament.id))
-            render(
-                standings(plan.name, spec.name, tournament.agents, games, contest_scored=contest),
-                console,
-            )
+            stored = list(store.games(tournament.id))
+            render(standings(plan.name, spec.name, tournament.agents, stored), console)
 
         seal: Callable[[GameRecord], str] = lambda r: r.to_json(key)  # noqa: E731
         series = None
@@ -204,16 +181,6 @@ def _follow(
             f"{len(r.moves)} plies"
         )
 
-    if not console.is_terminal:
-        started = time.monotonic()
-        for count, f in enumerate(finished, 1):
-            rate = count / max(time.monotonic() - started, 1e-9) * 3600
-            console.print(
-                f"{line(f)} ({done + count}/{total}, {rate:.0f} games/h)", highlight=False
-            )
-            if count % every == 0:
-                table()
-        return
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -221,13 +188,15 @@ def _follow(
         TextColumn("{task.fields[rate]}"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=False) as progress:
+    terminal = console.is_terminal  # else no bar: the count and rate go on each line
+    with Progress(*columns, console=console, disable=not terminal) as progress:
         task = progress.add_task("games", total=total, completed=done, rate="")
         started = time.monotonic()
         for count, f in enumerate(finished, 1):
             rate = count / max(time.monotonic() - started, 1e-9) * 3600
             progress.update(task, advance=1, rate=f"{rate:.0f} games/h")
-            progress.console.print(line(f), highlight=False, soft_wrap=True)
+            tail = "" if terminal else f" ({done + count}/{total}, {rate:.0f} games/h)"
+            console.print(line(f) + tail, highlight=False, soft_wrap=True)
             if count % every == 0:
                 table()
 
@@ -258,8 +227,7 @@ def _existing_db(path: str) -> str:
 def cmd_report(args: argparse.Namespace) -> int:
     with Store(_existing_db(args.db)) as store:
         t = _tournament_of(store, args.tournament)
-        contest = find_game(t.game).score is not win_draw_loss
-        table = standings(t.name, t.game, t.agents, list(store.games(t.id)), contest_scored=contest)
+        table = standings(t.name, t.game, t.agents, list(store.games(t.id)))
     if args.json:
         print(as_json(table))
     else:

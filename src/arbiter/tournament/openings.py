@@ -134,6 +134,38 @@ def check_programs_can_start(spec: GameSpec[Any, Any], agents: Sequence[Any]) ->
         )
 
 
+def select_openings(
+    spec: GameSpec[Any, Any],
+    agents: Sequence[Any],
+    pairs: int,
+    *,
+    plies: int | None = None,
+    path: str | None = None,
+    seed: int = 0,
+    default: bool = False,
+) -> tuple[list[str], str]:
+    """The openings a match or tournament of ``pairs`` pairs asked for, and where they
+    come from in words: a file's, ``plies`` random plies (seeded), or with ``default``
+    the game's shipped set where every agent can start from a position (otherwise, and
+    without any, none: every game from the start).
+
+    :raises ConfigError: if openings were asked for and a program of the game cannot
+        start from a position, or the file is not a file of openings.
+    """
+    if path or plies:
+        check_programs_can_start(spec, agents)
+    if path:
+        return read_openings(spec, path), f"file {path}"
+    if plies:
+        return random_openings(spec, plies, pairs, seed), f"{plies} random plies"
+    if not default:
+        return [], "none"
+    if not spec.referee.STARTS_ANYWHERE and any(a.program is not None for a in agents):
+        return [], "none (the game's programs always start from its start)"
+    found = default_openings(spec)
+    return found, f"the default set ({len(found)})" if found else "none"
+
+
 def for_pairs(openings: Sequence[str], pairs: int) -> list[str | None]:
     """The start of each of ``pairs`` pairs: the openings in turn, over again when there
     are fewer; ``None`` (the game's start) when there are none."""

@@ -61,10 +61,9 @@ def standings(
     game: str,
     agents: Sequence[str],
     games: Sequence[StoredGame],
-    *,
-    contest_scored: bool = False,
 ) -> Standings:
-    """The standings of ``games`` between ``agents`` (numbered as in the games)."""
+    """The standings of ``games`` between ``agents`` (numbered as in the games); the
+    contest's own points are shown where some game scored otherwise than 1-½-0."""
     n = len(agents)
     cross = [[0.0] * n for _ in range(n)]
     meetings = [[0] * n for _ in range(n)]
@@ -72,6 +71,7 @@ def standings(
     wdl = [[0, 0, 0] for _ in range(n)]
     contest = [0.0] * n
     by_pair: dict[int, list[StoredGame]] = defaultdict(list)
+    contest_scored = False
     reasons: Counter[str] = Counter()
     for g in games:
         a, b = g.seats
@@ -89,6 +89,7 @@ def standings(
             contest[b] += g.record.score[1]
         by_pair[g.pair].append(g)
         reasons[str(g.record.reason)] += 1
+        contest_scored = contest_scored or g.record.score not in (None, (first, 1 - first))
     ratings = fit(n, results)
     pair_scores: list[list[tuple[float, float]]] = [[] for _ in range(n)]
     for pair in by_pair.values():

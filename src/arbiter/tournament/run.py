@@ -105,10 +105,12 @@ def open_tournament(store: Store, plan: Plan) -> Tournament:
     return store.open(plan.name, plan.spec.name, plan.settings(), agents)
 
 
-def missing(store: Store, tournament: Tournament, plan: Plan) -> list[tuple[Pairing, GameJob]]:
-    """The games of the plan not yet in the database."""
+def missing(
+    store: Store, tournament: Tournament, games: Sequence[tuple[Pairing, GameJob]]
+) -> list[tuple[Pairing, GameJob]]:
+    """The ``games`` (a plan's) not yet in the database."""
     done = store.played(tournament.id)
-    return [(p, job) for p, job in plan.games() if p.round not in done]
+    return [(p, job) for p, job in games if p.round not in done]
 
 
 Series = Callable[[Sequence[GameJob], int], Iterator[tuple[GameJob, GameRecord]]]

@@ -15,7 +15,7 @@ W_TRAPPED, more than the home penalty the opponent pays for it.
 
 from __future__ import annotations
 
-from arbiter.bitboard import bits
+from arbiter.bitboard import bits, total_and_max
 from arbiter.games.chinese_checkers.rules import (
     CELLS,
     COORDS,
@@ -52,13 +52,7 @@ DISTANCE = tuple(tuple(_distance(c, GOAL_TIP[p]) for c in range(CELLS)) for p in
 
 def travel(s: State, p: int) -> tuple[int, int]:
     """(Total distance seat ``p``'s marbles still have to their tip, the rearmost's)."""
-    dist = DISTANCE[p]
-    total = rear = 0
-    for c in bits(s.pieces[p]):
-        d = dist[c]
-        total += d
-        rear = max(rear, d)
-    return total, rear
+    return total_and_max(s.pieces[p], DISTANCE[p])
 
 
 def trapped(s: State, p: int) -> int:

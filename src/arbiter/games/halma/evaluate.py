@@ -21,7 +21,7 @@ switched on made entering the camp cost, and games grew from 150 plies to 370.)
 
 from __future__ import annotations
 
-from arbiter.bitboard import bits
+from arbiter.bitboard import bits, total_and_max
 from arbiter.games.halma.rules import CAMPS, CELLS, SIZE, Move, State, xy
 
 W_STEP = 10
@@ -49,19 +49,8 @@ def _distance(p: int, c: int) -> int:
 DISTANCE = tuple(tuple(_distance(p, c) for c in range(CELLS)) for p in (0, 1))
 """Per seat, each square's distance to the corner it crosses to."""
 LANE = tuple(abs(xy(c)[0] - xy(c)[1]) for c in range(CELLS))
-XY = tuple(xy(c) for c in range(CELLS))
 """Each square's distance off the main diagonal (the corners' line)."""
-
-
-def travel(s: State, p: int) -> tuple[int, int]:
-    """(Total distance seat ``p``'s pieces still have to go, the rearmost's)."""
-    dist = DISTANCE[p]
-    total = rear = 0
-    for c in bits(s.pieces[p]):
-        d = dist[c]
-        total += d
-        rear = max(rear, d)
-    return total, rear
+XY = tuple(xy(c) for c in range(CELLS))
 
 
 COST = tuple(
@@ -73,7 +62,7 @@ COST = tuple(
 def _side(s: State, p: int) -> int:
     dist, cost = DISTANCE[p], COST[p]
     target = CAMPS[1 - p]
-    holes = [XY[h] for h in bits(target & ~(s.pieces[0] | s.pieces[1]))]
+    holes: list[tuple[int, int]] | None = None  # the camp's empty squares, once needed
     total = rear = away = 0
     bb = s.pieces[p]
     while bb:  # the set bits, inline: this runs at every leaf of a search
@@ -85,6 +74,8 @@ def _side(s: State, p: int) -> int:
         if d > rear:
             rear = d
         if not (target >> c) & 1:
+            if d <= NEAR and holes is None:
+                holes = [XY[h] for h in bits(target & ~(s.pieces[0] | s.pieces[1]))]
             if d <= NEAR and holes:
                 x, y = XY[c]
                 away += min(abs(x - hx) + abs(y - hy) for hx, hy in holes)
@@ -123,5 +114,5 @@ def draw_value(s: State) -> int:
 def moves_to_go(s: State) -> int:
     """About a quarter of the distance still to travel (a move gains two to six units
     on average, a hop chain far more), at least 10."""
-    total, _ = travel(s, s.to_move)
+    total, _ = total_and_max(s.pieces[s.to_move], DISTANCE[s.to_move])
     return max(10, (total - HOME) // 4)

@@ -246,17 +246,26 @@ def board_rows(s: State) -> list[str]:
     return rows
 
 
+class BadRow(ValueError):
+    """A board row that is not 16 symbols ``B``, ``W`` or ``.``; ``row`` is its number."""
+
+    def __init__(self, row: int, text: str) -> None:
+        super().__init__(f"board row {row} {text!r}: expected {SIZE} symbols, each B, W or .")
+        self.row = row
+
+
 def pieces_of(rows: list[str]) -> tuple[int, int]:
     """Black's and white's pieces in 16 rows of ``B``, ``W`` or ``.``.
 
-    :raises ValueError: naming the row, unless there are 16 rows of 16 such symbols.
+    :raises BadRow: naming the row, for a row that is not 16 such symbols.
+    :raises ValueError: unless there are 16 rows.
     """
     if len(rows) != SIZE:
         raise ValueError(f"expected {SIZE} board rows, found {len(rows)}")
     pieces = [0, 0]
     for y, row in enumerate(rows):
         if len(row) != SIZE or set(row) - set("BW."):
-            raise ValueError(f"board row {y} {row!r}: expected {SIZE} symbols, each B, W or .")
+            raise BadRow(y, row)
         for x, mark in enumerate(row):
             if mark != ".":
                 pieces["BW".index(mark)] |= 1 << cell(x, y)

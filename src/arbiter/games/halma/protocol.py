@@ -31,6 +31,7 @@ from arbiter.errors import ConfigError, Malformed, NotationError, Reason
 from arbiter.game import Game, Outcome, Player
 from arbiter.games.halma.evaluate import order_hint
 from arbiter.games.halma.notation import (
+    BadRow,
     board_rows,
     format_move,
     parse_move,
@@ -128,8 +129,8 @@ def input_text(s: State, seat: Player, remaining: float, *, single: bool = False
     return "\n".join(lines) + "\n"
 
 
-def parse_input(text: str, *, ply: int = 0) -> Input:
-    """Parses ``input.txt`` (``ply``: the plies played, which the file does not say).
+def parse_input(text: str) -> Input:
+    """Parses ``input.txt`` (the plies played, which the file does not say, are 0).
 
     :raises NotationError: naming ``input.txt``, the line and what was expected.
     """
@@ -156,15 +157,12 @@ def parse_input(text: str, *, ply: int = 0) -> Input:
     rows = [line.strip() for line in lines[3 : 3 + SIZE]]
     try:
         pieces = pieces_of(rows)
-    except ValueError as e:
-        number = next(
-            (n for n, row in enumerate(rows, 4) if len(row) != SIZE or set(row) - set("BW.")), 4
-        )
-        raise NotationError(f"input.txt line {number}: {e}", text) from None
+    except BadRow as e:
+        raise NotationError(f"input.txt line {e.row + 4}: {e}", text) from None
     if any(line.strip() for line in lines[3 + SIZE :]):
         raise bad(4 + SIZE, "the end of the file after the 16 board rows")
     seat: Player = COLOURS.index(colour)
-    return Input(mode == "SINGLE", seat, seconds, State(pieces, seat, ply))
+    return Input(mode == "SINGLE", seat, seconds, State(pieces, seat))
 
 
 # -- the referee side -----------------------------------------------------------

@@ -222,7 +222,9 @@ def _narrow(s: State, every: dict[int, int]) -> dict[int, int]:
 def destinations(s: State) -> dict[int, int]:
     """Returns, for each of the mover's pieces that may move, the bits of the squares it
     may end on, after every camp rule."""
-    return _narrow(s, {a: ends for a, (ends, _) in _candidates(s).items()})
+    p = s.to_move
+    occupied = s.pieces[0] | s.pieces[1]
+    return _narrow(s, {a: reach(p, a, occupied) for a in bits(s.pieces[p])})
 
 
 def can_move(s: State) -> bool:
@@ -232,9 +234,9 @@ def can_move(s: State) -> bool:
     p = s.to_move
     occupied = s.pieces[0] | s.pieces[1]
     mine = list(bits(s.pieces[p]))
-    if any(allowed(p, a, steps_from(a, occupied)) for a in mine):
-        return True
-    return any(allowed(p, a, hops_from(a, occupied) & ~(1 << a)) for a in mine)
+    return any(allowed(p, a, steps_from(a, occupied)) for a in mine) or any(
+        reach(p, a, occupied) for a in mine
+    )
 
 
 def has_crossed(s: State, p: Player) -> bool:
