@@ -270,3 +270,11 @@ def test_a_move_that_leaves_exactly_no_time_loses() -> None:
     assert adjudicate(GAME, s, Clock.start(TimeControl.parse("300")).spend(0, 299.9), None) is None
     # a per-move clock has no game time to run out of
     assert adjudicate(GAME, s, Clock.start(TimeControl.parse("st=1")).spend(0, 1.0), None) is None
+
+
+def test_a_move_in_a_finished_game_is_refused_with_the_result() -> None:
+    white = (BLACK_CAMP - {(3, 2)}) | {(4, 3)}
+    black = (WHITE_CAMP - {(15, 11)}) | {(10, 10)}
+    s = GAME.apply(position(black, white, to_move=1), Move(cell(4, 3), cell(3, 2)))
+    with pytest.raises(IllegalMove, match=r"the game is over \(0-1\)"):
+        resolve_move("E 10,10 11,11", s, seat=0)

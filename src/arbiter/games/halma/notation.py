@@ -211,7 +211,7 @@ def _why(m: Move, s: State) -> str:
     own, other = CAMPS[p], CAMPS[1 - p]
     there = square(m.target)
     if outcome := _RULES.outcome(s):
-        return f"the game is over ({outcome.result})"
+        return f"the game is over ({outcome.result()})"
     if (other >> m.origin) & 1 and not (other >> m.target) & 1:
         return "a piece in the opposing camp may not leave it"
     if not (own >> m.origin) & 1 and (own >> m.target) & 1:
