@@ -28,7 +28,7 @@ def test_a_program_that_plays_illegally_fails_with_its_transcript(capsys) -> Non
     out = capsys.readouterr().out
     assert "FAIL  first seat" in out and "by illegal move" in out
     assert " < " in out and " > " in out  # what it read and wrote
-    assert "3 of the checks failed" in out
+    assert "4 of the checks failed" in out
 
 
 @pytest.mark.parametrize("name", ["checkers", "halma"])
@@ -41,6 +41,54 @@ def test_prepared_positions_exercise_the_rules_and_the_built_in_passes(name: str
         for probe in probes:
             result = run(spec, command, probe, workdir)
             assert result.passed, (probe, result.verdict)
+
+
+@pytest.mark.parametrize(
+    ("name", "met"),
+    [
+        ("votey", {"winning moves"}),
+        ("alquerque", {"captures", "capture chains", "positions with the move back ruled out"}),
+        ("chinese-checkers", {"positions with long hops or neutral chains"}),
+    ],
+)
+def test_steered_games_meet_the_rules_and_the_built_in_passes(name: str, met: set[str]) -> None:
+    spec = find_game(name)
+    steered = [c for c in checks(spec, "st=1") if c.steer is not None]
+    assert steered
+    seen: set[str] = set()
+    with tempfile.TemporaryDirectory() as workdir:
+        for check in steered:
+            result = run(spec, f"{AGENT} {name} --engine random", check, workdir)
+            assert result.passed, (check, result.verdict)
+            seen |= {what for what, n in result.met if n > 0}
+    assert seen == met
+
+
+def test_the_steering_opponent_leaves_more_wins_open_than_random() -> None:
+    """The winning-claim check meets wins far sooner than a random opponent would."""
+    from arbiter.agents.base import Limit
+    from arbiter.agents.random import RandomAgent
+    from arbiter.agents.steering import SteeringAgent
+
+    spec = find_game("votey")
+    steer = next(c for c in checks(spec, None) if c.name == "winning claim").steer
+    assert steer is not None
+    game = spec.make()
+
+    def plies_to_first_open_win(opponent, seed: int) -> int:
+        mover = RandomAgent()
+        mover.reset(game, 0, seed)
+        opponent.reset(game, 1, seed)
+        s = game.initial()
+        while game.outcome(s) is None:
+            if s.to_move == 0 and any(game.apply(s, m).winner == 0 for m in game.legal_moves(s)):
+                return s.ply
+            s = game.apply(s, (mover if s.to_move == 0 else opponent).choose(s, Limit()))
+        return 1000
+
+    steered = [plies_to_first_open_win(SteeringAgent(steer.prefer), seed) for seed in range(4)]
+    random_ = [plies_to_first_open_win(RandomAgent(), seed) for seed in range(4)]
+    assert sum(steered) * 2 < sum(random_), (steered, random_)
 
 
 STRAY = """\
@@ -146,6 +194,7 @@ def test_an_alquerque_player_that_dodges_captures_fails_its_games(tmp_path) -> N
     results = check_agent(spec, f"{sys.executable} {script}")
     failed = [r for r in results if not r.passed]
     assert failed and all("a capture is compulsory" in r.verdict for r in failed)
+    assert "capture chains" in {r.check.name for r in failed}
 
 
 NO_CLAIM = """\
@@ -182,6 +231,7 @@ def test_a_votey_player_that_never_claims_its_win_fails_where_it_wins(tmp_path) 
     results = check_agent(spec, f"{sys.executable} {script}", "st=1")
     failed = [r for r in results if not r.passed]
     assert failed and all("unclaimed win" in r.verdict for r in failed)
+    assert "winning claim" in {r.check.name for r in failed}
 
 
 HALF_JUMP = """\
@@ -213,3 +263,87 @@ def test_a_checkers_engine_that_stops_a_multi_jump_fails_the_multi_jump_check(tm
     multi = results["multi-jump"]
     assert not multi.passed and "illegal move" in multi.verdict
     assert any(" < " in line for line in multi.transcript)
+
+
+GOES_BACK = """\
+import random, sys
+from dataclasses import replace
+from arbiter.games.alquerque.notation import format_move, resolve_move
+from arbiter.games.alquerque.rules import Alquerque
+
+# an Alquerque player that forgets the no-going-back rule
+game, rng = Alquerque(), random.Random(int(sys.argv[1]))
+first = sys.stdin.readline().strip()
+seat = 0 if first == "Start" else 1
+s = game.initial()
+if seat == 1:
+    s = game.apply(s, resolve_move(first, s, seat=1))
+while game.outcome(s) is None:
+    m = rng.choice(game.legal_moves(replace(s, back=(None, None))))
+    print(format_move(m, seat=seat), flush=True)
+    s = game.apply(s, m)
+    line = sys.stdin.readline().strip()
+    if game.outcome(s) is not None or line in ("", "Quit"):
+        break
+    s = game.apply(s, resolve_move(line, s, seat=seat))
+"""
+
+
+def test_an_alquerque_player_that_goes_back_fails_the_no_going_back_check(tmp_path) -> None:
+    script = tmp_path / "goes_back.py"
+    script.write_text(GOES_BACK)
+    spec = find_game("alquerque")
+    check = next(c for c in checks(spec, None) if c.name == "no going back")
+    # over a few of the program's seeds: it chooses at random, the reverse is one of many
+    results = [
+        run(spec, f"{sys.executable} {script} {seed}", check, str(tmp_path)) for seed in (1, 2, 3)
+    ]
+    failed = [r for r in results if not r.passed]
+    assert failed and all("goes back to where" in r.verdict for r in failed)
+    assert all(dict(r.met)["positions with the move back ruled out"] > 0 for r in results)
+
+
+NEUTRAL_END = """\
+import random, sys
+from arbiter.bitboard import bits
+from arbiter.games.chinese_checkers.notation import format_move, resolve_move
+from arbiter.games.chinese_checkers.rules import HOPS, NEUTRAL, ChineseCheckers, Move, targets_from
+
+# a Chinese checkers player whose single long hops may end in a neutral triangle
+def long_landings(a, occupied):
+    occupied &= ~(1 << a)
+    out = 0
+    for line in HOPS[a]:
+        for over, clear, land in line[1:]:
+            if occupied & over:
+                out |= 0 if occupied & clear else 1 << land
+                break
+    return out
+
+game, rng = ChineseCheckers(), random.Random(3)
+seat = int(sys.stdin.readline()) - 1
+s = game.initial()
+while game.outcome(s) is None:
+    if s.to_move == seat:
+        occ = s.pieces[0] | s.pieces[1]
+        ends = lambda a: targets_from(a, occ) | long_landings(a, occ) & NEUTRAL
+        m = rng.choice([Move(a, b) for a in bits(s.pieces[seat]) for b in bits(ends(a))])
+        print(format_move(m, seat=seat), flush=True)
+    else:
+        line = sys.stdin.readline()
+        if not line.strip():
+            break
+        m = resolve_move(line, s, seat=seat)
+    s = game.apply(s, m)
+"""
+
+
+def test_a_chinese_checkers_player_ending_in_a_neutral_triangle_fails_the_long_hops_check(
+    tmp_path,
+) -> None:
+    script = tmp_path / "neutral_end.py"
+    script.write_text(NEUTRAL_END)
+    spec = find_game("chinese-checkers")
+    check = next(c for c in checks(spec, None) if c.name == "long hops")
+    result = run(spec, f"{sys.executable} {script}", check, str(tmp_path))
+    assert not result.passed and "in a neutral triangle, where no move may end" in result.verdict

@@ -1,29 +1,28 @@
 """``arbiter check-agent``: a conformance check a contestant runs before submitting.
 
 The program plays through the contest's exact protocol and clock, against the
-built-in random player: a whole game in each seat, a game on a short clock, and,
-for contests that give a program the whole board (checkers, Halma), single moves
-from prepared positions that exercise the rules people get wrong. Those positions
-are found by a seeded search of random games for the property each check needs, so
-they are the same every time. Each check passes when the program made no fault; a
-failure shows the verdict and the end of what the program was sent and wrote.
+built-in random player: a whole game in each seat and a game on a short clock;
+then what :mod:`arbiter.probes` gives for its game, which exercises the rules
+people get wrong: single moves from prepared positions (checkers, Halma), or games
+against an opponent that steers into them (Votey, Alquerque, Chinese checkers).
+Each check passes when the program made no fault; a failure shows the verdict and
+the end of what the program was sent and wrote.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from arbiter.agents.base import Agent
 from arbiter.agents.random import RandomAgent
-from arbiter.bitboard import bits
+from arbiter.agents.steering import SteeringAgent
 from arbiter.clock import TimeControl
 from arbiter.contract import GameSpec
-from arbiter.game import Player
+from arbiter.probes import PROBES, STEERED_PLIES, Check
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat, Program
@@ -34,91 +33,16 @@ TRANSCRIPT_LINES = 12
 
 
 @dataclass(frozen=True, slots=True)
-class Check:
-    """One check: the program's seat, where the game starts (``None``: the start), the
-    clock, and the ply at which the game is stopped (``None``: played to the end). A
-    check from a prepared position gives the program the side to move there."""
-
-    name: str
-    about: str
-    seat: Player
-    start: str | None = None
-    clock: str | None = None
-    stop_at: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Result:
+    """A check's outcome: ``met`` counts what the program met in a steered game."""
+
     check: Check
     passed: bool
     verdict: str
     transcript: tuple[str, ...] = ()
+    met: tuple[tuple[str, int], ...] = ()
 
 
-def _find(
-    spec: GameSpec[Any, Any], want: Callable[[Any, Any], bool], seed: int, plies: int = 200
-) -> str | None:
-    """The first position of seeded random games where ``want(game, state)`` holds."""
-    game = spec.make()
-    rng = random.Random(seed)
-    for _ in range(200):
-        s = game.initial()
-        for _ in range(plies):
-            if game.outcome(s) is not None:
-                break
-            if want(game, s):
-                return str(spec.notation.format_position(s))
-            s = game.apply(s, rng.choice(game.legal_moves(s)))
-    return None
-
-
-def _checkers_probes(spec: GameSpec[Any, Any]) -> list[Check]:
-    def forced(game: Any, s: Any) -> bool:
-        moves = game.legal_moves(s)
-        return bool(moves) and all(m.captures for m in moves)
-
-    def multi(game: Any, s: Any) -> bool:
-        return forced(game, s) and any(len(m.captures) >= 2 for m in game.legal_moves(s))
-
-    return [
-        Check("forced capture", "a capture is compulsory", 0, start)
-        for start in [_find(spec, forced, 1)]
-        if start
-    ] + [
-        Check("multi-jump", "a jump goes on while it can, every landing written", 0, start)
-        for start in [_find(spec, multi, 2, 400)]
-        if start
-    ]
-
-
-def _halma_probes(spec: GameSpec[Any, Any]) -> list[Check]:
-    from arbiter.games.halma.rules import CAMPS, destinations, reach
-
-    def narrowed(game: Any, s: Any) -> bool:
-        """Rule 1(b) rules out moves the board allows (a piece outside could move)."""
-        p = s.to_move
-        occupied = s.pieces[0] | s.pieces[1]
-        outside = list(bits(s.pieces[p] & ~CAMPS[p]))
-        return any(reach(p, c, occupied) for c in outside) and not set(outside) & set(
-            destinations(s)
-        )
-
-    def chain(game: Any, s: Any) -> bool:
-        return any(len(m.hops) >= 3 for m in game.legal_moves(s))
-
-    found = [
-        ("camp first", "while pieces are in the camp, one must leave it (rule 1(b))", narrowed, 3),
-        ("hop chain", "a chain of three hops or more, one J line each", chain, 4),
-    ]
-    return [
-        Check(name, about, 0, start)
-        for name, about, want, seed in found
-        for start in [_find(spec, want, seed, 120)]
-        if start
-    ]
-
-
-PER_MOVE_SHORT = Check("short clock", "a whole game at 0.5 s a move", 0, clock="st=0.5")
 SHORT = {
     "alquerque": Check("short clock", "a whole game with 10 s for it", 0, clock="10"),
     "chinese-checkers": Check(
@@ -127,11 +51,6 @@ SHORT = {
     "halma": Check("little time", "a move with 2 s left", 0, clock="2 kill=10", stop_at=1),
 }
 """Each game's check of a program's timing, where 0.5 s a move is not the contest's shape."""
-
-PROBES: dict[str, Callable[[GameSpec[Any, Any]], list[Check]]] = {
-    "checkers": _checkers_probes,
-    "halma": _halma_probes,
-}
 
 
 def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
@@ -144,10 +63,11 @@ def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
             spec.name, Check("short clock", "a whole game at 0.5 s a move", 0, clock="st=0.5")
         ),
     ]
-    probes = PROBES.get(spec.name)
     game = spec.make()
-    for probe in probes(spec) if probes is not None else []:
-        assert probe.start is not None
+    for probe in PROBES[spec.name](spec):
+        if probe.start is None:  # a steered game
+            out.append(replace(probe, clock=clock, stop_at=STEERED_PLIES))
+            continue
         s = spec.notation.parse_position(probe.start)
         seat = game.to_move(s)  # the program is the side to move
         # one move, the program's: both games keep the ply in the position
@@ -166,7 +86,9 @@ def run(spec: GameSpec[Any, Any], command: str, check: Check, workdir: str) -> R
     supervision = replace(spec.supervision, log_dir=game_dir(log_dir, 1))
     program = Program.from_command(command, name="program")
     seat = spec.referee.program_seat(program, supervision=supervision)
-    opponent: LocalSeat[Any, Any] = LocalSeat(RandomAgent(), game, spec.referee, seed=7)
+    steering = None if check.steer is None else SteeringAgent(check.steer.prefer, check.steer.watch)
+    agent: Agent[Any, Any] = steering or RandomAgent()
+    opponent: LocalSeat[Any, Any] = LocalSeat(agent, game, spec.referee, seed=7)
     seats = [seat, opponent] if check.seat == 0 else [opponent, seat]
     tc = TimeControl.parse(check.clock) if check.clock else spec.time_control
     record: GameRecord = asyncio.run(
@@ -177,7 +99,8 @@ def run(spec: GameSpec[Any, Any], command: str, check: Check, workdir: str) -> R
     verdict = f"{out.result()} by {out.reason}" + (f" ({out.detail})" if out.detail else "")
     logs = sorted(Path(game_dir(log_dir, 1)).glob(f"{check.seat + 1}-*.log"))
     lines = logs[0].read_text(errors="replace").splitlines() if logs else []
-    return Result(check, not lost, verdict, tuple(lines[-TRANSCRIPT_LINES:]))
+    met = () if steering is None else tuple(sorted(steering.met.items()))
+    return Result(check, not lost, verdict, tuple(lines[-TRANSCRIPT_LINES:]), met)
 
 
 def check_agent(spec: GameSpec[Any, Any], command: str, clock: str | None = None) -> list[Result]:

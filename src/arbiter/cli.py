@@ -744,6 +744,9 @@ def _cmd_check_agent(args: argparse.Namespace) -> int:
     for result in check_agent(spec, args.program, clock):
         mark = "pass" if result.passed else "FAIL"
         print(f"{mark}  {result.check.name}: {result.check.about}: {result.verdict}", flush=True)
+        if result.check.steer is not None:
+            met = ", ".join(f"{n} {what}" for what, n in result.met)
+            print(f"      met: {met}" if met else "      the situation never came up in this game")
         if not result.passed:
             failed += 1
             if result.check.start:
