@@ -31,11 +31,19 @@ def test_a_program_that_plays_illegally_fails_with_its_transcript(capsys) -> Non
     assert "4 of the checks failed" in out
 
 
-@pytest.mark.parametrize("name", ["checkers", "halma"])
-def test_prepared_positions_exercise_the_rules_and_the_built_in_passes(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "prepared"),
+    [
+        ("checkers", {"forced capture", "multi-jump"}),
+        ("halma", {"camp first", "hop chain", "very little time"}),
+    ],
+)
+def test_prepared_positions_exercise_the_rules_and_the_built_in_passes(
+    name: str, prepared: set[str]
+) -> None:
     spec = find_game(name)
     probes = [c for c in checks(spec, None) if c.start is not None]
-    assert len(probes) == 2
+    assert {c.name for c in probes} == prepared
     command = f"{AGENT} {name} --engine random"
     with tempfile.TemporaryDirectory() as workdir:
         for probe in probes:
@@ -347,3 +355,33 @@ def test_a_chinese_checkers_player_ending_in_a_neutral_triangle_fails_the_long_h
     check = next(c for c in checks(spec, None) if c.name == "long hops")
     result = run(spec, f"{sys.executable} {script}", check, str(tmp_path))
     assert not result.passed and "in a neutral triangle, where no move may end" in result.verdict
+
+
+SLOW = """\
+import time
+from pathlib import Path
+from arbiter.games.halma.notation import format_move
+from arbiter.games.halma.protocol import parse_input
+from arbiter.games.halma.rules import Halma
+
+# a Halma program that thinks 0.5 s of CPU whatever time input.txt gives it
+given = parse_input(Path("input.txt").read_text())
+end = time.process_time() + 0.5
+while time.process_time() < end:
+    pass
+Path("output.txt").write_text(format_move(Halma().legal_moves(given.state)[0], seat=0) + "\\n")
+"""
+
+
+def test_a_halma_program_that_ignores_the_time_it_is_given_fails_with_little_left(
+    tmp_path,
+) -> None:
+    """It loses the move made with 0.3 s left, and only that one (2 s is enough)."""
+    script = tmp_path / "slow.py"
+    script.write_text(SLOW)
+    spec = find_game("halma")
+    timing = [c for c in checks(spec, None) if "little time" in c.name]
+    results = {c.name: run(spec, f"{sys.executable} {script}", c, str(tmp_path)) for c in timing}
+    assert results["little time"].passed, results["little time"].verdict
+    late = results["very little time"]
+    assert not late.passed and "by time" in late.verdict, late.verdict

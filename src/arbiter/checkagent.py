@@ -71,7 +71,7 @@ def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
         s = spec.notation.parse_position(probe.start)
         seat = game.to_move(s)  # the program is the side to move
         # one move, the program's: both games keep the ply in the position
-        out.append(replace(probe, seat=seat, clock=clock, stop_at=s.ply + 1))
+        out.append(replace(probe, seat=seat, clock=probe.clock or clock, stop_at=s.ply + 1))
     return out
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from arbiter.bitboard import bits, popcount
@@ -127,7 +127,16 @@ def _halma(spec: GameSpec[Any, Any]) -> list[Check]:
     def chain(game: halma.Halma, s: halma.State) -> bool:
         return any(len(m.hops) >= 3 for m in game.legal_moves(s))
 
-    return _prepared(
+    def midgame(game: halma.Halma, s: halma.State) -> bool:
+        return s.ply >= 60
+
+    late = [
+        replace(check, clock="0.3 kill=10")
+        for check in _prepared(
+            spec, [("very little time", "a move deep in a game with 0.3 s left", midgame, 5, 80)]
+        )
+    ]
+    return late + _prepared(
         spec,
         [
             (
