@@ -386,3 +386,44 @@ def test_log_dir_keeps_each_program_s_lines_and_the_verdict(tmp_path, capsys) ->
     # the good program's first line is its own move, then the bad one's move told to it
     moves = [line for line in good if " < " in line or " > " in line]
     assert " < " in moves[0] and " > " in moves[1]
+
+
+def test_log_dir_keeps_all_of_a_program_s_standard_error_in_time_order(tmp_path) -> None:
+    """Every line a program writes to stderr is in its transcript where it happened,
+    not only the last few the process layer keeps for a crash message."""
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text(
+        "import sys, runpy\n"
+        "for i in range(60):\n"
+        "    print(f'thinking {i}', file=sys.stderr, flush=True)\n"
+        "sys.argv = ['arbiter', 'agent', 'votey', '--engine', 'random', '--fault', 'illegal',"
+        " '--fault-ply', '2', *sys.argv[1:]]\n"
+        "runpy.run_module('arbiter.cli', run_name='__main__')\n"
+    )
+    program = f"{sys.executable} -m arbiter.cli agent votey --engine random"
+    logs = tmp_path / "logs"
+    argv = ["match", "votey", program, f"{sys.executable} {chatty}", "--games", "1"]
+    assert main([*argv, "--move-time", "1", "--names", "good", "bad", "--log-dir", str(logs)]) == 0
+    bad = (logs / "game-0001" / "2-bad.log").read_text().splitlines()
+    errors = [line.split(" e ", 1)[1] for line in bad if " e " in line]
+    assert errors == [f"thinking {i}" for i in range(60)]
+    # written before its first move, so they come before what it wrote
+    first_move = next(i for i, line in enumerate(bad) if " < " in line)
+    assert max(i for i, line in enumerate(bad) if " e " in line) < first_move
+
+
+def test_log_dir_keeps_the_standard_error_of_each_run_of_a_halma_program(tmp_path) -> None:
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text(
+        "import sys, runpy\n"
+        "print('run', open('input.txt').read().split()[0], file=sys.stderr, flush=True)\n"
+        "sys.argv = ['arbiter', 'agent', 'halma', '--engine', 'random']\n"
+        "runpy.run_module('arbiter.cli', run_name='__main__')\n"
+    )
+    program = f"{sys.executable} {chatty}"
+    logs = tmp_path / "logs"
+    argv = ["match", "halma", program, program, "--games", "1", "--max-plies", "6"]
+    assert main([*argv, "--names", "a", "b", "--log-dir", str(logs)]) == 0
+    for name in ("1-a", "2-b"):
+        log = (logs / "game-0001" / f"{name}.log").read_text().splitlines()
+        assert [line.split(" e ", 1)[1] for line in log if " e " in line] == ["run GAME"] * 3

@@ -87,6 +87,7 @@ class FileSeat(Generic[S, M]):
         if self.supervision.log_dir is not None:
             self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
             self.transcript.note(f"run once per move in {self.runner.workdir}")
+            self.runner.on_stderr = self.transcript.stderr
 
     async def ask(self, s: S, clock: Clock) -> Reply:
         kill_at = clock.kill_at(self.seat)
@@ -133,7 +134,8 @@ class FileSeat(Generic[S, M]):
 
     async def stop(self, outcome: Outcome) -> None:
         if self.transcript is not None:
-            self.transcript.finish(outcome, [])
+            self.transcript.finish(outcome)
+            self.runner.on_stderr = None
             self.transcript = None
         self.workdir.remove()
 

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +53,8 @@ class FileRunner:
         confinement: Confinement | None = None,
     ) -> None:
         self.argv = list(argv)
+        #: given each line a run writes to its standard error (a transcript's)
+        self.on_stderr: Callable[[str], None] | None = None
         self.workdir = Path(workdir)
         self.name = name or " ".join(self.argv)
         self.input_name = input_name
@@ -113,6 +115,7 @@ class FileRunner:
             stdin=False,
             env=self.env,
             confinement=self.confinement,
+            on_stderr=self.on_stderr,
         )
         started = time.monotonic()
         await process.start()

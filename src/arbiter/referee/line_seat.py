@@ -95,6 +95,9 @@ class LineSeat(Generic[S, M]):
     async def start(self, seat: Player, clock: Clock) -> None:
         self.seat = seat
         argv = [*absolute_arguments(self.program.argv), *self.arguments(seat)]
+        if self.supervision.log_dir is not None:
+            self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
+            self.transcript.note(f"started: {' '.join(argv)}")
         if self.transport_factory is not None:
             self.transport = self.transport_factory(argv, self.program.cwd)
         else:
@@ -106,10 +109,8 @@ class LineSeat(Generic[S, M]):
                 cwd=self.workdir.path,
                 env=program_environment(self.workdir.path, sup.pass_env),
                 confinement=sup.confinement,
+                on_stderr=None if self.transcript is None else self.transcript.stderr,
             )
-        if self.supervision.log_dir is not None:
-            self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
-            self.transcript.note(f"started: {' '.join(argv)}")
         await self.transport.start()
         self._cpu_base = 0.0  # start-up counts towards the first move
         self._first = True
@@ -199,7 +200,6 @@ class LineSeat(Generic[S, M]):
         with contextlib.suppress(Exception):
             await self.transport.close()
         if self.transcript is not None:
-            tail = self.transport.stderr_tail if isinstance(self.transport, LinePipe) else []
-            self.transcript.finish(outcome, tail)
+            self.transcript.finish(outcome)
         if self.workdir is not None:
             self.workdir.remove()

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from arbiter.errors import (
@@ -72,8 +72,11 @@ class LinePipe:
         poll: float = 0.01,
         env: Mapping[str, str] | None = None,
         confinement: Confinement | None = None,
+        on_stderr: Callable[[str], None] | None = None,
     ) -> None:
-        self.process = AgentProcess(argv, name=name, cwd=cwd, env=env, confinement=confinement)
+        self.process = AgentProcess(
+            argv, name=name, cwd=cwd, env=env, confinement=confinement, on_stderr=on_stderr
+        )
         self.name = self.process.name
         self.poll = poll
         self._lines: deque[bytes | Malformed] = deque()
@@ -140,11 +143,6 @@ class LinePipe:
     def resume(self) -> None:
         """Continues the program's tree."""
         self.process.resume()
-
-    @property
-    def stderr_tail(self) -> list[str]:
-        """The last lines the program wrote to its standard error."""
-        return self.process.stderr_tail
 
     async def close(self, grace: float = 0.5) -> int | None:
         """Closes the program's input, waits up to ``grace`` seconds, then kills its

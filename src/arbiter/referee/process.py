@@ -35,7 +35,7 @@ import signal
 import subprocess
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import psutil
 
@@ -68,7 +68,9 @@ class AgentProcess:
 
     ``stdin`` decides whether the program gets a pipe for its input (programs spoken
     to in lines) or no input at all (programs run once per move). ``env`` is its
-    whole environment (``None``: the referee's).
+    whole environment (``None``: the referee's). ``on_stderr`` is given each line the
+    program writes to its standard error, as it arrives (a transcript keeps them all;
+    the process keeps only the last few).
     """
 
     def __init__(
@@ -80,8 +82,10 @@ class AgentProcess:
         stdin: bool = True,
         env: Mapping[str, str] | None = None,
         confinement: Confinement | None = None,
+        on_stderr: Callable[[str], None] | None = None,
     ) -> None:
         self.argv = list(argv)
+        self.on_stderr = on_stderr
         self.name = name or " ".join(self.argv)
         self.cwd = cwd
         self.env = None if env is None else dict(env)
@@ -196,12 +200,10 @@ class AgentProcess:
                 continue
             if not line:
                 return
-            self._stderr.append(visible(line.decode("utf-8", "replace").rstrip(), 300))
-
-    @property
-    def stderr_tail(self) -> list[str]:
-        """The last lines the program wrote to its standard error."""
-        return list(self._stderr)
+            text = visible(line.decode("utf-8", "replace").rstrip(), 300)
+            self._stderr.append(text)
+            if self.on_stderr is not None:
+                self.on_stderr(text)
 
     def poll(self) -> int | None:
         """Returns the exit code once the program has exited (negative: killed by that
@@ -353,10 +355,11 @@ class AgentProcess:
         else:
             kill_orphans()
         WATCHDOG.forget(self.popen.pid)
+        for task in self._tasks:
+            # the tree is gone, so its pipes end at once: read what is left in them
+            await settle(task, 0.5)
         for transport in self._transports:
             transport.close()
-        for task in self._tasks:
-            await settle(task, 1.0)
         return code
 
     async def end(self, grace: float = 0.5) -> int | None:

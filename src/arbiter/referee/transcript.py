@@ -1,11 +1,13 @@
 """A program's transcript of one game: every line the referee sent it and every line it
-wrote back (or every input and output file), with the seconds since the game began,
-and the end of its standard error, so a contestant can see why their program lost.
+wrote back (or every input and output file), and its standard error, all with the
+seconds since the game began, so a contestant can see why their program lost.
 
 One file per game and program: ``DIR/game-0001/1-NAME.log`` (the game's number in its
 match or tournament, the seat, the program's name). Lines are ``   0.123 > text`` for
-what the program was sent, ``   0.456 < text`` for what it wrote, ``   0.789 ! text``
-for what the referee made of it.
+what the program was sent, ``   0.456 < text`` for what it wrote, ``   0.500 e text``
+for what it wrote to its standard error, ``   0.789 ! text`` for what the referee
+made of it. Standard error is kept up to :data:`STDERR_BYTES` a game, so a program
+that floods it cannot fill the disk.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from typing import TextIO
 
 from arbiter.errors import AgentFault
 from arbiter.game import Outcome
+
+STDERR_BYTES = 1 << 20
+"""Standard error kept per program and game; the rest is counted, not written."""
 
 
 def game_dir(log_dir: str, number: int) -> str:
@@ -33,6 +38,7 @@ class Transcript:
         safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name)[:60] or "program"
         self.path = Path(directory) / f"{seat + 1}-{safe}.log"
         self.started = time.monotonic()
+        self.stderr_bytes = 0
         self.file: TextIO | None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,6 +65,12 @@ class Transcript:
         """What the program wrote (a line, or an output file's contents)."""
         self._write("<", text)
 
+    def stderr(self, line: str) -> None:
+        """A line of the program's standard error, up to :data:`STDERR_BYTES` a game."""
+        self.stderr_bytes += len(line) + 1
+        if self.stderr_bytes <= STDERR_BYTES:
+            self._write("e", line)
+
     def note(self, text: str) -> None:
         """What the referee made of it: a fault, the end of the game."""
         self._write("!", text)
@@ -67,18 +79,16 @@ class Transcript:
         """The fault the referee found in the program's reply."""
         self.note(error.detail or str(error))
 
-    def finish(self, outcome: Outcome, stderr: list[str]) -> None:
-        """Notes the result, adds the end of the program's standard error and closes."""
+    def finish(self, outcome: Outcome) -> None:
+        """Notes the result and closes."""
         why = f" ({outcome.detail})" if outcome.detail else ""
         self.note(f"game over: {outcome.result()} by {outcome.reason}{why}")
-        self.close(stderr)
+        self.close()
 
-    def close(self, stderr: list[str]) -> None:
-        """Adds the last lines of the program's standard error and closes the file."""
-        if stderr:
-            self.note("its standard error ended with:")
-            for line in stderr:
-                self._write("e", line)
+    def close(self) -> None:
+        """Notes how much standard error was left out, and closes the file."""
+        if self.stderr_bytes > STDERR_BYTES:
+            self.note(f"standard error: {self.stderr_bytes} bytes, the first {STDERR_BYTES} kept")
         if self.file is not None:
             with contextlib.suppress(OSError):
                 self.file.close()
