@@ -1,14 +1,16 @@
-"""Tournament throughput: games per hour for each game, with random agents and with
-fixed-depth alpha-beta, at concurrency 1 and 2, and the referee's own share of the
-time: everything a game's wall time holds beyond what its agents were charged
-(starting programs, pipes or files, judging, suspending, events and the database),
-as a share of the games' time and in milliseconds per move (the share at another
-speed of play follows from that: the overhead per move is roughly fixed).
+"""Tournament throughput: games per hour for each game, with random agents, with
+fixed-depth alpha-beta, and with alpha-beta thinking a fixed time a move, at
+concurrency 1 and 2, and the referee's own share of the time: everything a game's
+wall time holds beyond what its agents were charged (starting and stopping
+programs, pipes or files, judging, suspending, events and the database), as a
+share of the games' time and in milliseconds per move. The overhead per move is
+roughly fixed, so its share falls as the agents think longer: the timed rows show
+it at a pace nearer a contest's.
 
 Agents are built-in engines run as programs (``arbiter agent``), so each game goes
 through the contest's protocol exactly as a contestant's program would.
 
-Usage: python benchmarks/tournament.py [--game NAME] [--games N] [--depth D]
+Usage: python benchmarks/tournament.py [--game NAME] [--games N] [--depth D] [--move-time S]
 """
 
 from __future__ import annotations
@@ -17,23 +19,70 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.games import GAME_NAMES, find_game
+from arbiter.record import GameRecord
+from arbiter.referee.series import GameJob, play_job
 from arbiter.tournament.run import Plan, missing, open_tournament, play
 from arbiter.tournament.store import Store
 
 
+def timed_job(job: GameJob) -> tuple[GameRecord, float]:
+    """Plays a job as a tournament worker does, with the game's own wall time."""
+    started = time.perf_counter()
+    record = play_job(job)
+    return record, time.perf_counter() - started
+
+
+class TimedSeries:
+    """The tournament's games K at a time in worker processes, as the default series
+    plays them, keeping each game's wall time from its start to its programs' end
+    (the time a slot waits for the next game, or the driver's database writes, are
+    not any game's)."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+
+    def __call__(
+        self, jobs: Sequence[GameJob], concurrency: int
+    ) -> Iterator[tuple[GameJob, GameRecord]]:
+        if concurrency <= 1:
+            for job in jobs:
+                record, seconds = timed_job(job)
+                self.seconds.append(seconds)
+                yield job, record
+            return
+        with ProcessPoolExecutor(concurrency) as pool:
+            queue = list(jobs)
+            pending: dict[Future[tuple[GameRecord, float]], GameJob] = {}
+            while queue or pending:
+                while queue and len(pending) < concurrency:
+                    job = queue.pop(0)
+                    pending[pool.submit(timed_job, job)] = job
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    record, seconds = future.result()
+                    self.seconds.append(seconds)
+                    yield pending.pop(future), record
+
+
 def program(game: str, engine: str, name: str) -> AgentSpec:
+    """The built-in ``engine`` run as a program; ``alphabeta@S`` thinks S seconds a move."""
+    engine, _, seconds = engine.partition("@")
     command = f"{sys.executable} -m arbiter.cli agent {game} --engine {engine}"
+    if seconds:
+        command += f" --move-time {seconds}"
     return AgentSpec.parse(command, name=name)
 
 
 def run(game: str, engine: str, games: int, concurrency: int) -> tuple[float, float, float]:
-    """(games per hour, the referee's share of the summed game time, its milliseconds
-    per move)."""
+    """(games per hour, the referee's share of the games' summed wall time, its
+    milliseconds per move)."""
     spec = find_game(game)
     agents = (program(game, engine, "a"), program(game, engine, "b"))
     plan = Plan(
@@ -47,15 +96,16 @@ def run(game: str, engine: str, games: int, concurrency: int) -> tuple[float, fl
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
         tournament = open_tournament(store, plan)
         todo = missing(store, tournament, plan.games())
+        series = TimedSeries()
         started = time.monotonic()
         charged = 0.0
         moves = 0
-        for finished in play(store, tournament, todo, concurrency=concurrency):
+        for finished in play(store, tournament, todo, concurrency=concurrency, series=series):
             charged += sum(finished.record.times)
             moves += len(finished.record.moves)
         wall = time.monotonic() - started
     per_hour = len(todo) / wall * 3600
-    game_time = wall * concurrency  # the games' summed wall time, at most
+    game_time = sum(series.seconds)
     overhead = max(0.0, game_time - charged)
     return per_hour, overhead / game_time, overhead / max(moves, 1) * 1000
 
@@ -65,12 +115,13 @@ def main() -> None:
     parser.add_argument("--game", choices=GAME_NAMES, action="append")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--depth", type=int, default=2)
+    parser.add_argument("--move-time", type=float, default=0.1, help="the timed rows' seconds")
     args = parser.parse_args()
     print(
         f"{'game':17s} {'agents':18s} {'conc':>4s} {'games/h':>9s} {'referee':>8s} {'ms/move':>8s}"
     )
     for game in args.game or GAME_NAMES:
-        for engine in ("random", f"alphabeta:depth={args.depth}"):
+        for engine in ("random", f"alphabeta:depth={args.depth}", f"alphabeta@{args.move_time}"):
             for concurrency in (1, 2):
                 per_hour, share, per_move = run(game, engine, args.games, concurrency)
                 print(

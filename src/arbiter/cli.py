@@ -874,7 +874,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         interrupt_on_termination()  # SIGTERM and SIGHUP end a match as Ctrl-C does
     try:
-        return COMMANDS[args.command](args)
+        status = COMMANDS[args.command](args)
+        if argv is None and args.command == "agent":
+            # a program whose game is over leaves at once: freeing the search's tables
+            # at the interpreter's exit would only keep the referee waiting
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+        return status
     except ArbiterError as e:
         print(f"arbiter {args.command}: error: {e}", file=sys.stderr)
         return 1

@@ -154,17 +154,19 @@ class LineSeat(Generic[S, M]):
             if self.accept(line, first):
                 break
         used = self._charged(transport)
-        self._cpu_base = transport.cpu_time()
         self._message_at = None
         if self.supervision.suspend:
             transport.suspend()
         return Reply(line, used)
 
     def _charged(self, transport: LineTransport) -> float:
+        """The seconds this reply is charged; the CPU time so far becomes the next
+        reply's base."""
+        base, self._cpu_base = self._cpu_base, transport.cpu_time()
         if self.supervision.charging is Charging.WALL:
             assert self._message_at is not None
             return time.monotonic() - self._message_at
-        return transport.cpu_time() - self._cpu_base
+        return self._cpu_base - base
 
     async def _read(self, transport: LineTransport, clock: Clock) -> str:
         sup = self.supervision

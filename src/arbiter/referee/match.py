@@ -8,7 +8,7 @@ the loop calls after every move and when the rules end the game.
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -141,9 +141,8 @@ async def play_game(
                         break
     finally:
         final = out or Outcome(None, Reason.ABORTED, "interrupted")
-        for seat in seats:
-            with contextlib.suppress(Exception):
-                await seat.stop(final)
+        # together: each may wait a grace period for its program to exit
+        await asyncio.gather(*(seat.stop(final) for seat in seats), return_exceptions=True)
     record = GameRecord(
         game=spec.name,
         players=tuple(seat.name for seat in seats),

@@ -29,11 +29,12 @@ import contextlib
 import ctypes
 import itertools
 import os
+import select
 import shlex
 import shutil
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -72,6 +73,29 @@ class Cgroup:
     def __init__(self, version: int, dirs: dict[str, Path]) -> None:
         self.version = version
         self.dirs = dirs  # controller (or "unified") -> directory
+        # the files read or written on every move, kept open: opening a cgroup file
+        # costs more than the read or write itself
+        self._open: dict[tuple[str, str, int], int] = {}
+
+    def _fd(self, controller: str, name: str, mode: int) -> int | None:
+        key = (controller, name, mode)
+        fd = self._open.get(key)
+        if fd is None:
+            d = self.dirs.get(controller)
+            if d is None:
+                return None
+            try:
+                fd = self._open[key] = os.open(d / name, mode | os.O_CLOEXEC)
+            except OSError:
+                return None
+        return fd
+
+    def close_files(self) -> None:
+        """Closes the files kept open (the cgroup can then be removed)."""
+        for fd in self._open.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._open.clear()
 
     @property
     def join_files(self) -> list[Path]:
@@ -79,20 +103,20 @@ class Cgroup:
         return [d / "cgroup.procs" for d in dict.fromkeys(self.dirs.values())]
 
     def _read(self, controller: str, name: str) -> str | None:
-        d = self.dirs.get(controller)
-        if d is None:
+        fd = self._fd(controller, name, os.O_RDONLY)
+        if fd is None:
             return None
         try:
-            return (d / name).read_text()
+            return os.pread(fd, 1 << 16, 0).decode()
         except OSError:
             return None
 
     def _write(self, controller: str, name: str, value: str) -> bool:
-        d = self.dirs.get(controller)
-        if d is None:
+        fd = self._fd(controller, name, os.O_WRONLY)
+        if fd is None:
             return False
         try:
-            (d / name).write_text(value)
+            os.write(fd, value.encode())
         except OSError:
             return False
         return True
@@ -159,21 +183,45 @@ class Cgroup:
         return "freezer" in self.dirs if self.version == 1 else "unified" in self.dirs
 
     def freeze(self, frozen: bool) -> None:
-        """Freezes (or thaws) every process of the cgroup, waiting briefly until it is."""
+        """Freezes (or thaws) every process of the cgroup. A freeze waits briefly until
+        every process is stopped, so none thinks on the opponent's time; a thaw returns
+        at once (a process charged by its CPU time loses nothing while it wakes)."""
         if self.version == 1:
             want = "FROZEN" if frozen else "THAWED"
             self._write("freezer", "freezer.state", want)
-            for _ in range(200):
-                if (self._read("freezer", "freezer.state") or want).strip() == want:
-                    return
-                time.sleep(0.001)
+            if frozen:
+                self._await(
+                    lambda: (self._read("freezer", "freezer.state") or want).strip() == want
+                )
         else:
             self._write("unified", "cgroup.freeze", "1" if frozen else "0")
-            for _ in range(200):
-                events = self._read("unified", "cgroup.events") or ""
-                if f"frozen {int(frozen)}" in events:
-                    return
-                time.sleep(0.001)
+            if frozen:
+                # the kernel signals a change of cgroup.events to poll(2)
+                fd = self._fd("unified", "cgroup.events", os.O_RDONLY)
+                self._await(
+                    lambda: "frozen 1" in (self._read("unified", "cgroup.events") or "frozen 1"), fd
+                )
+
+    @staticmethod
+    def _await(done: Callable[[], bool], fd: int | None = None, timeout: float = 0.2) -> None:
+        """Waits up to ``timeout`` seconds until ``done()``: woken by a change of the file
+        ``fd`` where the kernel reports one, else checking at short, growing intervals
+        (a process stops within microseconds unless the kernel is busy)."""
+        deadline = time.monotonic() + timeout
+        poller = None
+        if fd is not None:
+            poller = select.poll()
+            poller.register(fd, select.POLLPRI | select.POLLERR)
+        pause = 0.00005
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            if poller is not None:
+                poller.poll(min(left, 0.01) * 1000)
+            else:
+                time.sleep(min(pause, left))
+                pause = min(pause * 2, 0.002)
 
     def pids(self) -> list[int]:
         """The processes now in the cgroup."""
@@ -202,6 +250,7 @@ class Cgroup:
 
     def remove(self) -> None:
         """Removes the cgroup's directories (once it is empty)."""
+        self.close_files()
         for d in dict.fromkeys(self.dirs.values()):
             for _ in range(50):
                 try:
