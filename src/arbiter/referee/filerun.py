@@ -11,7 +11,6 @@ run; the program is killed at its kill deadline, with everything it started.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import time
@@ -138,7 +137,7 @@ class FileRunner:
         poll = self.poll
         cpu_limit = kill_at if charging is Charging.CPU else None
         while process.poll() is None:
-            await asyncio.sleep(poll)
+            await process.wait(timeout=poll)  # at once when it exits, else the check
             poll = min(poll * 1.5, 0.05)
             check_limits(process, self.name, cpu_limit, 0.0, memory_limit)
             wall = time.monotonic() - started

@@ -105,6 +105,7 @@ class AgentProcess:
         # setsid and was orphaned) is still measured, stopped and killed
         self._seen: dict[int, psutil.Process] = {}
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self._pidfd: int | None = None  # readable once the program has exited
         self._tasks: list[asyncio.Task[None]] = []
         self._transports: list[asyncio.BaseTransport] = []
         self.suspended = False
@@ -146,6 +147,10 @@ class AgentProcess:
                 f"{self.name}: cannot start {self.argv[0]!r}: {why}", f"cannot start: {why}"
             ) from None
         _LIVE.add(self.popen.pid)
+        try:
+            self._pidfd = os.pidfd_open(self.popen.pid)
+        except (AttributeError, OSError):  # not Linux 5.3+: exits are polled
+            self._pidfd = None
         WATCHDOG.watch(self.popen.pid, self.cgroup)
         try:
             self._ps = psutil.Process(self.popen.pid)
@@ -224,13 +229,21 @@ class AgentProcess:
 
     async def wait(self, timeout: float | None = None, poll: float = 0.005) -> int | None:
         """Waits up to ``timeout`` seconds (``None``: for ever) for the program to exit;
-        returns its exit code, or ``None`` if it is still running."""
+        returns its exit code, or ``None`` if it is still running.
+
+        Where Linux gives a pidfd the exit wakes the wait at once; elsewhere it is
+        polled at growing intervals from ``poll`` seconds (up to 50 ms late).
+        """
         deadline = None if timeout is None else time.monotonic() + timeout
         while (code := self.poll()) is None:
-            if deadline is not None and time.monotonic() >= deadline:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
                 return None
-            await asyncio.sleep(poll)
-            poll = min(poll * 1.5, 0.05)
+            if self._pidfd is not None:
+                await _readable(self._pidfd, 1.0 if left is None else min(left, 1.0))
+            else:
+                await asyncio.sleep(poll if left is None else min(poll, left))
+                poll = min(poll * 1.5, 0.05)
         return code
 
     # -- measures -------------------------------------------------------------
@@ -349,6 +362,10 @@ class AgentProcess:
             self.suspended = False
         code = await self.wait(timeout=5.0)
         _LIVE.discard(self.popen.pid)
+        if self._pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = None
         if self.cgroup is not None:
             self.cgroup.kill()
             self.cgroup.remove()
@@ -390,6 +407,23 @@ class AgentProcess:
             why = f"exited with code {code}"
         tail = next((line for line in reversed(self._stderr) if line.strip()), "")
         return f"{why}; last stderr: {tail}" if tail else why
+
+
+async def _readable(fd: int, timeout: float) -> None:
+    """Waits up to ``timeout`` seconds for ``fd`` to become readable."""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(fd, wake)
+    try:
+        await asyncio.wait({ready}, timeout=timeout)
+    finally:
+        loop.remove_reader(fd)
+        ready.cancel()
 
 
 async def settle(task: asyncio.Task[None], timeout: float | None = None) -> None:

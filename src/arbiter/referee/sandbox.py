@@ -211,7 +211,10 @@ class Cgroup:
         poller = None
         if fd is not None:
             poller = select.poll()
-            poller.register(fd, select.POLLPRI | select.POLLERR)
+            try:
+                poller.register(fd, select.POLLPRI | select.POLLERR)
+            except OSError:
+                poller = None
         pause = 0.00005
         while not done():
             left = deadline - time.monotonic()
