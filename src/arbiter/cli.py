@@ -401,6 +401,19 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     ck.add_argument("program", metavar="COMMAND", help="the program's command, one quoted string")
     _add_time_options(ck, "default: the contest's clock")
 
+    sv = sub.add_parser("serve", help="play, watch and replay games in the browser")
+    sv.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
+    )
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--db", metavar="FILE", help="a tournament database whose standings to show")
+    sv.add_argument(
+        "--config",
+        metavar="FILE",
+        help="a TOML file of [[agent]] entries (name, engine or command, dir, game): the "
+        "only programs the pages may play",
+    )
+
     so = sub.add_parser("solve", help="answer one position with a built-in engine")
     so.add_argument("game", choices=names, metavar="GAME")
     so.add_argument(
@@ -757,6 +770,27 @@ def _cmd_check_agent(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from arbiter.games import GAME_NAMES
+    from arbiter.tournament.commands import read_agent_entries
+    from arbiter.web.app import create_app
+
+    agents: dict[str, list[Any]] = {name: [] for name in GAME_NAMES}
+    if args.config is not None:
+        for agent, only in read_agent_entries(args.config):
+            agent.check()
+            for name in [only] if only is not None else GAME_NAMES:
+                agents[name].append(agent)
+    if args.db is not None and not Path(args.db).is_file():
+        raise ConfigError(f"no database {args.db!r}")
+    where = "this machine only" if args.host in ("127.0.0.1", "localhost", "::1") else "the network"
+    print(f"arbiter serve: http://{args.host}:{args.port}/ (listening on {where})", flush=True)
+    uvicorn.run(create_app(args.db, agents), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def _solve_position(spec: Any, text: str) -> tuple[Any, float | None]:
     """The position to solve in ``text``, and the seconds it gives (``None``: none).
 
@@ -852,6 +886,7 @@ COMMANDS = {
     "report": _cmd_report,
     "export": _cmd_export,
     "check-agent": _cmd_check_agent,
+    "serve": _cmd_serve,
     "solve": _cmd_solve,
     "replay": _cmd_replay,
     "doctor": _cmd_doctor,

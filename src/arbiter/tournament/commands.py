@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from arbiter.agents.spec import AgentSpec, distinct_names
 from arbiter.errors import ConfigError
-from arbiter.games import find_game
+from arbiter.games import GAME_NAMES, find_game
 from arbiter.record import GameRecord, record_key
 from arbiter.tournament.openings import select_openings
 from arbiter.tournament.report import as_json, render, standings
@@ -28,10 +28,20 @@ from arbiter.tournament.store import Store, Tournament
 DEFAULT_DB = "arbiter.db"
 
 
-def read_agents(path: str) -> list[AgentSpec]:
+def read_agents(path: str, game: str | None = None) -> list[AgentSpec]:
+    """The agents of a TOML file for ``game`` (see :func:`read_agent_entries`): those
+    whose entry names that game or none.
+
+    :raises ConfigError: naming the file and the entry, for anything wrong in it.
+    """
+    return [agent for agent, only in read_agent_entries(path) if only in (None, game)]
+
+
+def read_agent_entries(path: str) -> list[tuple[AgentSpec, str | None]]:
     """The agents of a TOML file: ``[[agent]]`` tables, each with ``name`` and either
     ``engine`` (a built-in engine with options) or ``command`` (and optionally
-    ``dir``, its working directory).
+    ``dir``, its working directory), and optionally ``game``, the only game it plays;
+    each with that game or None.
 
     :raises ConfigError: naming the file and the entry, for anything else.
     """
@@ -49,7 +59,7 @@ def read_agents(path: str) -> list[AgentSpec]:
         where = f"{path!r} agent {number}"
         if not isinstance(entry, dict):
             raise ConfigError(f"{where}: expected a table")
-        unknown = set(entry) - {"name", "engine", "command", "dir"}
+        unknown = set(entry) - {"name", "engine", "command", "dir", "game"}
         if unknown:
             raise ConfigError(f"{where}: unknown key {sorted(unknown)[0]!r}")
         name, engine, command = entry.get("name"), entry.get("engine"), entry.get("command")
@@ -63,10 +73,14 @@ def read_agents(path: str) -> list[AgentSpec]:
         cwd = entry.get("dir")
         if cwd is not None and not (isinstance(cwd, str) and Path(cwd).is_dir()):
             raise ConfigError(f"{where} ({name!r}): no directory {cwd!r}")
+        only = entry.get("game")
+        if only is not None and only not in GAME_NAMES:
+            known = ", ".join(GAME_NAMES)
+            raise ConfigError(f"{where} ({name!r}): unknown game {only!r} (games: {known})")
         agent = AgentSpec.parse(text, name=name, cwd=cwd)
         if engine is not None and agent.engine is None:
             raise ConfigError(f"{where} ({name!r}): {engine!r} is not a built-in engine")
-        agents.append(agent)
+        agents.append((agent, only))
     return agents
 
 
@@ -85,7 +99,7 @@ def cmd_tournament(
     spec = find_game(args.game)
     agents = [AgentSpec.parse(text).with_options(depth=args.depth) for text in args.agent]
     if args.agents:
-        agents += [a.with_options(depth=args.depth) for a in read_agents(args.agents)]
+        agents += [a.with_options(depth=args.depth) for a in read_agents(args.agents, args.game)]
     plan_agents = _unique(agents)
     if len(plan_agents) < 2:
         raise ConfigError("a tournament needs two agents or more (--agent SPEC, or --agents FILE)")

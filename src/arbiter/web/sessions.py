@@ -1,0 +1,407 @@
+"""Live games in the browser: a person against an engine, or two engines, each played
+by the same referee loop as ``arbiter match`` and ``arbiter play``.
+
+A :class:`Session` runs :func:`~arbiter.referee.match.play_game` as a task on the
+server's event loop. The person is a :class:`WebSeat`: when it is asked for a move it
+waits for one from the page, which the session has already checked against the rules
+(a bad request is refused with a message and changes nothing). Every move reaches
+the session as the referee's own :class:`~arbiter.referee.events.MovePlayed`, so
+the position, the move list and the clocks the page shows are the referee's. The
+session lives on the server: a page reloaded, or opened elsewhere, sees the same
+game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from arbiter.agents.base import Limit
+from arbiter.agents.registry import make_agent, make_seat
+from arbiter.agents.spec import AgentSpec
+from arbiter.clock import Clock, TimeControl
+from arbiter.contract import GameSpec
+from arbiter.errors import Resigned
+from arbiter.game import Outcome, Player
+from arbiter.referee.events import Event, GameEnded, MovePlayed, one_line
+from arbiter.referee.match import play_game
+from arbiter.referee.seat import LocalSeat, Reply, Seat, TakeBack
+from arbiter.web import paths
+from arbiter.web.boards import pieces
+
+
+class WebError(Exception):
+    """A request the game cannot take: ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Ply:
+    """A move played: the position after it, the move, its text in the record's
+    numbering (on one line), who played it, the seconds charged, the engine's note,
+    the cells it passed through, and the clocks after it."""
+
+    state: Any
+    move: Any
+    text: str
+    seat: Player
+    seconds: float
+    note: str
+    path: tuple[int, ...]
+    clock: Clock
+
+
+class WebSeat:
+    """The person at the page: asked for a move, it waits for the session to hand it one
+    the page sent (already checked), or a take-back, or a resignation."""
+
+    def __init__(self, session: Session, name: str) -> None:
+        self.session = session
+        self.name = name
+        self.seat: Player = 0
+        self.moved = 0
+
+    async def start(self, seat: Player, clock: Clock) -> None:
+        self.seat = seat
+
+    async def ask(self, s: Any, clock: Clock) -> Reply:
+        session = self.session
+        started = time.monotonic()
+        action = await session.wait_for_person(s)
+        if action == "undo":
+            raise TakeBack
+        if action == "resign":
+            raise Resigned(f"{self.name} resigned", "resigned")
+        self.moved += 1
+        text = session.spec.referee.move_text(session.game, s, action, seat=self.seat)
+        return Reply(text, time.monotonic() - started)
+
+    async def tell(self, before: Any, move: Any, after: Any) -> None:
+        pass
+
+    async def rewind(self, s: Any) -> bool:
+        self.moved -= 1
+        self.session.rewound(s)
+        return True
+
+    async def stop(self, outcome: Outcome) -> None:
+        pass
+
+
+_ids = itertools.count(1)
+
+
+class Session:
+    """One game on the server (see the module docstring). ``human`` is the person's
+    seat, or None when two engines play."""
+
+    def __init__(
+        self,
+        spec: GameSpec[Any, Any],
+        players: tuple[str, str],
+        tc: TimeControl,
+        human: Player | None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = f"{next(_ids)}-{secrets.token_hex(4)}"
+        self.spec = spec
+        self.options = dict(options or {})
+        self.game = spec.make(self.options)
+        self.players = players
+        self.tc = tc
+        self.human = human
+        self.start = self.game.initial()
+        self.plies: list[Ply] = []
+        self.outcome: Outcome | None = None
+        self.clock = Clock.start(tc)
+        self.turn_started = time.monotonic()
+        self.undo_allowed = False
+        self._request: asyncio.Future[Any] | None = None
+        self._listeners: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._changed = asyncio.Event()
+        self.task: asyncio.Task[Any] | None = None
+
+    # -- the game ---------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self.plies[-1].state if self.plies else self.start
+
+    def begin(self, seats: list[Seat[Any, Any]]) -> None:
+        """Starts the referee loop for ``seats`` (in seat order) on the running loop."""
+        self.task = asyncio.create_task(
+            play_game(
+                self.spec,
+                self.game,
+                seats,
+                self.tc,
+                events=self._event,
+                options=self.options,
+                takebacks=self.undo_allowed,
+            )
+        )
+
+    def _event(self, event: Event) -> None:
+        if isinstance(event, MovePlayed):
+            before = self.state
+            move = self.spec.referee.judge(self.game, before, event.text, seat=0)
+            after = self.game.apply(before, move)
+            self.clock = self.clock.spend(event.seat, event.seconds)
+            path = paths.move_path(self.spec.name, before, move)
+            text = one_line(event.text)
+            self.plies.append(
+                Ply(after, move, text, event.seat, event.seconds, event.note, path, self.clock)
+            )
+        elif isinstance(event, GameEnded):
+            self.outcome = event.record.outcome
+        else:
+            return
+        self.turn_started = time.monotonic()
+        self._publish()
+
+    def rewound(self, s: Any) -> None:
+        """The referee took moves back to the position ``s``."""
+        while self.plies and self.state != s:
+            self.plies.pop()
+        self.clock = self.plies[-1].clock if self.plies else Clock.start(self.tc)
+        self.turn_started = time.monotonic()
+        self._publish()
+
+    async def wait_for_person(self, s: Any) -> Any:
+        """What the person does next: a checked move, ``undo`` or ``resign``."""
+        loop = asyncio.get_running_loop()
+        self._request = loop.create_future()
+        self._publish()
+        try:
+            return await self._request
+        finally:
+            self._request = None
+
+    # -- requests from the page ---------------------------------------------------
+
+    def _check_turn(self) -> None:
+        if self.outcome is not None:
+            raise WebError(409, f"the game is over: {describe(self.outcome)}")
+        if self.human is None:
+            raise WebError(409, "two engines are playing this game; it takes no moves")
+        if self.game.to_move(self.state) != self.human or self._request is None:
+            raise WebError(409, "it is not your turn: the engine is thinking")
+
+    def continuations(self, clicks: list[int]) -> paths.Continuation[Any]:
+        """The cells that may follow ``clicks``, for the person to move."""
+        self._check_turn()
+        return paths.continuations(self.spec.name, self.game, self.state, clicks)
+
+    async def play(self, clicks: list[int]) -> None:
+        """Plays the person's move given as the cells clicked.
+
+        :raises WebError: for a finished game, a move out of turn, or clicks that are
+            not a legal move.
+        """
+        self._check_turn()
+        found = paths.continuations(self.spec.name, self.game, self.state, clicks)
+        if found.move is None:
+            shown = " ".join(self.label(c) for c in clicks) or "nothing"
+            more = "; it can go on" if found.next else ""
+            raise WebError(422, f"not a legal move: {shown}{more}")
+        await self._answer(found.move)
+
+    async def undo(self) -> None:
+        """Takes back the person's last move and the engine's reply.
+
+        :raises WebError: when there is nothing to take back or take-backs are off.
+        """
+        self._check_turn()
+        if not self.undo_allowed:
+            raise WebError(409, "take-backs are only allowed against a built-in engine")
+        if not any(p.seat == self.human for p in self.plies):
+            raise WebError(409, "there is no move of yours to take back")
+        await self._answer("undo")
+
+    async def resign(self) -> None:
+        """The person resigns.
+
+        :raises WebError: for a finished game or out of turn.
+        """
+        self._check_turn()
+        await self._answer("resign")
+
+    async def _answer(self, action: Any) -> None:
+        """Hands ``action`` to the waiting seat and waits until the game has moved on."""
+        assert self._request is not None
+        self._changed.clear()
+        self._request.set_result(action)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(5):
+                await self._changed.wait()
+
+    async def ready(self, timeout: float = 10.0) -> None:
+        """Waits until the person is asked for a move or the game is over (the engine's
+        first move played when it moves first)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                while self._request is None and self.outcome is None:
+                    self._changed.clear()
+                    await self._changed.wait()
+
+    async def stop(self) -> None:
+        """Ends the referee loop (its programs stopped)."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+
+    # -- what the page sees ---------------------------------------------------------
+
+    def label(self, cell: int) -> str:
+        from arbiter.web.boards import LAYOUTS
+
+        cells = LAYOUTS[self.spec.name].cells
+        return cells[cell].label if 0 <= cell < len(cells) else str(cell)
+
+    def listen(self) -> asyncio.Queue[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=64)
+        self._listeners.add(queue)
+        return queue
+
+    def forget(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self._listeners.discard(queue)
+
+    def _publish(self) -> None:
+        self._changed.set()
+        snapshot = self.snapshot()
+        for queue in list(self._listeners):
+            if queue.full():  # a page that stopped reading gets the latest only
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    queue.get_nowait()
+            queue.put_nowait(snapshot)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole game as the page shows it."""
+        s = self.state
+        spec = self.spec
+        over = self.outcome is not None
+        to_move = None if over else self.game.to_move(s)
+        mine = not over and to_move == self.human and self._request is not None
+        legal = self.game.legal_moves(s) if mine else []
+        captures = [m for m in legal if getattr(m, "captures", ())]
+        clocks = [None if r == float("inf") else round(r, 3) for r in self.clock.remaining]
+        return {
+            "id": self.id,
+            "game": spec.name,
+            "title": spec.title,
+            "seat_names": list(spec.seat_names),
+            "players": list(self.players),
+            "human": self.human,
+            "time_control": str(self.tc),
+            "to_move": to_move,
+            "your_turn": mine,
+            "thinking": not over and not mine and (self.human is None or to_move != self.human),
+            "ply": len(self.plies),
+            "pieces": pieces(spec.name, s),
+            "last": list(self.plies[-1].path) if self.plies else [],
+            "origins": sorted({m.origin for m in legal}),
+            "forced_capture": bool(legal) and len(captures) == len(legal),
+            "moves": [
+                {"seat": p.seat, "text": p.text, "seconds": round(p.seconds, 3), "note": p.note}
+                for p in self.plies
+            ],
+            "clocks": clocks,
+            "per_move": self.tc.per_move,
+            "running_for": None if over else round(time.monotonic() - self.turn_started, 3),
+            "result": None if self.outcome is None else result_json(self.outcome),
+            "can_undo": mine
+            and self.undo_allowed
+            and any(p.seat == self.human for p in self.plies),
+            "position": spec.notation.format_position(s),
+        }
+
+
+def describe(outcome: Outcome) -> str:
+    """``1-0 by connected (detail)``."""
+    detail = f" ({outcome.detail})" if outcome.detail else ""
+    return f"{outcome.result()} by {outcome.reason}{detail}"
+
+
+def result_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "result": outcome.result(),
+        "winner": outcome.winner,
+        "reason": str(outcome.reason),
+        "detail": outcome.detail,
+        "text": describe(outcome),
+    }
+
+
+def human_game(
+    spec: GameSpec[Any, Any],
+    human: Player,
+    engine: AgentSpec,
+    tc: TimeControl,
+    move_time: float,
+    *,
+    seed: int = 0,
+) -> Session:
+    """A person against ``engine`` (a built-in, thinking ``move_time`` seconds a move, or
+    a configured program on ``tc``); started on the running loop."""
+    names = ["you", engine.name]
+    if human == 1:
+        names.reverse()
+    session = Session(spec, (names[0], names[1]), tc, human)
+    person = WebSeat(session, "you")
+    computer: Seat[Any, Any]
+    if engine.program is None:
+        computer = LocalSeat(
+            make_agent(spec, engine),
+            session.game,
+            spec.referee,
+            name=engine.name,
+            seed=seed,
+            limit=Limit(time=move_time),
+        )
+        session.undo_allowed = True
+    else:
+        computer = make_seat(spec, session.game, engine, supervision=spec.supervision, seed=seed)
+    seats: list[Seat[Any, Any]] = [person, computer] if human == 0 else [computer, person]
+    session.begin(seats)
+    return session
+
+
+def engine_game(
+    spec: GameSpec[Any, Any],
+    engines: tuple[AgentSpec, AgentSpec],
+    tc: TimeControl,
+    move_time: float,
+    *,
+    seed: int = 0,
+) -> Session:
+    """Two engines (built-in or configured programs) playing, for watching."""
+    session = Session(spec, (engines[0].name, engines[1].name), tc, None)
+    seats: list[Seat[Any, Any]] = []
+    for i, engine in enumerate(engines):
+        if engine.program is None:
+            seats.append(
+                LocalSeat(
+                    make_agent(spec, engine),
+                    session.game,
+                    spec.referee,
+                    name=engine.name,
+                    seed=seed + i,
+                    limit=Limit(time=move_time),
+                )
+            )
+        else:
+            seats.append(
+                make_seat(spec, session.game, engine, supervision=spec.supervision, seed=seed + i)
+            )
+    session.begin(seats)
+    return session

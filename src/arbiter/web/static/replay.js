@@ -1,0 +1,94 @@
+// Stepping through a stored game: a record file chosen on the start page (several
+// games: choose one), or ?tournament=NAME&game=N from the server's database. The
+// positions come from the server, which replays every move through the rules.
+"use strict";
+import { Board } from "/static/board.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+let replay = null;
+let board = null;
+let at = 0;
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function show(ply) {
+  at = Math.max(0, Math.min(ply, replay.frames.length - 1));
+  const frame = replay.frames[at];
+  board.draw({ pieces: frame.pieces, last: frame.last, selected: [], targets: [], origins: [] });
+  document.querySelectorAll("#moves li").forEach((li) => {
+    li.classList.toggle("current", Number(li.dataset.ply) === at);
+  });
+  const current = document.querySelector("#moves li.current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+  $("status").textContent = at ? `after move ${at} of ${replay.frames.length - 1}` : "the start";
+}
+
+async function open(index) {
+  replay = games[index];
+  const layout = await api("GET", `/api/games/${replay.game}/board`);
+  board = new Board($("board"), layout, () => {});
+  $("title").textContent = `replay: ${replay.title}`;
+  $("players").textContent = `${replay.players[0]} (${replay.seat_names[0]}) vs ${replay.players[1]} (${replay.seat_names[1]})`;
+  $("result").textContent = `Result: ${replay.result.text}`;
+  const list = $("moves");
+  list.replaceChildren();
+  replay.frames.slice(1).forEach((frame, i) => {
+    const li = document.createElement("li");
+    li.textContent = frame.text;
+    li.dataset.ply = i + 1;
+    li.onclick = () => show(i + 1);
+    list.appendChild(li);
+  });
+  show(0);
+}
+
+async function start() {
+  const query = new URLSearchParams(location.search);
+  if (query.get("tournament")) {
+    const t = encodeURIComponent(query.get("tournament"));
+    games = [await api("GET", `/api/tournaments/${t}/games/${Number(query.get("game"))}`)];
+  } else {
+    const text = sessionStorage.getItem("replay-text");
+    if (!text) throw new Error("no game to replay: choose a record file on the start page");
+    games = await api("POST", "/api/replays", { text });
+  }
+  if (games.length > 1) {
+    $("choose-box").hidden = false;
+    games.forEach((g, i) => {
+      const option = document.createElement("option");
+      option.value = i;
+      option.textContent = `${i + 1}: ${g.players[0]} vs ${g.players[1]}, ${g.result.result}`;
+      $("choose").appendChild(option);
+    });
+    $("choose").onchange = () => open(Number($("choose").value));
+  }
+  await open(0);
+  $("first").onclick = () => show(0);
+  $("prev").onclick = () => show(at - 1);
+  $("next").onclick = () => show(at + 1);
+  $("last").onclick = () => show(replay.frames.length - 1);
+  $("flip").onclick = () => {
+    board.flip();
+    show(at);
+  };
+  document.addEventListener("keydown", (event) => {
+    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: replay.frames.length - 1,
+      ArrowUp: 0, ArrowDown: replay.frames.length - 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      show(moves[event.key]);
+    }
+  });
+}
+
+start().catch((e) => ($("error").textContent = e.message));

@@ -1,0 +1,207 @@
+"""The browser's API for every game: a game against an engine started, moves entered
+as the cells clicked and checked by the rules, bad requests refused with a clear
+message and a 4xx status, the game's end."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from arbiter.games import GAME_NAMES, find_game
+from arbiter.web.app import create_app
+from arbiter.web.paths import move_path
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def wait_for(client: TestClient, sid: str, ready: Any, seconds: float = 20.0) -> dict[str, Any]:
+    """The session's snapshot once ``ready(snapshot)`` holds."""
+    deadline = time.monotonic() + seconds
+    while True:
+        snap = client.get(f"/api/sessions/{sid}").json()
+        if ready(snap) or time.monotonic() > deadline:
+            return snap
+        time.sleep(0.02)
+
+
+def a_legal_path(client: TestClient, sid: str) -> list[int]:
+    """A legal move's cells, found by following the server's continuations."""
+    clicks: list[int] = []
+    while True:
+        found = client.post(f"/api/sessions/{sid}/continuations", json={"clicks": clicks}).json()
+        if found["complete"] and (not found["next"] or len(clicks) > 1):
+            return clicks
+        clicks.append(found["next"][0])
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_person_plays_a_move_and_the_engine_answers(client: TestClient, game: str) -> None:
+    r = client.post("/api/sessions", json={"game": game, "engine": "random", "move_time": 0.1})
+    assert r.status_code == 201
+    snap = r.json()
+    assert snap["your_turn"] and snap["human"] == 0 and snap["ply"] == 0
+    assert snap["origins"] and snap["pieces"]
+    sid = snap["id"]
+    path = a_legal_path(client, sid)
+    moved = client.post(f"/api/sessions/{sid}/move", json={"clicks": path})
+    assert moved.status_code == 200, moved.json()
+    after = wait_for(client, sid, lambda s: s["your_turn"] or s["result"])
+    assert after["ply"] == 2 and len(after["moves"]) == 2
+    assert after["moves"][0]["seat"] == 0 and after["moves"][1]["seat"] == 1
+    assert after["last"]  # the engine's move, to highlight
+    assert after["pieces"] != snap["pieces"]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_an_illegal_move_is_refused_with_a_message_and_changes_nothing(
+    client: TestClient, game: str
+) -> None:
+    snap = client.post("/api/sessions", json={"game": game, "engine": "random"}).json()
+    sid = snap["id"]
+    origin = snap["origins"][0]
+    found = client.post(f"/api/sessions/{sid}/continuations", json={"clicks": [origin]}).json()
+    wrong = next(c for c in range(300) if c not in found["next"] and c != origin)
+    r = client.post(f"/api/sessions/{sid}/move", json={"clicks": [origin, wrong]})
+    assert r.status_code == 422
+    assert r.json()["error"].startswith("not a legal move: ")
+    # a piece that cannot move, or no piece at all
+    stuck = next(c for c in range(300) if c not in snap["origins"])
+    r = client.post(f"/api/sessions/{sid}/move", json={"clicks": [stuck]})
+    assert r.status_code == 422
+    assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_move_out_of_turn_is_refused(client: TestClient, game: str) -> None:
+    # the engine thinks a whole second, so its turn lasts long enough to ask in it
+    snap = client.post(
+        "/api/sessions", json={"game": game, "engine": "alphabeta", "move_time": 1.0}
+    ).json()
+    sid = snap["id"]
+    # a move after which the engine has a choice to think over (a forced reply is instant)
+    spec = find_game(game)
+    rules = spec.make()
+    s = spec.notation.parse_position(snap["position"])
+    m = next(m for m in rules.legal_moves(s) if len(rules.legal_moves(rules.apply(s, m))) > 1)
+    path = list(move_path(game, s, m))
+    assert client.post(f"/api/sessions/{sid}/move", json={"clicks": path}).status_code == 200
+    r = client.post(f"/api/sessions/{sid}/move", json={"clicks": path})
+    assert r.status_code == 409 and "not your turn" in r.json()["error"]
+    assert client.post(f"/api/sessions/{sid}/undo").status_code == 409
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_resigning_ends_the_game_and_a_finished_game_takes_no_move(
+    client: TestClient, game: str
+) -> None:
+    snap = client.post("/api/sessions", json={"game": game, "side": "second"}).json()
+    sid = snap["id"]
+    assert snap["human"] == 1 and snap["your_turn"] and snap["ply"] == 1  # the engine began
+    path = a_legal_path(client, sid)
+    ended = client.post(f"/api/sessions/{sid}/resign").json()
+    assert ended["result"]["winner"] == 0 and ended["result"]["reason"] == "resignation"
+    r = client.post(f"/api/sessions/{sid}/move", json={"clicks": path})
+    assert r.status_code == 409 and "the game is over: 1-0 by resignation" in r.json()["error"]
+
+
+@pytest.mark.parametrize("game", ["votey", "checkers"])
+def test_a_whole_game_played_through_the_api_ends_with_its_result(
+    client: TestClient, game: str
+) -> None:
+    snap = client.post("/api/sessions", json={"game": game, "engine": "greedy"}).json()
+    sid = snap["id"]
+    while snap["result"] is None:
+        moved = client.post(f"/api/sessions/{sid}/move", json={"clicks": a_legal_path(client, sid)})
+        assert moved.status_code == 200, moved.json()
+        snap = wait_for(client, sid, lambda s: s["your_turn"] or s["result"])
+    assert snap["result"]["reason"] in (
+        "connected",
+        "no moves",
+        "no pieces",
+        "repetition",
+        "move limit",
+    )
+    assert snap["ply"] == len(snap["moves"]) and not snap["your_turn"]
+
+
+def test_undo_takes_back_the_person_s_move_and_the_reply(client: TestClient) -> None:
+    snap = client.post("/api/sessions", json={"game": "alquerque", "engine": "random"}).json()
+    sid = snap["id"]
+    assert not snap["can_undo"]
+    client.post(f"/api/sessions/{sid}/move", json={"clicks": a_legal_path(client, sid)})
+    after = wait_for(client, sid, lambda s: s["your_turn"])
+    assert after["ply"] == 2 and after["can_undo"]
+    back = client.post(f"/api/sessions/{sid}/undo").json()
+    back = wait_for(client, sid, lambda s: s["your_turn"] and s["ply"] == 0)
+    assert back["ply"] == 0 and back["pieces"] == snap["pieces"] and back["moves"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"game": "votey", "engine": "./evil.sh"}, "unknown engine './evil.sh'"),
+        ({"game": "votey", "engine": "rm -rf /"}, "unknown engine 'rm -rf /'"),
+        ({"game": "votey", "side": "purple"}, "unknown side 'purple'"),
+        ({"game": "votey", "clock": "fast"}, "fast"),
+        ({"game": "votey", "move_time": -1}, "bad request: move_time"),
+        ({"side": "first"}, "bad request: game"),
+    ],
+)
+def test_bad_requests_get_a_clear_4xx(
+    client: TestClient, body: dict[str, Any], message: str
+) -> None:
+    r = client.post("/api/sessions", json=body)
+    assert 400 <= r.status_code < 500
+    assert message in r.json()["error"]
+
+
+def test_unknown_games_and_sessions_are_404(client: TestClient) -> None:
+    assert client.get("/api/sessions/nope").status_code == 404
+    assert client.get("/api/games/chess/board").status_code == 404
+    assert client.post("/api/sessions/nope/move", json={"clicks": [1]}).status_code == 404
+    r = client.post("/api/sessions/nope/move", content=b"not json")
+    assert 400 <= r.status_code < 500
+
+
+def test_engines_play_each_other_and_take_no_moves_from_the_page(client: TestClient) -> None:
+    r = client.post(
+        "/api/matches", json={"game": "votey", "engines": ["random", "greedy"], "move_time": 0.05}
+    )
+    assert r.status_code == 201
+    sid = r.json()["id"]
+    snap = wait_for(client, sid, lambda s: s["result"] is not None)
+    assert snap["result"] is not None and snap["players"] == ["random", "greedy"]
+    r = client.post(f"/api/sessions/{sid}/move", json={"clicks": [0, 1]})
+    assert r.status_code == 409
+
+
+def test_a_page_reloaded_sees_the_same_game(client: TestClient) -> None:
+    snap = client.post("/api/sessions", json={"game": "halma", "engine": "random"}).json()
+    sid = snap["id"]
+    client.post(f"/api/sessions/{sid}/move", json={"clicks": a_legal_path(client, sid)})
+    first = wait_for(client, sid, lambda s: s["your_turn"])
+    with TestClient(client.app) as other:  # another page, the same server
+        again = other.get(f"/api/sessions/{sid}").json()
+    assert again["moves"] == first["moves"] and again["pieces"] == first["pieces"]
+    assert client.get(f"/play/{sid}").status_code == 200
+
+
+def test_the_live_socket_sends_each_change(client: TestClient) -> None:
+    snap = client.post(
+        "/api/sessions", json={"game": "chinese-checkers", "engine": "random"}
+    ).json()
+    sid = snap["id"]
+    with client.websocket_connect(f"/api/sessions/{sid}/live") as socket:
+        assert socket.receive_json()["ply"] == 0
+        client.post(f"/api/sessions/{sid}/move", json={"clicks": a_legal_path(client, sid)})
+        plies = {socket.receive_json()["ply"] for _ in range(2)}
+        assert 1 in plies
