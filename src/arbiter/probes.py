@@ -65,7 +65,7 @@ STEERED_PLIES = 200
 """A steered game is stopped here: long enough to meet the rule many times."""
 
 
-def _find(
+def find_position(
     spec: GameSpec[Any, Any], want: Callable[[Any, Any], bool], seed: int, plies: int = 200
 ) -> str | None:
     """The first position of seeded random games where ``want(game, state)`` holds."""
@@ -92,7 +92,7 @@ def _prepared(
     return [
         Check(name, about, 0, start)
         for name, about, want, seed, plies in found
-        for start in [_find(spec, want, seed, plies)]
+        for start in [find_position(spec, want, seed, plies)]
         if start
     ]
 

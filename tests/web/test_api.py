@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arbiter.games import GAME_NAMES, find_game
+from arbiter.probes import find_position
 from arbiter.web.app import create_app
 from arbiter.web.paths import move_path
 
@@ -205,3 +206,79 @@ def test_the_live_socket_sends_each_change(client: TestClient) -> None:
         client.post(f"/api/sessions/{sid}/move", json={"clicks": a_legal_path(client, sid)})
         plies = {socket.receive_json()["ply"] for _ in range(2)}
         assert 1 in plies
+
+
+def _position(game: str, want: Any, seed: int) -> tuple[str, Any]:
+    spec = find_game(game)
+    text = find_position(spec, want, seed, 400)
+    assert text is not None
+    return text, spec.notation.parse_position(text)
+
+
+def _enter(client: TestClient, sid: str, path: list[int]) -> list[dict[str, Any]]:
+    """Clicks ``path`` cell by cell, checking each is offered; the answers in turn."""
+    answers = []
+    for i, cell in enumerate(path):
+        found = client.post(f"/api/sessions/{sid}/continuations", json={"clicks": path[:i]}).json()
+        assert cell in found["next"], (path, i, found)
+        answers.append(found)
+    answers.append(client.post(f"/api/sessions/{sid}/continuations", json={"clicks": path}).json())
+    return answers
+
+
+@pytest.mark.parametrize("game", ["checkers", "alquerque"])
+def test_a_capture_chain_is_entered_landing_by_landing(client: TestClient, game: str) -> None:
+    def chain(rules: Any, s: Any) -> bool:
+        moves = rules.legal_moves(s)
+        return bool(moves) and any(len(m.captures) >= 2 for m in moves)
+
+    text, s = _position(game, chain, 2)
+    spec = find_game(game)
+    rules = spec.make()
+    side = spec.seat_names[s.to_move]
+    snap = client.post(
+        "/api/sessions", json={"game": game, "side": side, "position": text, "engine": "random"}
+    ).json()
+    assert snap["forced_capture"] and snap["your_turn"]
+    longest = max(rules.legal_moves(s), key=lambda m: len(m.captures))
+    path = list(move_path(game, s, longest))
+    answers = _enter(client, snap["id"], path)
+    # a chain is complete only at its end: no landing before it is a move
+    assert [a["complete"] for a in answers] == [False] * len(path) + [True]
+    done = client.post(f"/api/sessions/{snap['id']}/move", json={"clicks": path}).json()
+    assert done["moves"][0]["text"] == spec.notation.format_move(longest, seat=0)
+
+
+@pytest.mark.parametrize("game", ["halma", "chinese-checkers"])
+def test_a_hop_chain_is_entered_hop_by_hop_and_may_stop_at_a_landing(
+    client: TestClient, game: str
+) -> None:
+    def chains(rules: Any, s: Any) -> list[Any]:
+        """Chains of two hops or more whose first landing is a legal end too."""
+        ends = {(m.origin, m.target) for m in rules.legal_moves(s)}
+        return [
+            m
+            for m in rules.legal_moves(s)
+            if len(p := move_path(game, s, m)) >= 4 and (p[0], p[1]) in ends
+        ]
+
+    text, s = _position(game, lambda rules, s: bool(chains(rules, s)), 3)
+    spec = find_game(game)
+    rules = spec.make()
+    snap = client.post(
+        "/api/sessions",
+        json={"game": game, "side": spec.seat_names[s.to_move], "position": text},
+    ).json()
+    m = chains(rules, s)[0]
+    path = list(move_path(game, s, m))
+    answers = _enter(client, snap["id"], path)
+    # after the first landing the chain is a move already and may go on
+    assert answers[2]["complete"] and path[2] in answers[2]["next"]
+    assert answers[-1]["complete"]
+    done = client.post(f"/api/sessions/{snap['id']}/move", json={"clicks": path}).json()
+    assert done["ply"] >= 1 and done["last"][0] == path[0] and done["last"][-1] == path[-1]
+
+
+def test_a_bad_start_position_is_refused_by_name(client: TestClient) -> None:
+    r = client.post("/api/sessions", json={"game": "checkers", "position": "not a board"})
+    assert r.status_code == 422 and r.json()["error"].startswith("bad position: ")

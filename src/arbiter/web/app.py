@@ -49,6 +49,7 @@ class NewGame(BaseModel):
     engine: str = "alphabeta"
     clock: str = "inf"
     move_time: float = Field(1.0, gt=0, le=MAX_MOVE_TIME)
+    position: str | None = Field(None, max_length=2000, description="a position text to start from")
 
 
 class NewMatch(BaseModel):
@@ -58,6 +59,7 @@ class NewMatch(BaseModel):
     engines: tuple[str, str]
     clock: str = "inf"
     move_time: float = Field(1.0, gt=0, le=MAX_MOVE_TIME)
+    position: str | None = Field(None, max_length=2000, description="a position text to start from")
 
 
 class Clicks(BaseModel):
@@ -134,6 +136,18 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
             return TimeControl.parse(text)
         except ConfigError as e:
             raise WebError(422, str(e)) from None
+
+    def position_of(spec: GameSpec[Any, Any], text: str | None) -> Any:
+        """The position ``text`` gives (None: the game's start)."""
+        if text is None or not text.strip():
+            return None
+        try:
+            s = spec.notation.parse_position(text.strip())
+        except ArbiterError as e:
+            raise WebError(422, f"bad position: {e}") from None
+        if spec.make().outcome(s) is not None:
+            raise WebError(422, "bad position: the game is already over there")
+        return s
 
     def session_of(sid: str) -> Session:
         session = sessions.get(sid)
@@ -218,7 +232,8 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
             names = ", ".join(spec.seat_names)
             raise WebError(422, f"unknown side {body.side!r}: expected {names}, first or second")
         engine = engine_of(body.game, body.engine)
-        session = human_game(spec, human, engine, clock_of(body.clock), body.move_time)
+        start = position_of(spec, body.position)
+        session = human_game(spec, human, engine, clock_of(body.clock), body.move_time, start=start)
         await keep(session)
         await session.ready()
         return session.snapshot()
@@ -227,7 +242,8 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
     async def new_match(body: NewMatch) -> dict[str, Any]:
         spec = spec_of(body.game)
         engines = (engine_of(body.game, body.engines[0]), engine_of(body.game, body.engines[1]))
-        session = engine_game(spec, engines, clock_of(body.clock), body.move_time)
+        start = position_of(spec, body.position)
+        session = engine_game(spec, engines, clock_of(body.clock), body.move_time, start=start)
         return await keep(session)
 
     @app.get("/api/sessions/{sid}")

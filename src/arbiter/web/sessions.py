@@ -111,6 +111,7 @@ class Session:
         tc: TimeControl,
         human: Player | None,
         options: dict[str, Any] | None = None,
+        start: Any = None,
     ) -> None:
         self.id = f"{next(_ids)}-{secrets.token_hex(4)}"
         self.spec = spec
@@ -119,7 +120,8 @@ class Session:
         self.players = players
         self.tc = tc
         self.human = human
-        self.start = self.game.initial()
+        self.start = self.game.initial() if start is None else start
+        self.from_position = start is not None
         self.plies: list[Ply] = []
         self.outcome: Outcome | None = None
         self.clock = Clock.start(tc)
@@ -147,6 +149,7 @@ class Session:
                 events=self._event,
                 options=self.options,
                 takebacks=self.undo_allowed,
+                start=self.start if self.from_position else None,
             )
         )
 
@@ -350,13 +353,15 @@ def human_game(
     move_time: float,
     *,
     seed: int = 0,
+    start: Any = None,
 ) -> Session:
     """A person against ``engine`` (a built-in, thinking ``move_time`` seconds a move, or
-    a configured program on ``tc``); started on the running loop."""
+    a configured program on ``tc``), from ``start`` (default: the game's start);
+    started on the running loop."""
     names = ["you", engine.name]
     if human == 1:
         names.reverse()
-    session = Session(spec, (names[0], names[1]), tc, human)
+    session = Session(spec, (names[0], names[1]), tc, human, start=start)
     person = WebSeat(session, "you")
     computer: Seat[Any, Any]
     if engine.program is None:
@@ -383,9 +388,10 @@ def engine_game(
     move_time: float,
     *,
     seed: int = 0,
+    start: Any = None,
 ) -> Session:
     """Two engines (built-in or configured programs) playing, for watching."""
-    session = Session(spec, (engines[0].name, engines[1].name), tc, None)
+    session = Session(spec, (engines[0].name, engines[1].name), tc, None, start=start)
     seats: list[Seat[Any, Any]] = []
     for i, engine in enumerate(engines):
         if engine.program is None:

@@ -45,7 +45,7 @@ async function start() {
     try {
       const s = await api("POST", "/api/sessions", {
         game: f.game.value, side: f.side.value, engine: f.engine.value,
-        clock: f.clock.value, move_time: Number(f.move_time.value),
+        clock: f.clock.value, move_time: Number(f.move_time.value), position: f.position.value || null,
       });
       location.href = `/play/${s.id}`;
     } catch (e) {
