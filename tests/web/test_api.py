@@ -204,8 +204,12 @@ def test_the_live_socket_sends_each_change(client: TestClient) -> None:
     with client.websocket_connect(f"/api/sessions/{sid}/live") as socket:
         assert socket.receive_json()["ply"] == 0
         client.post(f"/api/sessions/{sid}/move", json={"clicks": a_legal_path(client, sid)})
-        plies = {socket.receive_json()["ply"] for _ in range(2)}
-        assert 1 in plies
+        seen = [socket.receive_json() for _ in range(2)]
+        assert 1 in {s["ply"] for s in seen}
+        reply = wait_for(client, sid, lambda s: s["ply"] == 2)
+    # the page keeps the newest of a move's answer and the socket's snapshots by version
+    versions = [s["version"] for s in [snap, *seen, reply]]
+    assert versions == sorted(versions) and versions[-1] > versions[0]
 
 
 def _position(game: str, want: Any, seed: int) -> tuple[str, Any]:

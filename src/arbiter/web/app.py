@@ -193,6 +193,10 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
     async def standings_page(name: str) -> FileResponse:
         return FileResponse(STATIC / "standings.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -- the games -----------------------------------------------------------------
@@ -314,6 +318,8 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
 
     @app.get("/api/tournaments")
     async def tournaments() -> list[dict[str, Any]]:
+        if db is None or not Path(db).is_file():
+            return []  # none to show (yet)
         with store() as s:
             return [
                 {

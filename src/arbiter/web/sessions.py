@@ -130,6 +130,7 @@ class Session:
         self._request: asyncio.Future[Any] | None = None
         self._listeners: set[asyncio.Queue[dict[str, Any]]] = set()
         self._changed = asyncio.Event()
+        self.version = 0  # counts the changes, so a page can drop a snapshot older than its own
         self.task: asyncio.Task[Any] | None = None
 
     # -- the game ---------------------------------------------------------------
@@ -280,6 +281,7 @@ class Session:
         self._listeners.discard(queue)
 
     def _publish(self) -> None:
+        self.version += 1
         self._changed.set()
         snapshot = self.snapshot()
         for queue in list(self._listeners):
@@ -300,6 +302,7 @@ class Session:
         clocks = [None if r == float("inf") else round(r, 3) for r in self.clock.remaining]
         return {
             "id": self.id,
+            "version": self.version,
             "game": spec.name,
             "title": spec.title,
             "seat_names": list(spec.seat_names),

@@ -98,6 +98,8 @@ function receive(data) {
     showError(data.error);
     return;
   }
+  // a move's answer and the socket race: a snapshot older than the one shown is dropped
+  if (snap && data.version < snap.version) return;
   data.received = performance.now();
   const moved = !snap || snap.ply !== data.ply || snap.your_turn !== data.your_turn;
   snap = data;

@@ -72,7 +72,7 @@ async function start() {
   };
   try {
     const list = await api("GET", "/api/tournaments");
-    $("tournaments-box").hidden = false;
+    $("tournaments-box").hidden = !list.length;
     for (const t of list) {
       const li = document.createElement("li");
       const a = document.createElement("a");

@@ -1,0 +1,294 @@
+"""The pages in a real headless Chromium (Debian's, driven by Playwright): every board
+played by clicking, capture and hop chains entered landing by landing, a replay
+stepped with the keyboard, standings following a tournament as it runs. Screenshots
+of each board, at desktop and phone widths, go to ``build/screenshots`` (or
+``$ARBITER_SCREENSHOTS``).
+
+CI installs Chromium and sets ``ARBITER_BROWSER_TESTS=required``, so there these
+tests run or fail, never skip; elsewhere they skip when no Chromium is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from arbiter.games import GAME_NAMES, find_game
+from arbiter.probes import find_position
+from arbiter.web.app import create_app
+from arbiter.web.paths import move_path
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+REQUIRED = os.environ.get("ARBITER_BROWSER_TESTS") == "required"
+SHOTS = Path(os.environ.get("ARBITER_SCREENSHOTS", "build/screenshots"))
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - the test extra installs it
+    sync_playwright = None
+
+if (CHROMIUM is None or sync_playwright is None) and not REQUIRED:
+    pytestmark = pytest.mark.skip(
+        reason="no Chromium or Playwright here (apt-get install chromium)"
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("web") / "results.db"
+
+
+@pytest.fixture(scope="module")
+def url(db: Path) -> Iterator[str]:
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(str(db)), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    assert CHROMIUM is not None, "no Chromium: apt-get install chromium"
+    assert sync_playwright is not None, "no Playwright: pip install playwright"
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shoot(page: Any, name: str) -> None:
+    """Saves the page at desktop and phone widths."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}-desktop.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(SHOTS / f"{name}-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def pieces(page: Any) -> dict[str, str]:
+    return dict(
+        page.eval_on_selector_all(
+            "g.cell[data-piece]", "cells => cells.map(c => [c.dataset.cell, c.dataset.piece])"
+        )
+    )
+
+
+def click_cell(page: Any, cell: int) -> None:
+    page.click(f'g.cell[data-cell="{cell}"] .hit', force=True)
+
+
+def moves_listed(page: Any) -> int:
+    return int(page.locator("#moves li").count())
+
+
+def new_game(page: Any, url: str, body: dict[str, Any]) -> str:
+    """Starts a game through the API (as the start page does) and opens its page."""
+    r = page.request.post(
+        f"{url}/api/sessions", data=json.dumps(body), headers={"Content-Type": "application/json"}
+    )
+    assert r.ok, r.text()
+    sid = r.json()["id"]
+    page.goto(f"{url}/play/{sid}")
+    page.wait_for_selector("svg#board g.cell")
+    return str(sid)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_each_board_is_played_by_clicking_and_the_engine_answers(
+    page: Any, url: str, game: str
+) -> None:
+    page.goto(url)
+    page.select_option("#play select[name=game]", game)
+    page.select_option("#play select[name=engine]", "random")
+    page.fill("#play input[name=move_time]", "0.2")
+    page.click("#start-play")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("g.cell.movable, g.cell.must")
+    before = pieces(page)
+    assert before
+    # the first piece that may move, then landing points until the move is played
+    page.click("g.cell.movable .hit, g.cell.must .hit", force=True)
+    for _ in range(20):
+        page.wait_for_selector("g.cell.target, #moves li", timeout=5000)
+        if moves_listed(page):
+            break
+        status = page.text_content("#status") or ""
+        target = page.locator("g.cell.target").first
+        if "click the piece again" in status and not target.count():
+            page.click("g.cell.selected .hit", force=True)
+        else:
+            target.locator(".hit").click(force=True)
+        page.wait_for_timeout(100)
+    page.wait_for_function("document.querySelectorAll('#moves li').length >= 2", timeout=15000)
+    after = pieces(page)
+    assert after != before
+    assert page.locator("g.cell.last").count() >= 2  # the engine's move, highlighted
+    assert "Your move" in (page.text_content("#status") or "")
+    shoot(page, f"board-{game}")
+
+
+CHAINS = {
+    "checkers": lambda rules, s: any(len(m.captures) >= 2 for m in rules.legal_moves(s)),
+    "alquerque": lambda rules, s: any(len(m.captures) >= 2 for m in rules.legal_moves(s)),
+    "halma": lambda rules, s: any(len(m.hops) >= 3 for m in rules.legal_moves(s)),
+}
+
+
+@pytest.mark.parametrize("game", ["checkers", "alquerque", "halma"])
+def test_a_chain_is_entered_by_clicking_each_landing(page: Any, url: str, game: str) -> None:
+    spec = find_game(game)
+    rules = spec.make()
+    text = find_position(spec, CHAINS[game], 2, 400)
+    assert text is not None
+    s = spec.notation.parse_position(text)
+    m = max(rules.legal_moves(s), key=lambda m: len(move_path(game, s, m)))
+    path = list(move_path(game, s, m))
+    new_game(
+        page,
+        url,
+        {
+            "game": game,
+            "side": spec.seat_names[s.to_move],
+            "position": text,
+            "engine": "random",
+            "move_time": 0.2,
+        },
+    )
+    if game != "halma":
+        assert page.locator("g.cell.must").count() >= 1  # the capture is compulsory
+    for i, cell in enumerate(path):
+        if i:
+            # only the legal continuations are offered, this landing among them
+            page.wait_for_selector(f'g.cell.target[data-cell="{cell}"]')
+        click_cell(page, cell)
+        page.wait_for_timeout(150)
+    if not moves_listed(page):  # a hop chain that could go on: stop at its last landing
+        click_cell(page, path[-1])
+    page.wait_for_function("document.querySelectorAll('#moves li').length >= 1")
+    first = page.locator("#moves li").first.text_content() or ""
+    assert first.split("  (")[0] == " / ".join(
+        line.strip() for line in spec.notation.format_move(m, seat=0).splitlines()
+    )
+    shoot(page, f"chain-{game}")
+
+
+def test_a_replay_is_stepped_with_the_keyboard(page: Any, url: str, tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    argv = ["match", "checkers", "random", "random", "--games", "1", "--move-time", "0.05"]
+    subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", *argv, "--record", str(record)],
+        check=True,
+        capture_output=True,
+    )
+    plies = len(json.loads(record.read_text().splitlines()[0])["moves"])
+    page.goto(url)
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_url("**/replay")
+    page.wait_for_selector("#moves li")
+    start = pieces(page)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.text_content("#status") == f"after move 3 of {plies}"
+    assert pieces(page) != start
+    page.keyboard.press("ArrowLeft")
+    assert page.text_content("#status") == f"after move 2 of {plies}"
+    page.keyboard.press("End")
+    assert page.text_content("#status") == f"after move {plies} of {plies}"
+    page.keyboard.press("Home")
+    assert page.text_content("#status") == "the start" and pieces(page) == start
+    page.click('#moves li[data-ply="5"]')
+    assert page.text_content("#status") == f"after move 5 of {plies}"
+    assert (
+        page.locator("#moves li.current").text_content()
+        == page.locator('#moves li[data-ply="5"]').text_content()
+    )
+    shoot(page, "replay-checkers")
+
+
+def test_standings_follow_a_tournament_while_it_runs(page: Any, url: str, db: Path) -> None:
+    command = [
+        sys.executable,
+        "-m",
+        "arbiter.cli",
+        "tournament",
+        "votey",
+        "--agent",
+        "random",
+        "--agent",
+        "alphabeta:depth=2",
+        "--agent",
+        "greedy",
+        "--rounds",
+        "2",
+        "--move-time",
+        "0.05",
+        "--db",
+        str(db),
+        "--name",
+        "live",
+    ]
+    tournament = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while page.request.get(f"{url}/api/tournaments/live").status != 200:
+            assert time.monotonic() < deadline, "the tournament never appeared"
+            time.sleep(0.2)
+        page.goto(f"{url}/tournament/live")
+        seen: list[str] = []
+        while time.monotonic() < deadline:
+            text = page.text_content("#progress") or ""
+            if text and (not seen or seen[-1] != text):
+                seen.append(text)
+            if text.startswith("all "):
+                break
+            page.wait_for_timeout(250)
+        assert seen[-1] == "all 12 games played", seen
+        assert any("to go (updating)" in t for t in seen), seen  # seen while it ran
+        assert page.locator("#standings tr").count() == 4  # a header and three agents
+        assert page.locator("#recent a").count() == 12
+        shoot(page, "standings")
+        page.click("#recent a >> nth=0")
+        page.wait_for_url("**/replay?**")
+        page.wait_for_selector("#moves li")
+    finally:
+        tournament.wait(60)
+        assert tournament.returncode == 0, tournament.stderr.read() if tournament.stderr else ""
