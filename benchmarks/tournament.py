@@ -27,6 +27,7 @@ from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.record import GameRecord
+from arbiter.referee.events import EventSink, ignore
 from arbiter.referee.series import GameJob, play_job
 from arbiter.tournament.run import Plan, missing, open_tournament, play
 from arbiter.tournament.store import Store
@@ -49,7 +50,7 @@ class TimedSeries:
         self.seconds: list[float] = []
 
     def __call__(
-        self, jobs: Sequence[GameJob], concurrency: int
+        self, jobs: Sequence[GameJob], concurrency: int, events: EventSink = ignore
     ) -> Iterator[tuple[GameJob, GameRecord]]:
         if concurrency <= 1:
             for job in jobs:

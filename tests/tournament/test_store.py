@@ -44,6 +44,23 @@ def test_games_are_stored_once_and_read_back_after_reopening(tmp_path) -> None:
         assert [x.name for x in store.tournaments()] == ["cup"]
 
 
+def test_games_under_way_are_noted_until_stored_and_forgotten_on_reopening(tmp_path) -> None:
+    path = tmp_path / "results.db"
+    games = round_robin(2, 2)
+    with Store(path) as store:
+        t = store.open("cup", "votey", SETTINGS, AGENTS)
+        store.begin(t.id, games[0])
+        store.begin(t.id, games[1])
+        store.progress(t.id, games[1].round, 17)
+        running = store.running(t.id)
+        assert [(g.number, g.seats, g.plies) for g in running] == [(1, (0, 1), 0), (2, (1, 0), 17)]
+        store.add(t.id, games[0], record(1, 0), record(1, 0).to_json())
+        assert [g.number for g in store.running(t.id)] == [2]
+    with Store(path) as store:  # a run stopped with game 2 under way, resumed
+        t = store.open("cup", "votey", SETTINGS, AGENTS)
+        assert store.running(t.id) == [] and store.played(t.id) == {1}
+
+
 def test_a_changed_setting_or_agent_is_refused_by_name(tmp_path) -> None:
     path = tmp_path / "results.db"
     with Store(path) as store:

@@ -104,6 +104,8 @@ def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_pa
     process.wait()
     before = stored(db)
     assert 2 <= len(before) < 12
+    with sqlite3.connect(db) as c:  # the killed run's games under way, as it left them
+        assert c.execute("SELECT count(*) FROM running").fetchone()[0] >= 1
     _, alive = psutil.wait_procs(children, timeout=10)
     assert alive == [], "a worker or program outlived the killed tournament"
     assert left_behind(str(wrapper)) == [], "a program outlived the killed tournament"
@@ -113,6 +115,8 @@ def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_pa
     assert [g[0] for g in after] == list(range(1, 13))
     assert after[: len(before)] == before or set(before) <= set(after)
     assert f"({len(before)} already played)" in done.stdout.replace("\n", " ")
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT count(*) FROM running").fetchone()[0] == 0
 
 
 def test_agents_file_names_each_entry_and_its_mistakes(tmp_path) -> None:

@@ -19,6 +19,7 @@ from arbiter.agents.spec import AgentSpec, distinct_names
 from arbiter.errors import ConfigError
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.record import GameRecord, record_key
+from arbiter.referee.events import EventSink
 from arbiter.tournament.openings import select_openings
 from arbiter.tournament.report import as_json, render, standings
 from arbiter.tournament.run import Finished, Plan, missing, open_tournament, play
@@ -156,8 +157,8 @@ def cmd_tournament(
         if args.backend == "ray":
             from arbiter.tournament.ray_backend import run_series_ray
 
-            def series(jobs: Sequence[Any], k: int) -> Any:
-                return run_series_ray(jobs, k, args.address)
+            def series(jobs: Sequence[Any], k: int, events: EventSink) -> Any:
+                return run_series_ray(jobs, k, events, args.address)
 
         finished = play(
             store, tournament, todo, concurrency=args.concurrency, seal=seal, series=series

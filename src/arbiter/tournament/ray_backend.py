@@ -15,6 +15,7 @@ from typing import Any
 
 from arbiter.errors import ConfigError
 from arbiter.record import GameRecord
+from arbiter.referee.events import EventSink, GameStarted, ignore
 from arbiter.referee.series import GameJob, play_job
 
 
@@ -24,10 +25,14 @@ def _play(job: GameJob) -> GameRecord:
 
 
 def run_series_ray(
-    jobs: Sequence[GameJob], concurrency: int = 1, address: str | None = None
+    jobs: Sequence[GameJob],
+    concurrency: int = 1,
+    events: EventSink = ignore,
+    address: str | None = None,
 ) -> Iterator[tuple[GameJob, GameRecord]]:
     """Plays every job as a Ray task, at most ``concurrency`` at once, and yields (job,
-    record) as each ends. ``address``: a running cluster's (default: a Ray instance
+    record) as each ends; ``events`` hears of each game as its task is sent (a task's
+    moves stay on its node). ``address``: a running cluster's (default: a Ray instance
     started here for the series, or the one this process already joined).
 
     :raises ConfigError: if Ray is not installed or the cluster cannot be reached.
@@ -55,6 +60,8 @@ def run_series_ray(
             while queue and len(pending) < concurrency:
                 job = queue.pop(0)
                 pending[remote.remote(job)] = job
+                names = tuple(a.name for a in job.agents)
+                events(GameStarted(job.round, names, job.time_control))
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
                 job = pending.pop(ref)

@@ -12,6 +12,7 @@ as it ends.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +21,7 @@ from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.contract import GameSpec
 from arbiter.record import GameRecord
-from arbiter.referee.events import EventSink, ignore
+from arbiter.referee.events import Event, EventSink, GameStarted, MovePlayed, ignore
 from arbiter.referee.series import GameJob, run_series
 from arbiter.referee.supervision import Supervision
 from arbiter.tournament.openings import for_pairs
@@ -113,9 +114,13 @@ def missing(
     return [(p, job) for p, job in games if p.round not in done]
 
 
-Series = Callable[[Sequence[GameJob], int], Iterator[tuple[GameJob, GameRecord]]]
+Series = Callable[[Sequence[GameJob], int, EventSink], Iterator[tuple[GameJob, GameRecord]]]
 """Plays jobs, so many at once, yielding each with its record as it ends: local worker
-processes (:func:`~arbiter.referee.series.run_series`) or Ray tasks."""
+processes (:func:`~arbiter.referee.series.run_series`) or Ray tasks. It tells the sink
+at least when each game starts."""
+
+PROGRESS_EVERY = 1.0
+"""Seconds between two notes of a running game's move count in the database."""
 
 
 def play(
@@ -129,13 +134,29 @@ def play(
     events: EventSink = ignore,
 ) -> Iterator[Finished]:
     """Plays ``todo``, ``concurrency`` games at once (by ``series``, default local worker
-    processes), storing each game as it ends and then yielding it."""
+    processes), storing each game as it ends and then yielding it. The games under way
+    are noted in the database with their move counts (at most one write a second a
+    game), for the standings page."""
     pairings = {job.round: p for p, job in todo}
     jobs = [job for _, job in todo]
-    played = run_series(jobs, concurrency, events) if series is None else series(jobs, concurrency)
+    noted: dict[int, float] = {}
+
+    def note(event: Event) -> None:
+        if isinstance(event, GameStarted) and event.game in pairings:
+            store.begin(tournament.id, pairings[event.game])
+            noted[event.game] = time.monotonic()
+        elif isinstance(event, MovePlayed) and event.game in noted:
+            now = time.monotonic()
+            if now - noted[event.game] >= PROGRESS_EVERY:
+                store.progress(tournament.id, event.game, event.ply)
+                noted[event.game] = now
+        events(event)
+
+    played = (run_series if series is None else series)(jobs, concurrency, note)
     for job, record in played:
         pairing = pairings[job.round]
         store.add(tournament.id, pairing, record, seal(record))
+        noted.pop(job.round, None)
         yield Finished(pairing, record)
 
 

@@ -55,6 +55,15 @@ CREATE TABLE IF NOT EXISTS games (
     finished TEXT NOT NULL,
     PRIMARY KEY (tournament, number)
 );
+CREATE TABLE IF NOT EXISTS running (
+    tournament INTEGER NOT NULL REFERENCES tournaments(id),
+    number INTEGER NOT NULL,
+    first INTEGER NOT NULL,
+    second INTEGER NOT NULL,
+    plies INTEGER NOT NULL,
+    started TEXT NOT NULL,
+    PRIMARY KEY (tournament, number)
+);
 """
 
 
@@ -78,6 +87,17 @@ class StoredGame:
     pair: int
     seats: tuple[int, int]
     record: GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class RunningGame:
+    """A game under way: its number, agent numbers in seat order, moves so far, and
+    when it began (UTC, ISO 8601)."""
+
+    number: int
+    seats: tuple[int, int]
+    plies: int
+    started: str
 
 
 class Store:
@@ -153,6 +173,8 @@ class Store:
                     f"{found.settings.get(key)!r}, not {wanted.get(key)!r}: use another "
                     "--name or --db to change it"
                 )
+        with self._transaction():  # games a stopped run left under way are not any more
+            self.db.execute("DELETE FROM running WHERE tournament = ?", (found.id,))
         return found
 
     def find(self, name: str) -> Tournament | None:
@@ -182,12 +204,43 @@ class Store:
         rows = self.db.execute("SELECT number FROM games WHERE tournament = ?", (tournament,))
         return {r[0] for r in rows}
 
+    def begin(self, tournament: int, pairing: Pairing) -> None:
+        """Notes that a game is under way (for the standings page; :meth:`add` ends it)."""
+        first, second = pairing.seats
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO running (tournament, number, first, second, plies, "
+                "started) VALUES (?, ?, ?, ?, 0, ?)",
+                (tournament, pairing.round, first, second, _now()),
+            )
+
+    def progress(self, tournament: int, number: int, plies: int) -> None:
+        """Notes how many moves a game under way has had."""
+        with self._transaction():
+            self.db.execute(
+                "UPDATE running SET plies = ? WHERE tournament = ? AND number = ?",
+                (plies, tournament, number),
+            )
+
+    def running(self, tournament: int) -> list[RunningGame]:
+        """The games of a tournament under way, by number."""
+        rows = self.db.execute(
+            "SELECT number, first, second, plies, started FROM running WHERE tournament = ? "
+            "ORDER BY number",
+            (tournament,),
+        )
+        return [RunningGame(n, (a, b), plies, started) for n, a, b, plies, started in rows]
+
     def add(self, tournament: int, pairing: Pairing, record: GameRecord, seal: str) -> None:
-        """Stores one finished game, in one transaction (``seal``: the record's JSON).
-        A game stored before is left as it was."""
+        """Stores one finished game, in one transaction (``seal``: the record's JSON),
+        and ends its note as under way. A game stored before is left as it was."""
         first, second = pairing.seats
         points = record.score or (None, None)
         with self._transaction():
+            self.db.execute(
+                "DELETE FROM running WHERE tournament = ? AND number = ?",
+                (tournament, pairing.round),
+            )
             self.db.execute(
                 "INSERT OR IGNORE INTO games (tournament, number, pair, first, second, start, "
                 "winner, reason, detail, plies, points_first, points_second, record, finished) "

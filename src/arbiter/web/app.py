@@ -309,7 +309,10 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
                 raise WebError(422, f"line {number}: {e}") from None
             if record.game not in GAME_NAMES:
                 raise WebError(422, f"line {number}: unknown game {record.game!r}")
-            out.append(replay_json(record))
+            try:
+                out.append(replay_json(record))
+            except WebError as e:
+                raise WebError(e.status, f"line {number}: {e}") from None
         if not out:
             raise WebError(422, "no game records in the text")
         return out
@@ -338,6 +341,7 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
             if t is None:
                 raise WebError(404, f"no tournament {name!r} in {db!r}")
             played = list(s.games(t.id))
+            running = s.running(t.id)
         table = standings(t.name, t.game, t.agents, played)
         data: dict[str, Any] = _finite(asdict(table))
         for line, standing in zip(data["lines"], table.lines, strict=True):
@@ -354,6 +358,15 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
                 "plies": len(g.record.moves),
             }
             for g in reversed(played[-50:])
+        ]
+        data["running"] = [
+            {
+                "number": g.number,
+                "players": [t.agents[g.seats[0]], t.agents[g.seats[1]]],
+                "plies": g.plies,
+                "started": g.started,
+            }
+            for g in running
         ]
         return data
 

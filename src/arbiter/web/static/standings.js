@@ -1,6 +1,6 @@
 // A tournament's standings, read again every two seconds while games are still to be
-// played: scores, Elo with its 95% interval, the crosstable and the latest games,
-// each linked to its replay.
+// played: scores, Elo with its 95% interval, the crosstable, the games under way and
+// the latest games, each linked to its replay.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -43,6 +43,14 @@ function render(data) {
     row(ct, [`${i + 1} ${a}`, ...data.agents.map((b, j) =>
       i === j ? "" : data.meetings[i][j] ? `${data.crosstable[i][j]}/${data.meetings[i][j]}` : "")]);
   });
+  const running = data.remaining ? data.running : [];
+  $("running-box").hidden = !running.length;
+  const ut = $("running");
+  ut.replaceChildren();
+  row(ut, ["game", "first", "second", "moves", "started"], true);
+  for (const g of running) {
+    row(ut, [g.number, g.players[0], g.players[1], g.plies, new Date(g.started).toLocaleTimeString()]);
+  }
   const rt = $("recent");
   rt.replaceChildren();
   row(rt, ["game", "first", "second", "result", "reason", "plies"], true);
