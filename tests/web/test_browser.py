@@ -224,6 +224,7 @@ def test_a_replay_is_stepped_with_the_keyboard(page: Any, url: str, tmp_path: Pa
     page.set_input_files("#record-file", str(record))
     page.wait_for_url("**/replay")
     page.wait_for_selector("#moves li")
+    assert not page.is_visible("#choose-box")  # one game in the file: nothing to choose
     start = pieces(page)
     for _ in range(3):
         page.keyboard.press("ArrowRight")

@@ -39,7 +39,8 @@ class Cell:
 class Layout:
     """A board: its cells, the lines drawn between points, its size in cell units, how
     cells are drawn (``square`` tiles, or ``point`` and ``hole`` circles), and the seat
-    whose side is at the bottom."""
+    whose side is at the bottom, and each seat's piece colour (as its contest names
+    the sides)."""
 
     game: str
     width: float
@@ -48,6 +49,7 @@ class Layout:
     cells: tuple[Cell, ...]
     lines: tuple[tuple[float, float, float, float], ...] = ()
     bottom: int = 0
+    colours: tuple[str, str] = ("black", "white")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -71,7 +73,7 @@ def _checkers() -> Layout:
     for cell in range(32):
         row, col = checkers.cell_row_col(cell)
         cells.append(Cell(cell, col + 0.5, row + 0.5, str(cell + 1), "dark"))
-    return Layout("checkers", 8, 8, "square", tuple(cells), bottom=1)
+    return Layout("checkers", 8, 8, "square", tuple(cells), bottom=1, colours=("red", "white"))
 
 
 def _alquerque() -> Layout:
@@ -87,7 +89,9 @@ def _alquerque() -> Layout:
             if n > c:
                 nr, nf = divmod(n, 7)
                 lines.append((x, y, nf + 0.5, 6 - nr + 0.5))
-    return Layout("alquerque", 7, 7, "point", tuple(cells), tuple(lines))
+    return Layout(
+        "alquerque", 7, 7, "point", tuple(cells), tuple(lines), colours=("white", "black")
+    )
 
 
 def _halma() -> Layout:
@@ -125,7 +129,14 @@ def _chinese_checkers() -> Layout:
             else "hole"
         )
         cells.append(Cell(c, (x - left) / 2 + 0.5, (rows - row) * step + 0.5, str(c + 1), shade))
-    return Layout("chinese-checkers", (right - left) / 2 + 1, rows * step + 1, "hole", tuple(cells))
+    return Layout(
+        "chinese-checkers",
+        (right - left) / 2 + 1,
+        rows * step + 1,
+        "hole",
+        tuple(cells),
+        colours=("blue", "red"),  # as the homes are shaded
+    )
 
 
 LAYOUTS: dict[str, Layout] = {

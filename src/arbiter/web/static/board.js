@@ -73,7 +73,7 @@ export class Board {
       const piece = view.pieces[String(cell.id)];
       if (piece !== undefined) {
         const r = L.shape === "hole" ? 0.33 : 0.38;
-        el("circle", { cx: x, cy: y, r, class: `piece p${piece[0]}` }, g);
+        el("circle", { cx: x, cy: y, r, class: `piece p${piece[0]} c-${L.colours[Number(piece[0])]}` }, g);
         if (piece.includes("K")) {
           el("circle", { cx: x, cy: y, r: r * 0.5, class: "crown" }, g);
           g.classList.add("king");

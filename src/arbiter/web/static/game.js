@@ -86,7 +86,9 @@ function drawClocks() {
     box.classList.toggle("running", running);
     box.textContent = "";
     const who = document.createElement("span");
-    who.textContent = `${s.players[seat]} (${s.seat_names[seat]})`;
+    const swatch = document.createElement("i");
+    swatch.className = `swatch c-${board.layout.colours[seat]}`;
+    who.append(swatch, `${s.players[seat]} (${s.seat_names[seat]})`);
     const time = document.createElement("span");
     time.textContent = s.per_move !== null ? `${s.per_move} s/move` : fmt(left);
     box.append(who, time);

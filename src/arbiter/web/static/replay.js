@@ -38,7 +38,12 @@ async function open(index) {
   const layout = await api("GET", `/api/games/${replay.game}/board`);
   board = new Board($("board"), layout, () => {});
   $("title").textContent = `replay: ${replay.title}`;
-  $("players").textContent = `${replay.players[0]} (${replay.seat_names[0]}) vs ${replay.players[1]} (${replay.seat_names[1]})`;
+  const side = (seat) => {
+    const swatch = document.createElement("i");
+    swatch.className = `swatch c-${layout.colours[seat]}`;
+    return [swatch, `${replay.players[seat]} (${replay.seat_names[seat]})`];
+  };
+  $("players").replaceChildren(...side(0), " vs ", ...side(1));
   $("result").textContent = `Result: ${replay.result.text}`;
   const list = $("moves");
   list.replaceChildren();

@@ -11,6 +11,8 @@ function row(table, cells, header) {
     const td = document.createElement(header ? "th" : "td");
     if (c instanceof Node) td.appendChild(c);
     else td.textContent = c;
+    // numbers (and the signed Elo, the interval, "3/4") line up on the right
+    if (!header && (typeof c === "number" || /^[-+±∞\d./ ]+$/.test(String(c)))) td.className = "num";
     tr.appendChild(td);
   }
   table.appendChild(tr);
