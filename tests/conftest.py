@@ -2,7 +2,11 @@
 
 import os
 import tempfile
+from collections.abc import Iterator
 
+import pytest
+
+from arbiter import core
 from arbiter.games import register
 from tests.fakegame import RACE, RACE_FILES
 
@@ -14,6 +18,34 @@ collect_ignore_glob = ["referee/agents/*.py", "fakegame/program.py"]
 
 # records written by the tests are sealed with a key of their own, never the user's
 os.environ["ARBITER_RECORD_KEY"] = os.path.join(tempfile.mkdtemp(prefix="arbiter-key-"), "key")
+
+
+BOTH_PATHS = ("test_rules", "test_openspiel", "test_pydraughts", "test_perft_files")
+"""The rules and reference tests, run once on each core (compiled and pure)."""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_PATHS:
+        metafunc.parametrize("core_path", ["compiled", "pure"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def core_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The core that rules engines made in the test use: the default, or (for the
+    modules of BOTH_PATHS) each of the compiled and the pure-Python one. Where CI
+    sets ``ARBITER_CORE=required`` a missing compiled core fails instead of skipping."""
+    path = getattr(request, "param", "default")
+    if path == "pure":
+        with core.forced_pure():
+            yield path
+        return
+    if path == "compiled":
+        monkeypatch.delenv("ARBITER_PURE", raising=False)
+        if not core.available():
+            if os.environ.get("ARBITER_CORE") == "required":
+                pytest.fail(f"the compiled core is required here: {core.describe()}")
+            pytest.skip("the compiled core is not built")
+    yield path
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arbiter import __version__
+from arbiter import __version__, core
 from arbiter.errors import ArbiterError, ConfigError
 
 COMMANDS_WITH_GAME = ("match", "agent", "play", "perft", "tournament")
@@ -261,7 +261,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         description="Rules engines, referees and agents for game-AI programming contests. "
         f"Games: {', '.join(names)}.",
     )
-    parser.add_argument("--version", action="version", version=f"arbiter {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"arbiter {__version__}, {core.describe()}"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     m = sub.add_parser("match", help="play games between two agents under a contest's referee")

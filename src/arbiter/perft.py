@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TypeVar
 
+from arbiter.core import CompiledRules
 from arbiter.game import Game
 
 S = TypeVar("S")
@@ -16,12 +17,21 @@ M = TypeVar("M", bound=Hashable)
 
 
 def perft(game: Game[S, M], s: S, depth: int) -> int:
-    """Returns the number of legal move sequences of exactly ``depth`` plies from ``s``."""
+    """Returns the number of legal move sequences of exactly ``depth`` plies from ``s``:
+    whole in the compiled kernel when the game was made with one (``game.compiled``),
+    else through the game's Python functions."""
+    compiled: CompiledRules[S, M] | None = getattr(game, "compiled", None)
+    if compiled is not None:
+        return compiled.core.perft(compiled.name, compiled.pack(s), depth)  # type: ignore[no-any-return]
+    return _perft(game, s, depth)
+
+
+def _perft(game: Game[S, M], s: S, depth: int) -> int:
     moves = game.legal_moves(s)
     if depth <= 1:
         return len(moves) if depth == 1 else 1
     apply = game.apply
-    return sum(perft(game, apply(s, m), depth - 1) for m in moves)
+    return sum(_perft(game, apply(s, m), depth - 1) for m in moves)
 
 
 def divide(game: Game[S, M], s: S, depth: int) -> list[tuple[M, int]]:

@@ -11,6 +11,12 @@ found part way through the next one).
 Given a seed and a fixed depth, the choices are repeatable: the seed only
 shuffles the root moves before ordering, so different seeds give different games
 between equal positions.
+
+Where the game was made with a compiled kernel (``game.compiled``, see
+:mod:`arbiter.core`) and the agent is asked to use it, each iteration runs in C
+(``csrc/search.c``: the same search, with the game's evaluation compiled in and a
+fixed-size table); the iterative deepening, the time budget and the root order stay
+here, so both paths choose alike.
 """
 
 from __future__ import annotations
@@ -20,10 +26,11 @@ import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from arbiter.agents.base import Limit
 from arbiter.contract import Evaluation
+from arbiter.core import CompiledRules
 from arbiter.game import Game, Player
 
 S = TypeVar("S")
@@ -74,7 +81,9 @@ class AlphaBetaAgent(Generic[S, M]):
     ``safety`` is the share of the time budget the search may use before it stops.
     ``hash_mb`` bounds the transposition table: once full it takes no new positions
     until the next move, where a full table starts again empty, so the engine's
-    memory never grows past it.
+    memory never grows past it. ``compiled``: search in the game's compiled kernel
+    when the game has one; only for the game's own evaluation, which the kernel
+    carries (a different ``evaluation`` must leave it False).
     """
 
     name = "alphabeta"
@@ -87,6 +96,7 @@ class AlphaBetaAgent(Generic[S, M]):
         nodes: int | None = None,
         hash_mb: int = HASH_MB,
         safety: float = 0.8,
+        compiled: bool = False,
     ) -> None:
         self._evaluate = evaluation.evaluate
         self._hint = evaluation.order_hint
@@ -110,12 +120,31 @@ class AlphaBetaAgent(Generic[S, M]):
         self._wall_deadline: float | None = None
         self.last_info: SearchInfo | None = None
         self._halted = False
+        self._use_compiled = compiled
+        self._hash_mb = hash_mb
+        self._kernel: CompiledRules[S, M] | None = None
+        self._searcher: Any = None
+        self._partial: tuple[M, int] | None = None
+
+    @property
+    def core(self) -> str:
+        """Which search runs: ``compiled`` or ``pure``."""
+        return "compiled" if self._searcher is not None else "pure"
 
     def reset(self, game: Game[S, M], seat: Player, seed: int) -> None:
         self._game = game
         self._rng = random.Random(seed)
         self._tt.clear()
         self._history.clear()
+        kernel: CompiledRules[S, M] | None = getattr(game, "compiled", None)
+        if not self._use_compiled or kernel is None:
+            self._kernel = self._searcher = None
+        elif self._kernel is None or self._kernel.name != kernel.name:
+            self._kernel = kernel
+            self._searcher = kernel.core.Searcher(kernel.name, self._hash_mb)
+        else:
+            self._kernel = kernel
+            self._searcher.clear()
 
     def observe(self, s: S, m: M) -> None:
         pass
@@ -132,6 +161,8 @@ class AlphaBetaAgent(Generic[S, M]):
     def halt(self) -> None:
         """Stops a running search within a few nodes; it returns its best move so far."""
         self._halted = True
+        if self._searcher is not None:
+            self._searcher.halt()
 
     def _check(self) -> None:
         """Raises _Stop once the node or time budget is spent, or the search is halted;
@@ -193,11 +224,18 @@ class AlphaBetaAgent(Generic[S, M]):
         self._killers = [[] for _ in range(max_depth + 64)]
         if len(self._tt) >= self._table_size * 9 // 10:
             self._tt.clear()
+        if self._searcher is not None:
+            self._searcher.begin(
+                node_limit=-1 if self._node_limit is None else self._node_limit,
+                deadline=-1 if self._deadline is None else self._deadline,
+                wall_deadline=-1 if self._wall_deadline is None else self._wall_deadline,
+                wall=limit.wall,
+            )
         best, best_score, done = moves[0], 0, 0
         if len(moves) > 1 or limit.depth is not None or self.depth is not None:
             for depth in range(1, max_depth + 1):
                 try:
-                    score, move = self._root(s, moves, depth)
+                    score, move = self._iteration(s, moves, depth)
                 except _Stop:
                     if self._partial is not None:
                         best, best_score = self._partial
@@ -210,13 +248,31 @@ class AlphaBetaAgent(Generic[S, M]):
                 if budget is not None and now() - t0 > budget * self._safety * 0.5:
                     break
         self._deadline = self._wall_deadline = None
+        if self._searcher is not None:
+            self._nodes = self._searcher.nodes
         self.last_info = SearchInfo(done, best_score, self._nodes, now() - t0, best)
         return best
+
+    def _iteration(self, s: S, moves: list[M], depth: int) -> tuple[int, M]:
+        """One iteration of the deepening: in Python, or whole in the compiled kernel.
+
+        :raises _Stop: when the budget ran out part way (``_partial`` then holds the
+            best move found so far, if any).
+        """
+        kernel = self._kernel
+        if self._searcher is None or kernel is None:
+            return self._root(s, moves, depth)
+        codes = [kernel.code(m) for m in moves]
+        score, index, finished = self._searcher.root(kernel.pack(s), codes, depth)
+        if not finished:
+            self._partial = None if index < 0 else (moves[index], score)
+            raise _Stop
+        return score, moves[index]
 
     def _root(self, s: S, moves: list[M], depth: int) -> tuple[int, M]:
         game = self._game
         assert game is not None
-        self._partial: tuple[M, int] | None = None
+        self._partial = None
         alpha, best_move = -_INF, moves[0]
         for i, m in enumerate(moves):
             child = game.apply(s, m)
@@ -229,7 +285,8 @@ class AlphaBetaAgent(Generic[S, M]):
             if score > alpha:
                 alpha, best_move = score, m
                 self._partial = (m, score)
-        self._tt[game.position_key(s)] = (depth, alpha, _EXACT, best_move)
+        if self._table_size:
+            self._tt[game.position_key(s)] = (depth, alpha, _EXACT, best_move)
         return alpha, best_move
 
     def _terminal_score(self, s: S, ply: int) -> int | None:

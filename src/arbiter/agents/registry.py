@@ -41,6 +41,7 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
             depth=agent.option("depth"),
             nodes=agent.option("nodes"),
             hash_mb=agent.option("hash") or HASH_MB,
+            compiled=not agent.option("pure"),
         )
     raise ConfigError(f"unknown engine {agent.name!r}: expected one of {', '.join(ENGINES)}")
 

@@ -26,10 +26,11 @@ MAX_DEPTH = 64
 ENGINES: dict[str, tuple[str, ...]] = {
     "random": (),
     "greedy": (),
-    "alphabeta": ("depth", "nodes", "hash"),
+    "alphabeta": ("depth", "nodes", "hash", "pure"),
 }
 """The built-in engines and the whole-number options each takes (``hash``: the
-transposition table in megabytes)."""
+transposition table in megabytes; ``pure=1``: search in Python even where the game
+has a compiled kernel)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,10 @@ Rules (sheet and platform rulings):
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
+from arbiter import core
 from arbiter.bitboard import bits, mask
 from arbiter.game import Outcome, Player, Reason
 
@@ -222,14 +224,38 @@ def has_move(own: int, enemy: int) -> bool:
     return False
 
 
+_PACKED = struct.Struct("<QQiiii")
+
+
 class Votey:
-    """The Votey Checkers rules engine (see the module docstring for the rules)."""
+    """The Votey Checkers rules engine (see the module docstring for the rules).
+
+    Made where the compiled core is in use (:mod:`arbiter.core`), its move
+    generation, connection and no-move tests run in C (``csrc/votey.c``), and
+    ``compiled`` lets the search and perft run there whole; otherwise every rule is
+    the Python above.
+    """
 
     name = "votey"
     num_players = 2
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
+        kernel = core.compiled()
+        self._moves_from = moves_from
+        self._connected = connected
+        self._has_move = has_move
+        self.compiled: core.CompiledRules[State, Move] | None = None
+        if kernel is not None:
+            self._moves_from = kernel.votey_moves_from
+            self._connected = kernel.votey_connected
+            self._has_move = kernel.votey_has_move
+            self.compiled = core.CompiledRules(kernel, "votey", self.pack, _code)
+
+    def pack(self, s: State) -> bytes:
+        """``s`` as the compiled kernel's state."""
+        winner = -1 if s.winner is None else s.winner
+        return _PACKED.pack(s.pieces[0], s.pieces[1], s.to_move, s.ply, winner, self.max_plies)
 
     def initial(self) -> State:
         """Returns the contest's start position, black to move."""
@@ -244,8 +270,8 @@ class Votey:
         if s.winner is not None or s.ply >= self.max_plies:
             return []
         p = s.to_move
-        codes = moves_from(s.pieces[p], s.pieces[1 - p])
-        codes.sort()
+        codes = self._moves_from(s.pieces[p], s.pieces[1 - p])
+        codes.sort()  # the compiled kernel's are sorted already: a cheap pass
         return [MOVES[c] for c in codes]
 
     def apply(self, s: State, m: Move) -> State:
@@ -256,9 +282,9 @@ class Votey:
         enemy = s.pieces[o] & ~(1 << m.target)
         pieces = (own, enemy) if p == 0 else (enemy, own)
         winner: Player | None = None
-        if connected(own):
+        if self._connected(own):
             winner = p
-        elif enemy != s.pieces[o] and connected(enemy):
+        elif enemy != s.pieces[o] and self._connected(enemy):
             winner = o
         return State(pieces, o, s.ply + 1, winner)
 
@@ -269,10 +295,15 @@ class Votey:
         if s.ply >= self.max_plies:
             return Outcome(None, Reason.MOVE_LIMIT, f"{s.ply} plies")
         p = s.to_move
-        if not has_move(s.pieces[p], s.pieces[1 - p]):
+        if not self._has_move(s.pieces[p], s.pieces[1 - p]):
             return Outcome(1 - p, Reason.NO_MOVES)
         return None
 
     def position_key(self, s: State) -> tuple[int, int, int]:
         """Returns (black, white, side to move): equal keys, equal futures up to the ply cap."""
         return (s.pieces[0], s.pieces[1], s.to_move)
+
+
+def _code(m: Move) -> int:
+    """``m`` as the compiled kernel's move code."""
+    return 64 * m.origin + m.target

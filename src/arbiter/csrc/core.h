@@ -1,0 +1,70 @@
+/* The compiled core's contract: what each game's kernel gives the generic search.
+ *
+ * A game's state is a fixed-size plain struct, handed to and from Python as bytes
+ * (the Python rules pack and unpack it). A move is a 64-bit code that identifies it
+ * among the legal moves of its position (the game chooses the coding); the search
+ * never looks inside it. Scores are for the side to move, on the scale of the
+ * game's Python evaluation, which each kernel reproduces exactly.
+ */
+#ifndef ARBITER_CORE_H
+#define ARBITER_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define MAX_MOVES 1024 /* more than any position of the five games has */
+#define STATE_MAX 160  /* bytes: the largest state (Halma's) fits */
+#define MAX_PLY 128    /* search plies, quiescence included */
+
+typedef uint64_t move_t;
+
+enum { OUT_NONE = 0, OUT_WIN = 1, OUT_LOSS = 2, OUT_DRAW = 3 };
+
+typedef struct {
+    const char *name;
+    Py_ssize_t state_size;
+    /* the legal moves in the Python engine's order; none once the game is over */
+    int (*gen)(const void *s, move_t *out);
+    /* the number of legal moves (bulk perft); may be NULL to count gen's */
+    int (*count)(const void *s);
+    /* the position after the legal move m */
+    void (*apply)(const void *s, move_t m, void *out);
+    /* OUT_NONE while the game goes on, else its end for the side to move */
+    int (*outcome)(const void *s);
+    int (*evaluate)(const void *s);
+    int (*draw_value)(const void *s);
+    int (*hint)(const void *s, move_t m);
+    /* forced moves a quiescence search plays out; NULL when the game has none */
+    int (*noisy)(const void *s, move_t *out);
+    uint64_t (*hash)(const void *s);
+} GameVT;
+
+static inline uint64_t mix64(uint64_t x) {
+    /* splitmix64's finaliser: a position's words folded into a table key */
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* Python's floor division and its absolute value, for evaluations ported exactly */
+static inline int floordiv(int a, int b) {
+    int q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}
+static inline int iabs(int a) { return a < 0 ? -a : a; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+static inline int imin(int a, int b) { return a < b ? a : b; }
+
+/* each game's table, and its own Python functions (NULL-terminated) */
+extern const GameVT VOTEY_VT;
+extern PyMethodDef VOTEY_METHODS[];
+void votey_init(void);
+
+/* the search type, registered by module.c */
+extern PyTypeObject SearcherType;
+const GameVT *find_vt(const char *name);
+
+#endif

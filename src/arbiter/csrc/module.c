@@ -1,0 +1,207 @@
+/* arbiter._core: the compiled kernels of the five games and the search over them.
+ *
+ * Generic functions take a game's name and its state as bytes (packed by the game's
+ * Python rules): legal, apply, outcome, evaluate, hint, perft. Each game adds its
+ * own primitives for its Python rules (votey_moves_from, ...). */
+#include "core.h"
+
+#include <string.h>
+
+static const GameVT *const GAMES[] = {&VOTEY_VT};
+
+const GameVT *find_vt(const char *name) {
+    for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
+        if (strcmp(GAMES[i]->name, name) == 0) return GAMES[i];
+    return NULL;
+}
+
+/* parses (game, state bytes, ...) into a vt and a state copy */
+static const GameVT *game_and_state(PyObject *name, PyObject *bytes, unsigned char *out) {
+    const char *game = PyUnicode_AsUTF8(name);
+    if (!game) return NULL;
+    const GameVT *vt = find_vt(game);
+    if (!vt) {
+        PyErr_Format(PyExc_ValueError, "no compiled kernel for %s", game);
+        return NULL;
+    }
+    char *buf;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(bytes, &buf, &len) < 0) return NULL;
+    if (len != vt->state_size) {
+        PyErr_Format(PyExc_ValueError, "a %s state is %zd bytes, not %zd", vt->name,
+                     vt->state_size, len);
+        return NULL;
+    }
+    memcpy(out, buf, (size_t)len);
+    return vt;
+}
+
+static PyObject *codes(const move_t *moves, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromUnsignedLongLong(moves[i]));
+    return list;
+}
+
+static PyObject *py_legal(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    unsigned char s[STATE_MAX];
+    const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
+    if (!vt) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "legal(game, state)");
+        return NULL;
+    }
+    move_t moves[MAX_MOVES];
+    return codes(moves, vt->gen(s, moves));
+}
+
+static PyObject *py_noisy(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    unsigned char s[STATE_MAX];
+    const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
+    if (!vt) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "noisy(game, state)");
+        return NULL;
+    }
+    move_t moves[MAX_MOVES];
+    return codes(moves, vt->noisy ? vt->noisy(s, moves) : 0);
+}
+
+static PyObject *py_apply(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    unsigned char s[STATE_MAX], out[STATE_MAX];
+    const GameVT *vt = n == 3 ? game_and_state(args[0], args[1], s) : NULL;
+    if (!vt) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "apply(game, state, move)");
+        return NULL;
+    }
+    move_t m = PyLong_AsUnsignedLongLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    memset(out, 0, sizeof out);
+    vt->apply(s, m, out);
+    return PyBytes_FromStringAndSize((const char *)out, vt->state_size);
+}
+
+static PyObject *py_outcome(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    unsigned char s[STATE_MAX];
+    const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
+    if (!vt) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "outcome(game, state)");
+        return NULL;
+    }
+    return PyLong_FromLong(vt->outcome(s));
+}
+
+static PyObject *py_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    unsigned char s[STATE_MAX];
+    const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
+    if (!vt) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "evaluate(game, state)");
+        return NULL;
+    }
+    return PyLong_FromLong(vt->evaluate(s));
+}
+
+static PyObject *py_hint(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    unsigned char s[STATE_MAX];
+    const GameVT *vt = n == 3 ? game_and_state(args[0], args[1], s) : NULL;
+    if (!vt) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "hint(game, state, move)");
+        return NULL;
+    }
+    move_t m = PyLong_AsUnsignedLongLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    return PyLong_FromLong(vt->hint(s, m));
+}
+
+static long long perft(const GameVT *vt, const unsigned char *s, int depth) {
+    if (depth <= 1) {
+        if (depth < 1) return 1;
+        if (vt->count) return vt->count(s);
+        move_t moves[MAX_MOVES];
+        return vt->gen(s, moves);
+    }
+    move_t moves[MAX_MOVES];
+    unsigned char child[STATE_MAX];
+    int n = vt->gen(s, moves);
+    long long total = 0;
+    for (int i = 0; i < n; i++) {
+        vt->apply(s, moves[i], child);
+        total += perft(vt, child, depth - 1);
+    }
+    return total;
+}
+
+static PyObject *py_perft(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    unsigned char s[STATE_MAX];
+    const GameVT *vt = n == 3 ? game_and_state(args[0], args[1], s) : NULL;
+    if (!vt) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "perft(game, state, depth)");
+        return NULL;
+    }
+    long depth = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    long long total;
+    Py_BEGIN_ALLOW_THREADS;
+    total = perft(vt, s, (int)depth);
+    Py_END_ALLOW_THREADS;
+    return PyLong_FromLongLong(total);
+}
+
+#define FAST(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
+
+static PyMethodDef GENERIC[] = {
+    {"legal", FAST(py_legal), "legal(game, state) -> the legal move codes, in order"},
+    {"noisy", FAST(py_noisy), "noisy(game, state) -> the forced move codes"},
+    {"apply", FAST(py_apply), "apply(game, state, move) -> the state after the move"},
+    {"outcome", FAST(py_outcome), "outcome(game, state) -> 0 on, 1 won, 2 lost, 3 drawn"},
+    {"evaluate", FAST(py_evaluate), "evaluate(game, state) -> the evaluation"},
+    {"hint", FAST(py_hint), "hint(game, state, move) -> the move's ordering hint"},
+    {"perft", FAST(py_perft), "perft(game, state, depth) -> move sequences, leaves in bulk"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "arbiter._core",
+    "The compiled kernels of arbiter's games and the search over them.", -1, NULL,
+};
+
+static int add_methods(PyObject *module, PyMethodDef *defs) {
+    for (PyMethodDef *d = defs; d->ml_name; d++) {
+        PyObject *f = PyCFunction_NewEx(d, NULL, NULL);
+        if (!f || PyModule_AddObject(module, d->ml_name, f) < 0) {
+            Py_XDECREF(f);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyMODINIT_FUNC PyInit__core(void) {
+    votey_init();
+    if (PyType_Ready(&SearcherType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    if (add_methods(m, GENERIC) < 0 || add_methods(m, VOTEY_METHODS) < 0) goto fail;
+    Py_INCREF(&SearcherType);
+    if (PyModule_AddObject(m, "Searcher", (PyObject *)&SearcherType) < 0) {
+        Py_DECREF(&SearcherType);
+        goto fail;
+    }
+    PyObject *names = PyTuple_New(sizeof GAMES / sizeof GAMES[0]);
+    if (!names) goto fail;
+    for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
+        PyTuple_SET_ITEM(names, i, PyUnicode_FromString(GAMES[i]->name));
+    if (PyModule_AddObject(m, "GAMES", names) < 0) {
+        Py_DECREF(names);
+        goto fail;
+    }
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

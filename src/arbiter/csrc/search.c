@@ -1,0 +1,418 @@
+/* The compiled alpha-beta search: the same negamax as arbiter.agents.alphabeta (PVS,
+ * a transposition table, table move, killers, history and the game's hint for
+ * ordering, quiescence over forced moves without standing pat), over any game's
+ * GameVT, without a Python call per node.
+ *
+ * Python keeps the iterative deepening and the time budget and calls root() once per
+ * depth; root() releases the GIL, so the referee's loop runs meanwhile and halt()
+ * from another thread stops it within CHECK_EVERY nodes. The table has a fixed size
+ * chosen at creation (one bucket per key, replaced when the new entry is at least
+ * as deep or from a newer search) and never grows.
+ */
+#include "core.h"
+
+#include <string.h>
+#include <time.h>
+
+#define WIN 1000000
+#define MATE_ZONE (WIN - 10000)
+#define INF (10 * WIN)
+#define CHECK_EVERY 256
+#define HISTORY 65536
+enum { EXACT = 0, LOWER = 1, UPPER = 2 };
+
+typedef struct {
+    uint64_t key;
+    move_t move;
+    int32_t score;
+    int16_t depth;
+    uint8_t flag;
+    uint8_t age;
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    const GameVT *vt;
+    Entry *table;
+    size_t entries;
+    uint8_t age;
+    move_t killers[MAX_PLY + 1][2];
+    int nkillers[MAX_PLY + 1];
+    int32_t history[HISTORY];
+    volatile int halted;
+    int stopped;
+    long long nodes, node_limit, next_check;
+    double deadline, wall_deadline; /* < 0: none */
+    int wall;
+    unsigned char stack[MAX_PLY + 2][STATE_MAX];
+    move_t lists[MAX_PLY + 1][MAX_MOVES];
+} Searcher;
+
+static double now_clock(clockid_t id) {
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int out_of_budget(Searcher *S) {
+    if (S->halted) return 1;
+    S->next_check = S->nodes + CHECK_EVERY;
+    if (S->node_limit >= 0) {
+        if (S->nodes >= S->node_limit) return 1;
+        if (S->next_check > S->node_limit) S->next_check = S->node_limit;
+    }
+    if (S->deadline >= 0) {
+        double t = now_clock(S->wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID);
+        if (t >= S->deadline) return 1;
+        if (S->wall_deadline >= 0 && now_clock(CLOCK_MONOTONIC) >= S->wall_deadline) return 1;
+    }
+    return 0;
+}
+
+static inline int count_node(Searcher *S) {
+    S->nodes++;
+    if (S->nodes >= S->next_check && out_of_budget(S)) {
+        S->stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* the end of a finished game for the side to move, or 0 with *over = 0 */
+static int terminal_score(Searcher *S, const void *s, int ply, int *over) {
+    int out = S->vt->outcome(s);
+    *over = out != OUT_NONE;
+    switch (out) {
+    case OUT_WIN: return WIN - ply;
+    case OUT_LOSS: return ply - WIN;
+    case OUT_DRAW: return S->vt->draw_value(s);
+    default: return 0;
+    }
+}
+
+/* sorts moves[0..n) by the Python agent's key, highest first, stably */
+static void order(Searcher *S, const void *s, move_t *moves, int n, move_t tt_move, int has_tt,
+                  int ply) {
+    int64_t keys[MAX_MOVES];
+    const move_t *killers = ply <= MAX_PLY ? S->killers[ply] : NULL;
+    int nk = ply <= MAX_PLY ? S->nkillers[ply] : 0;
+    for (int i = 0; i < n; i++) {
+        move_t m = moves[i];
+        int64_t k;
+        if (has_tt && m == tt_move) {
+            k = (int64_t)1 << 40;
+        } else {
+            k = S->history[mix64(m) & (HISTORY - 1)];
+            for (int j = 0; j < nk; j++)
+                if (killers[j] == m) k += (int64_t)1 << 30;
+            k += (int64_t)S->vt->hint(s, m) * ((int64_t)1 << 20);
+        }
+        keys[i] = k;
+    }
+    /* insertion sort: stable, and the lists are short */
+    for (int i = 1; i < n; i++) {
+        int64_t k = keys[i];
+        move_t m = moves[i];
+        int j = i;
+        while (j > 0 && keys[j - 1] < k) {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        keys[j] = k;
+        moves[j] = m;
+    }
+}
+
+static int quiesce(Searcher *S, int alpha, int beta, int ply) {
+    const GameVT *vt = S->vt;
+    const void *s = S->stack[ply];
+    if (ply >= MAX_PLY) return vt->evaluate(s);
+    move_t *moves = S->lists[ply];
+    int n = vt->noisy ? vt->noisy(s, moves) : 0;
+    if (!n) return vt->evaluate(s);
+    order(S, s, moves, n, 0, 0, ply);
+    int best = -INF;
+    void *child = S->stack[ply + 1];
+    for (int i = 0; i < n; i++) {
+        if (count_node(S)) return 0;
+        vt->apply(s, moves[i], child);
+        int over, score = terminal_score(S, child, ply + 1, &over);
+        if (over)
+            score = -score;
+        else {
+            score = -quiesce(S, -beta, -alpha, ply + 1);
+            if (S->stopped) return 0;
+        }
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
+static Entry *probe(Searcher *S, uint64_t key) {
+    if (!S->entries) return NULL;
+    Entry *e = &S->table[key % S->entries];
+    return e->key == key && e->depth >= 0 ? e : NULL;
+}
+
+static void store(Searcher *S, uint64_t key, int depth, int score, int flag, move_t move) {
+    if (!S->entries) return;
+    Entry *e = &S->table[key % S->entries];
+    if (e->depth >= 0 && e->key != key && e->age == S->age && e->depth > depth) return;
+    e->key = key;
+    e->move = move;
+    e->score = score;
+    e->depth = (int16_t)depth;
+    e->flag = (uint8_t)flag;
+    e->age = S->age;
+}
+
+static int search(Searcher *S, int depth, int alpha, int beta, int ply) {
+    if (count_node(S)) return 0;
+    const GameVT *vt = S->vt;
+    const void *s = S->stack[ply];
+    int over, terminal = terminal_score(S, s, ply, &over);
+    if (over) return terminal;
+    if (depth <= 0 || ply >= MAX_PLY) return quiesce(S, alpha, beta, ply);
+    uint64_t key = vt->hash(s);
+    move_t tt_move = 0;
+    int has_tt = 0;
+    Entry *e = probe(S, key);
+    if (e) {
+        tt_move = e->move;
+        has_tt = 1;
+        if (e->depth >= depth) {
+            int es = e->score;
+            if (es >= MATE_ZONE)
+                es -= ply;
+            else if (es <= -MATE_ZONE)
+                es += ply;
+            if (e->flag == EXACT) return es;
+            if (e->flag == LOWER && es > alpha)
+                alpha = es;
+            else if (e->flag == UPPER && es < beta)
+                beta = es;
+            if (alpha >= beta) return es;
+        }
+    }
+    int original_alpha = alpha;
+    int best_score = -INF;
+    move_t best_move = 0;
+    move_t *moves = S->lists[ply];
+    int n = vt->gen(s, moves);
+    order(S, s, moves, n, tt_move, has_tt, ply);
+    void *child = S->stack[ply + 1];
+    for (int i = 0; i < n; i++) {
+        move_t m = moves[i];
+        vt->apply(s, m, child);
+        int score;
+        if (i == 0) {
+            score = -search(S, depth - 1, -beta, -alpha, ply + 1);
+        } else {
+            score = -search(S, depth - 1, -alpha - 1, -alpha, ply + 1);
+            if (!S->stopped && alpha < score && score < beta) {
+                /* the child is still in its slot: searches below it write deeper */
+                score = -search(S, depth - 1, -beta, -score, ply + 1);
+            }
+        }
+        if (S->stopped) return 0;
+        if (score > best_score) {
+            best_score = score;
+            best_move = m;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) {
+                    move_t *k = S->killers[ply];
+                    int nk = S->nkillers[ply];
+                    if (!(nk > 0 && k[0] == m) && !(nk > 1 && k[1] == m)) {
+                        k[1] = k[0];
+                        k[0] = m;
+                        if (nk < 2) S->nkillers[ply] = nk + 1;
+                    }
+                    S->history[mix64(m) & (HISTORY - 1)] += depth * depth;
+                    break;
+                }
+            }
+        }
+    }
+    int stored = best_score;
+    if (stored >= MATE_ZONE)
+        stored += ply;
+    else if (stored <= -MATE_ZONE)
+        stored -= ply;
+    int flag = best_score <= original_alpha ? UPPER : best_score >= beta ? LOWER : EXACT;
+    store(S, key, depth, stored, flag, best_move);
+    return best_score;
+}
+
+/* -- the Python type ------------------------------------------------------------- */
+
+static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    static char *names[] = {"game", "hash_mb", NULL};
+    const char *game;
+    double hash_mb = 16;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|d", names, &game, &hash_mb)) return NULL;
+    const GameVT *vt = find_vt(game);
+    if (!vt) {
+        PyErr_Format(PyExc_ValueError, "no compiled kernel for %s", game);
+        return NULL;
+    }
+    if (hash_mb < 0) {
+        PyErr_SetString(PyExc_ValueError, "hash_mb must not be negative");
+        return NULL;
+    }
+    Searcher *S = (Searcher *)type->tp_alloc(type, 0);
+    if (!S) return NULL;
+    S->vt = vt;
+    S->node_limit = -1;
+    S->deadline = S->wall_deadline = -1;
+    S->entries = (size_t)(hash_mb * 1048576.0) / sizeof(Entry);
+    if (S->entries) {
+        S->table = PyMem_RawCalloc(S->entries, sizeof(Entry));
+        if (!S->table) {
+            Py_DECREF(S);
+            return PyErr_NoMemory();
+        }
+        for (size_t i = 0; i < S->entries; i++) S->table[i].depth = -1;
+    }
+    return (PyObject *)S;
+}
+
+static void Searcher_dealloc(Searcher *S) {
+    PyMem_RawFree(S->table);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static PyObject *Searcher_clear(Searcher *S, PyObject *unused) {
+    (void)unused;
+    for (size_t i = 0; i < S->entries; i++) S->table[i].depth = -1;
+    memset(S->history, 0, sizeof S->history);
+    S->age = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Searcher_begin(Searcher *S, PyObject *args, PyObject *kw) {
+    /* a new move's search: its budgets, killers and node count; the table and history
+       are kept from the moves before */
+    static char *names[] = {"node_limit", "deadline", "wall_deadline", "wall", NULL};
+    long long node_limit = -1;
+    double deadline = -1, wall_deadline = -1;
+    int wall = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Lddp", names, &node_limit, &deadline,
+                                     &wall_deadline, &wall))
+        return NULL;
+    S->node_limit = node_limit;
+    S->deadline = deadline;
+    S->wall_deadline = wall_deadline;
+    S->wall = wall;
+    S->nodes = 0;
+    S->next_check = 0;
+    S->halted = 0;
+    S->age++;
+    memset(S->nkillers, 0, sizeof S->nkillers);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Searcher_root(Searcher *S, PyObject *args) {
+    /* root(state, moves, depth) -> (score, index of the best move, finished): one
+       iteration over the root moves in the order given; when stopped part way, the
+       best move found so far (index -1 if none) and finished False */
+    Py_buffer state;
+    PyObject *list;
+    int depth;
+    if (!PyArg_ParseTuple(args, "y*O!i", &state, &PyList_Type, &list, &depth)) return NULL;
+    const GameVT *vt = S->vt;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (state.len != vt->state_size || n < 1 || n > MAX_MOVES || depth < 1 ||
+        depth > MAX_PLY - 1) {
+        PyBuffer_Release(&state);
+        PyErr_Format(PyExc_ValueError, "root: a %zd-byte %s state, 1..%d moves, depth 1..%d",
+                     vt->state_size, vt->name, MAX_MOVES, MAX_PLY - 1);
+        return NULL;
+    }
+    move_t moves[MAX_MOVES];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        moves[i] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(list, i));
+        if (PyErr_Occurred()) {
+            PyBuffer_Release(&state);
+            return NULL;
+        }
+    }
+    memcpy(S->stack[0], state.buf, (size_t)vt->state_size);
+    PyBuffer_Release(&state);
+    int alpha = -INF, best = 0, partial = -1, partial_score = 0;
+    S->stopped = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    void *child = S->stack[1];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        vt->apply(S->stack[0], moves[i], child);
+        int score;
+        if (i == 0) {
+            score = -search(S, depth - 1, -INF, INF, 1);
+        } else {
+            score = -search(S, depth - 1, -alpha - 1, -alpha, 1);
+            if (!S->stopped && score > alpha) {
+                score = -search(S, depth - 1, -INF, -score, 1);
+            }
+        }
+        if (S->stopped) break;
+        if (score > alpha) {
+            alpha = score;
+            best = (int)i;
+            partial = (int)i;
+            partial_score = score;
+        }
+    }
+    if (!S->stopped) store(S, vt->hash(S->stack[0]), depth, alpha, EXACT, moves[best]);
+    Py_END_ALLOW_THREADS;
+    if (S->stopped) return Py_BuildValue("(iiO)", partial_score, partial, Py_False);
+    return Py_BuildValue("(iiO)", alpha, best, Py_True);
+}
+
+static PyObject *Searcher_halt(Searcher *S, PyObject *unused) {
+    (void)unused;
+    S->halted = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Searcher_nodes(Searcher *S, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(S->nodes);
+}
+
+static PyObject *Searcher_entries(Searcher *S, void *closure) {
+    (void)closure;
+    return PyLong_FromSize_t(S->entries);
+}
+
+static PyMethodDef Searcher_methods[] = {
+    {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Empties the table and history."},
+    {"begin", (PyCFunction)(void (*)(void))Searcher_begin, METH_VARARGS | METH_KEYWORDS,
+     "Starts a new move's search with its budgets."},
+    {"root", (PyCFunction)Searcher_root, METH_VARARGS, "One iteration at a depth."},
+    {"halt", (PyCFunction)Searcher_halt, METH_NOARGS, "Stops a running search soon."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Searcher_getset[] = {
+    {"nodes", (getter)Searcher_nodes, NULL, "Nodes searched since begin().", NULL},
+    {"entries", (getter)Searcher_entries, NULL, "The table's fixed number of entries.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject SearcherType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "arbiter._core.Searcher",
+    .tp_basicsize = sizeof(Searcher),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "An alpha-beta search over a game's compiled kernel, with a fixed-size table.",
+    .tp_new = Searcher_new,
+    .tp_dealloc = (destructor)Searcher_dealloc,
+    .tp_methods = Searcher_methods,
+    .tp_getset = Searcher_getset,
+};

@@ -1,0 +1,357 @@
+/* Votey Checkers (Lines of Action): the kernel of arbiter.games.votey.rules and the
+ * evaluation of arbiter.games.votey.evaluate, bit for bit. Cells are 8 * row + column
+ * (0..63), a move's code is 64 * origin + target. */
+#include "core.h"
+
+typedef struct {
+    uint64_t p[2];
+    int32_t to_move, ply, winner, max_plies; /* winner: -1 for none */
+} VState;
+
+#define COL1 0x0101010101010101ULL
+#define COL8 0x8080808080808080ULL
+
+static uint64_t LINES[64][4];
+static int8_t TARGET[64][8][9];
+static uint64_t BETWEEN[64][8][9];
+static const int LINE_OF[8] = {0, 1, 2, 3, 3, 2, 1, 0};
+static const int DR[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+static const int DC[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+static uint64_t ROWS[8], COLS[8], RING[4];
+static const int RING_BONUS[4] = {16, 10, 4, -6};
+static int MIN_SPREAD[13];
+
+void votey_init(void) {
+    for (int cell = 0; cell < 64; cell++) {
+        int r = cell >> 3, c = cell & 7;
+        uint64_t diag = 0, col = 0, anti = 0, row = 0;
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++) {
+                uint64_t bit = 1ULL << (8 * i + j);
+                if (i - j == r - c) diag |= bit;
+                if (j == c) col |= bit;
+                if (i + j == r + c) anti |= bit;
+                if (i == r) row |= bit;
+            }
+        LINES[cell][0] = diag;
+        LINES[cell][1] = col;
+        LINES[cell][2] = anti;
+        LINES[cell][3] = row;
+        for (int d = 0; d < 8; d++) {
+            TARGET[cell][d][0] = -1;
+            BETWEEN[cell][d][0] = 0;
+            for (int n = 1; n <= 8; n++) {
+                int tr = r + DR[d] * n, tc = c + DC[d] * n;
+                TARGET[cell][d][n] = -1;
+                BETWEEN[cell][d][n] = 0;
+                if (tr >= 0 && tr < 8 && tc >= 0 && tc < 8) {
+                    TARGET[cell][d][n] = (int8_t)(8 * tr + tc);
+                    uint64_t b = 0;
+                    for (int k = 1; k < n; k++) b |= 1ULL << (8 * (r + DR[d] * k) + c + DC[d] * k);
+                    BETWEEN[cell][d][n] = b;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < 8; i++) {
+        ROWS[i] = 0xFFULL << (8 * i);
+        COLS[i] = COL1 << i;
+    }
+    for (int k = 0; k < 4; k++) RING[k] = 0;
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 8; c++) {
+            int k = imax(iabs(2 * r - 7), iabs(2 * c - 7)) / 2;
+            RING[k] |= 1ULL << (8 * r + c);
+        }
+    for (int n = 0; n < 13; n++) {
+        int total = 0, ring = 1, left = n - 1;
+        while (left > 0) {
+            int take = imin(left, 8 * ring);
+            total += take * ring;
+            left -= take;
+            ring++;
+        }
+        MIN_SPREAD[n] = total;
+    }
+}
+
+static inline int popcount(uint64_t b) { return __builtin_popcountll(b); }
+
+static inline uint64_t spread(uint64_t b) {
+    uint64_t h = b | ((b >> 1) & ~COL8) | ((b << 1) & ~COL1);
+    return h | (h << 8) | (h >> 8);
+}
+
+static int connected(uint64_t b) {
+    if (!b) return 0;
+    uint64_t group = b & (~b + 1);
+    for (;;) {
+        uint64_t grown = spread(group) & b;
+        if (grown == group) return group == b;
+        group = grown;
+    }
+}
+
+static int groups(uint64_t b) {
+    int n = 0;
+    while (b) {
+        uint64_t group = b & (~b + 1);
+        for (;;) {
+            uint64_t grown = spread(group) & b;
+            if (grown == group) break;
+            group = grown;
+        }
+        b &= ~group;
+        n++;
+    }
+    return n;
+}
+
+/* codes 64 * origin + target, ascending (the Python engine's sorted order) */
+static int moves_from(uint64_t own, uint64_t enemy, move_t *out) {
+    uint64_t occupied = own | enemy;
+    int n = 0;
+    for (uint64_t b = own; b; b &= b - 1) {
+        int cell = __builtin_ctzll(b);
+        int counts[4];
+        for (int l = 0; l < 4; l++) counts[l] = popcount(occupied & LINES[cell][l]);
+        int first = n;
+        for (int d = 0; d < 8; d++) {
+            int k = counts[LINE_OF[d]];
+            int t = TARGET[cell][d][k];
+            if (t >= 0 && !((own >> t) & 1) && !(BETWEEN[cell][d][k] & enemy)) {
+                /* insert in target order among this origin's moves */
+                move_t code = ((move_t)cell << 6) | (move_t)t;
+                int i = n++;
+                while (i > first && out[i - 1] > code) {
+                    out[i] = out[i - 1];
+                    i--;
+                }
+                out[i] = code;
+            }
+        }
+    }
+    return n;
+}
+
+static void count_moves(uint64_t own, uint64_t enemy, int *moves, int *captures) {
+    uint64_t occupied = own | enemy;
+    int m = 0, c = 0;
+    for (uint64_t b = own; b; b &= b - 1) {
+        int cell = __builtin_ctzll(b);
+        int counts[4];
+        for (int l = 0; l < 4; l++) counts[l] = popcount(occupied & LINES[cell][l]);
+        for (int d = 0; d < 8; d++) {
+            int k = counts[LINE_OF[d]];
+            int t = TARGET[cell][d][k];
+            if (t >= 0 && !((own >> t) & 1) && !(BETWEEN[cell][d][k] & enemy)) {
+                m++;
+                c += (int)((enemy >> t) & 1);
+            }
+        }
+    }
+    *moves = m;
+    *captures = c;
+}
+
+static int has_move(uint64_t own, uint64_t enemy) {
+    uint64_t occupied = own | enemy;
+    for (uint64_t b = own; b; b &= b - 1) {
+        int cell = __builtin_ctzll(b);
+        for (int d = 0; d < 8; d++) {
+            int k = popcount(occupied & LINES[cell][LINE_OF[d]]);
+            int t = TARGET[cell][d][k];
+            if (t >= 0 && !((own >> t) & 1) && !(BETWEEN[cell][d][k] & enemy)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* -- the GameVT ------------------------------------------------------------------ */
+
+static int v_over(const VState *s) { return s->winner >= 0 || s->ply >= s->max_plies; }
+
+static int v_gen(const void *vs, move_t *out) {
+    const VState *s = vs;
+    if (v_over(s)) return 0;
+    return moves_from(s->p[s->to_move], s->p[1 - s->to_move], out);
+}
+
+static int v_count(const void *vs) {
+    const VState *s = vs;
+    if (v_over(s)) return 0;
+    int m, c;
+    count_moves(s->p[s->to_move], s->p[1 - s->to_move], &m, &c);
+    return m;
+}
+
+static void v_apply(const void *vs, move_t m, void *vout) {
+    const VState *s = vs;
+    VState *o = vout;
+    int p = s->to_move, q = 1 - p;
+    int origin = (int)(m >> 6), target = (int)(m & 63);
+    uint64_t own = s->p[p] ^ (1ULL << origin) ^ (1ULL << target);
+    uint64_t enemy = s->p[q] & ~(1ULL << target);
+    o->p[p] = own;
+    o->p[q] = enemy;
+    o->to_move = q;
+    o->ply = s->ply + 1;
+    o->max_plies = s->max_plies;
+    o->winner = -1;
+    if (connected(own))
+        o->winner = p;
+    else if (enemy != s->p[q] && connected(enemy))
+        o->winner = q;
+}
+
+static int v_outcome(const void *vs) {
+    const VState *s = vs;
+    if (s->winner >= 0) return s->winner == s->to_move ? OUT_WIN : OUT_LOSS;
+    if (s->ply >= s->max_plies) return OUT_DRAW;
+    if (!has_move(s->p[s->to_move], s->p[1 - s->to_move])) return OUT_LOSS;
+    return OUT_NONE;
+}
+
+#define W_CONCENTRATION 24
+#define W_CENTRAL 1
+#define W_COM 6
+#define W_QUAD 14
+#define W_PAIRS 4
+#define W_GROUPS 22
+#define W_MOBILITY 3
+#define W_CAPTURE 2
+
+static int shape(uint64_t own) {
+    int n = popcount(own);
+    if (n <= 1) return 0;
+    int row_sum = 0, col_sum = 0;
+    for (int i = 0; i < 8; i++) {
+        row_sum += i * popcount(own & ROWS[i]);
+        col_sum += i * popcount(own & COLS[i]);
+    }
+    int cr = (2 * row_sum + n) / (2 * n), cc = (2 * col_sum + n) / (2 * n);
+    int spread_sum = 0;
+    for (uint64_t b = own; b; b &= b - 1) {
+        int cell = __builtin_ctzll(b);
+        int dr = iabs((cell >> 3) - cr), dc = iabs((cell & 7) - cc);
+        spread_sum += dr > dc ? dr : dc;
+    }
+    int excess = spread_sum - MIN_SPREAD[n];
+    int concentration = floordiv(-W_CONCENTRATION * excess, n - 1);
+    int central = 0;
+    for (int k = 0; k < 4; k++) central += RING_BONUS[k] * popcount(own & RING[k]);
+    int com = -W_COM * (imax(iabs(2 * cr - 7), iabs(2 * cc - 7)) / 2);
+    uint64_t right = (own >> 1) & ~COL8, down = own >> 8, down_right = (own >> 9) & ~COL8;
+    uint64_t quads = ((own & right & down) | (own & right & down_right) |
+                      (own & down & down_right) | (right & down & down_right)) &
+                     ~COL8 & (~0ULL >> 8);
+    int pairs = popcount(own & right) + popcount(own & down) + popcount(own & down_right) +
+                popcount(own & (own << 7) & ~COL8);
+    return concentration + W_CENTRAL * central + com + W_QUAD * popcount(quads) +
+           W_PAIRS * pairs - W_GROUPS * (groups(own) - 1);
+}
+
+static int mobility(uint64_t own, uint64_t enemy) {
+    int m, c;
+    count_moves(own, enemy, &m, &c);
+    return W_MOBILITY * m + W_CAPTURE * c;
+}
+
+static int v_evaluate(const void *vs) {
+    const VState *s = vs;
+    uint64_t own = s->p[s->to_move], enemy = s->p[1 - s->to_move];
+    return shape(own) - shape(enemy) + mobility(own, enemy) - mobility(enemy, own) + 8;
+}
+
+static int v_draw_value(const void *vs) {
+    (void)vs;
+    return 0;
+}
+
+static int v_hint(const void *vs, move_t m) {
+    const VState *s = vs;
+    int origin = (int)(m >> 6), target = (int)(m & 63);
+    int hint = ((s->p[1 - s->to_move] >> target) & 1) ? 100 : 0;
+    int rt = target >> 3, ct = target & 7, ro = origin >> 3, co = origin & 7;
+    return hint + imax(iabs(2 * ro - 7), iabs(2 * co - 7)) - imax(iabs(2 * rt - 7), iabs(2 * ct - 7));
+}
+
+static uint64_t v_hash(const void *vs) {
+    const VState *s = vs;
+    return mix64(s->p[0] ^ mix64(s->p[1] ^ mix64((uint64_t)s->to_move)));
+}
+
+const GameVT VOTEY_VT = {
+    "votey", sizeof(VState), v_gen, v_count, v_apply, v_outcome, v_evaluate,
+    v_draw_value, v_hint, NULL, v_hash,
+};
+
+/* -- the rules' own primitives, for arbiter.games.votey.rules -------------------- */
+
+static int read_board(PyObject *o, uint64_t *b) {
+    *b = PyLong_AsUnsignedLongLong(o);
+    return !(*b == (uint64_t)-1 && PyErr_Occurred());
+}
+
+static PyObject *py_moves_from(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    uint64_t own, enemy;
+    if (n != 2 || !read_board(args[0], &own) || !read_board(args[1], &enemy)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "moves_from(own, enemy)");
+        return NULL;
+    }
+    move_t codes[MAX_MOVES];
+    int k = moves_from(own, enemy, codes);
+    PyObject *list = PyList_New(k);
+    if (!list) return NULL;
+    for (int i = 0; i < k; i++) PyList_SET_ITEM(list, i, PyLong_FromUnsignedLongLong(codes[i]));
+    return list;
+}
+
+static PyObject *py_count_moves(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    uint64_t own, enemy;
+    if (n != 2 || !read_board(args[0], &own) || !read_board(args[1], &enemy)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "count_moves(own, enemy)");
+        return NULL;
+    }
+    int m, c;
+    count_moves(own, enemy, &m, &c);
+    return Py_BuildValue("(ii)", m, c);
+}
+
+static PyObject *py_has_move(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    uint64_t own, enemy;
+    if (n != 2 || !read_board(args[0], &own) || !read_board(args[1], &enemy)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "has_move(own, enemy)");
+        return NULL;
+    }
+    return PyBool_FromLong(has_move(own, enemy));
+}
+
+static PyObject *py_connected(PyObject *self, PyObject *arg) {
+    (void)self;
+    uint64_t b;
+    if (!read_board(arg, &b)) return NULL;
+    return PyBool_FromLong(connected(b));
+}
+
+static PyObject *py_groups(PyObject *self, PyObject *arg) {
+    (void)self;
+    uint64_t b;
+    if (!read_board(arg, &b)) return NULL;
+    return PyLong_FromLong(groups(b));
+}
+
+PyMethodDef VOTEY_METHODS[] = {
+    {"votey_moves_from", (PyCFunction)(void (*)(void))py_moves_from, METH_FASTCALL,
+     "Votey moves of own against enemy, as sorted codes 64 * origin + target."},
+    {"votey_count_moves", (PyCFunction)(void (*)(void))py_count_moves, METH_FASTCALL,
+     "(moves, captures) of own against enemy."},
+    {"votey_has_move", (PyCFunction)(void (*)(void))py_has_move, METH_FASTCALL,
+     "Whether own has a legal move against enemy."},
+    {"votey_connected", py_connected, METH_O, "Whether the cells of a bitboard form one group."},
+    {"votey_groups", py_groups, METH_O, "The number of 8-connected groups of a bitboard."},
+    {NULL, NULL, 0, NULL},
+};
