@@ -11,10 +11,11 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MAX_MOVES 1024 /* more than any position of the five games has */
-#define STATE_MAX 160  /* bytes: the largest state (Halma's) fits */
+#define STATE_MAX 1536 /* bytes: the largest state (checkers', with its repetition list) fits */
 #define MAX_PLY 128    /* search plies, quiescence included */
 
 typedef uint64_t move_t;
@@ -62,6 +63,8 @@ static inline int imin(int a, int b) { return a < b ? a : b; }
 extern const GameVT VOTEY_VT;
 extern PyMethodDef VOTEY_METHODS[];
 void votey_init(void);
+extern const GameVT CHECKERS_VT;
+void checkers_init(void);
 
 /* the search type, registered by module.c */
 extern PyTypeObject SearcherType;

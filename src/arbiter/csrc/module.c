@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static const GameVT *const GAMES[] = {&VOTEY_VT};
+static const GameVT *const GAMES[] = {&VOTEY_VT, &CHECKERS_VT};
 
 const GameVT *find_vt(const char *name) {
     for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
@@ -183,6 +183,7 @@ static int add_methods(PyObject *module, PyMethodDef *defs) {
 
 PyMODINIT_FUNC PyInit__core(void) {
     votey_init();
+    checkers_init();
     if (PyType_Ready(&SearcherType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;

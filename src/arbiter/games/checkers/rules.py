@@ -28,8 +28,10 @@ capture different pieces are distinct moves, told apart by their landing squares
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
+from arbiter import core
 from arbiter.bitboard import bits, mask
 from arbiter.game import Outcome, Player, Reason
 
@@ -238,8 +240,63 @@ def steps_of(s: State) -> list[Move]:
 _STEP_MOVES = [[Move((a, b)) for b in range(32)] for a in range(32)]
 
 
+def has_step(s: State) -> bool:
+    """True when the side to move has a non-capturing move (without listing them)."""
+    p = s.to_move
+    own = s.pieces[p]
+    empty = ~(own | s.pieces[1 - p]) & 0xFFFFFFFF
+    kings = own & s.kings
+    for d in ALL_DIRS:
+        movers = own if d in FORWARD[p] else kings
+        if movers and neighbours(d, movers) & empty:
+            return True
+    return False
+
+
+_HEADER = struct.Struct("<IIIiiiiii")
+_KEY = struct.Struct("<IIII")
+_HISTORY = 80
+_INT32 = 2**31 - 1
+_DIRECTION_OF = {(a, b): d for a in range(32) for d in range(4) for b in (STEP[a][d],) if b >= 0}
+_JUMP_DIRECTION_OF = {
+    (a, j[1]): d for a in range(32) for d in range(4) for j in (JUMP[a][d],) if j is not None
+}
+
+
+def code(m: Move) -> int:
+    """``m`` as the compiled kernel's code: its origin, its number of jumps (0 for a
+    step) and the direction of the step or of each jump, two bits each."""
+    path = m.path
+    if not m.captures:
+        return path[0] | _DIRECTION_OF[path[0], path[1]] << 9
+    c = path[0] | len(m.captures) << 5
+    for i in range(len(m.captures)):
+        c |= _JUMP_DIRECTION_OF[path[i], path[i + 1]] << (9 + 2 * i)
+    return c
+
+
+def decode(c: int) -> Move:
+    """The move of a kernel code (see :func:`code`)."""
+    origin, jumps = c & 31, (c >> 5) & 15
+    if not jumps:
+        return _STEP_MOVES[origin][STEP[origin][(c >> 9) & 3]]
+    path, caps, cell = [origin], [], origin
+    for i in range(jumps):
+        j = JUMP[cell][(c >> (9 + 2 * i)) & 3]
+        assert j is not None
+        caps.append(j[0])
+        cell = j[1]
+        path.append(cell)
+    return Move(tuple(path), tuple(caps))
+
+
 class Checkers:
-    """The American checkers rules engine (see the module docstring for the rules)."""
+    """The American checkers rules engine (see the module docstring for the rules).
+
+    Made where the compiled core is in use (:mod:`arbiter.core`), its move lists come
+    from C (``csrc/checkers.c``) and ``compiled`` lets the search and perft run there
+    whole; otherwise every rule is the Python above.
+    """
 
     name = "checkers"
     num_players = 2
@@ -247,6 +304,28 @@ class Checkers:
     def __init__(self, max_plies: int = 1000, plain_draws: bool = False) -> None:
         self.max_plies = max_plies
         self.plain_draws = plain_draws
+        kernel = core.compiled()
+        self.compiled: core.CompiledRules[State, Move] | None = None
+        self._moves: dict[int, Move] = {}
+        if kernel is not None:
+            self.compiled = core.CompiledRules(kernel, "checkers", self.pack, code)
+
+    def pack(self, s: State) -> bytes:
+        """``s`` as the compiled kernel's state (the repetition list padded to its
+        fixed length)."""
+        header = _HEADER.pack(
+            s.pieces[0],
+            s.pieces[1],
+            s.kings,
+            s.to_move,
+            s.ply,
+            s.quiet,
+            min(self.max_plies, _INT32),  # a cap past any real game's length
+            self.plain_draws,
+            len(s.history),
+        )
+        keys = b"".join(_KEY.pack(*k) for k in s.history[-_HISTORY:])
+        return header + keys + bytes(_KEY.size * (_HISTORY - len(s.history)))
 
     def initial(self) -> State:
         """Returns the start position, red (player 1) to move."""
@@ -264,6 +343,17 @@ class Checkers:
         """Returns the legal moves sorted by path; captures only, when any exists."""
         if self._ended(s):
             return []
+        if self.compiled is not None:
+            known = self._moves
+            if len(known) > 1 << 16:
+                known.clear()
+            out = []
+            for c in self.compiled.core.legal("checkers", self.pack(s)):
+                m = known.get(c)
+                if m is None:
+                    m = known[c] = decode(c)
+                out.append(m)
+            return out
         moves = captures_of(s) or steps_of(s)
         moves.sort()
         return moves
@@ -302,7 +392,7 @@ class Checkers:
             return self._by_count(s, Reason.REPETITION)
         if s.quiet >= NO_PROGRESS_PLIES:
             return self._by_count(s, Reason.NO_PROGRESS)
-        if not capturers(s) and not steps_of(s):
+        if not capturers(s) and not has_step(s):
             return Outcome(1 - p, Reason.NO_MOVES)
         return None
 

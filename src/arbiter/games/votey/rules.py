@@ -255,7 +255,8 @@ class Votey:
     def pack(self, s: State) -> bytes:
         """``s`` as the compiled kernel's state."""
         winner = -1 if s.winner is None else s.winner
-        return _PACKED.pack(s.pieces[0], s.pieces[1], s.to_move, s.ply, winner, self.max_plies)
+        cap = min(self.max_plies, 2**31 - 1)  # a cap past any real game's length
+        return _PACKED.pack(s.pieces[0], s.pieces[1], s.to_move, s.ply, winner, cap)
 
     def initial(self) -> State:
         """Returns the contest's start position, black to move."""
