@@ -1,20 +1,22 @@
-"""Search speed: alpha-beta nodes/second and depth reached in a fixed time, per position.
+"""Search speed: alpha-beta nodes/second and the depth reached in a fixed time, per
+position, the compiled and the pure-Python search side by side.
 
-Usage: python benchmarks/search.py [--seconds S] [--game NAME]
+Usage: python benchmarks/search.py [--seconds S ...] [--game NAME] [--path compiled|pure]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+from typing import Any
 
+from arbiter import core
 from arbiter.agents.alphabeta import AlphaBetaAgent
 from arbiter.agents.base import Limit
-from arbiter.agents.registry import make_agent
 from arbiter.games import GAME_NAMES, find_game
 
 
-def positions(spec, game, count: int = 4, seed: int = 1) -> list:
+def positions(game: Any, count: int = 4, seed: int = 1) -> list[Any]:
     """The start position and a few reached by random play (about 10, 20, 30 plies in),
     each with a real choice (two or more legal moves)."""
     out = [game.initial()]
@@ -30,36 +32,47 @@ def positions(spec, game, count: int = 4, seed: int = 1) -> list:
     return out
 
 
+def measure(name: str, path: str, seconds: float) -> tuple[list[int], float, float]:
+    """Searches each position for ``seconds``: the depths, and all nodes and seconds."""
+    spec = find_game(name)
+    if path == "pure":
+        with core.forced_pure():
+            game = spec.make()
+    else:
+        game = spec.make()
+    depths: list[int] = []
+    nodes = used = 0.0
+    for s in positions(game):
+        agent = AlphaBetaAgent(spec.evaluation, compiled=path == "compiled")
+        agent.reset(game, game.to_move(s), 0)
+        agent.choose(s, Limit(time=seconds))
+        assert agent.core == path, f"{name} has no compiled search"
+        info = agent.last_info
+        assert info is not None
+        depths.append(info.depth)
+        nodes += info.nodes
+        used += info.seconds
+    return depths, nodes, used
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--seconds", type=float, nargs="+", default=[1.0, 5.0])
     parser.add_argument("--game", choices=GAME_NAMES, action="append")
+    parser.add_argument("--path", choices=["compiled", "pure"], action="append")
     args = parser.parse_args()
-    print(
-        f"{'game':10s} {'position':>8s} {'depth':>5s} {'nodes':>8s} {'seconds':>8s} {'nodes/s':>8s}"
-    )
+    print(f"core in use: {core.describe()}")
+    print(f"{'game':16s} {'path':8s} {'budget':>6s} {'depths':>14s} {'nodes':>10s} {'nodes/s':>9s}")
     for name in args.game or GAME_NAMES:
-        spec = find_game(name)
-        game = spec.make()
-        total_nodes = total_time = 0.0
-        for i, s in enumerate(positions(spec, game)):
-            agent = make_agent(spec, "alphabeta")
-            assert isinstance(agent, AlphaBetaAgent)
-            agent.reset(game, game.to_move(s), 0)
-            agent.choose(s, Limit(time=args.seconds))
-            info = agent.last_info
-            assert info is not None
-            total_nodes += info.nodes
-            total_time += info.seconds
-            print(
-                f"{name:10s} {i:8d} {info.depth:5d} {info.nodes:8d} {info.seconds:8.2f} "
-                f"{info.nodes / info.seconds:8.0f}",
-                flush=True,
-            )
-        print(
-            f"{name:10s} {'all':>8s} {'':5s} {total_nodes:8.0f} {total_time:8.2f} "
-            f"{total_nodes / total_time:8.0f}"
-        )
+        for seconds in args.seconds:
+            for path in args.path or ["compiled", "pure"]:
+                depths, nodes, used = measure(name, path, seconds)
+                shown = " ".join(map(str, depths))
+                print(
+                    f"{name:16s} {path:8s} {seconds:5.1f}s {shown:>14s} {nodes:10.0f} "
+                    f"{nodes / used:9.0f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":
