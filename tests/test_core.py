@@ -94,6 +94,24 @@ def test_both_paths_agree_along_random_games(name: str, seed: int) -> None:
             assert kernel.core.apply(name, packed, kernel.code(m)) == kernel.pack(after)
 
 
+def test_a_position_with_thousands_of_capture_chains() -> None:
+    """An Alquerque position a search met (black to move has 1455 capture chains):
+    the kernel's lists grow past their first size, and agree with the reference."""
+    compiled, pure = both("alquerque")
+    s = find_game("alquerque").notation.parse_position(
+        "bbbb.bb/..bb.bb/b.....b/.b..www/b..w.w./..wwwww/ww.w.w. b 31 - -"
+    )
+    moves = pure.legal_moves(s)
+    assert len(moves) == 1455
+    assert compiled.legal_moves(s) == moves
+    kernel = compiled.compiled
+    packed = kernel.pack(s)
+    assert kernel.core.noisy("alquerque", packed) == [kernel.code(m) for m in moves]
+    agent = AlphaBetaAgent(find_game("alquerque").evaluation, depth=2, compiled=True)
+    agent.reset(compiled, 1, 0)
+    assert agent.choose(s, Limit()) in moves
+
+
 SEARCH_DEPTH = {"votey": 3, "checkers": 4, "alquerque": 4, "chinese-checkers": 2, "halma": 2}
 
 

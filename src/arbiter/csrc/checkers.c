@@ -8,6 +8,7 @@
  * repetition rule); apply copies only the ones in use. */
 #include "core.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define HIST 80
@@ -85,9 +86,18 @@ typedef struct {
     int jumps;
 } Path;
 
+/* each thread's scratch list of paths, grown as needed */
+static _Thread_local Path *scratch;
+static _Thread_local int scratch_cap;
+
+static int add(int n, const Path *m) {
+    if (!grow((void **)&scratch, &scratch_cap, sizeof(Path), n + 1)) return -1;
+    scratch[n] = *m;
+    return n + 1;
+}
+
 typedef struct {
-    Path *out;
-    int n;
+    int n; /* -1 once memory ran out */
     uint32_t enemy, crown;
     const int *dirs;
     int ndirs;
@@ -105,15 +115,15 @@ static void jumps(JumpSearch *J, int cell, uint32_t empty, uint32_t taken, Path 
             cur->dirs[cur->jumps] = (int8_t)d;
             cur->len++;
             cur->jumps++;
-            if ((J->crown >> land) & 1)
-                J->out[J->n++] = *cur; /* crowned: the move ends */
-            else
+            if ((J->crown >> land) & 1) {
+                if (J->n >= 0) J->n = add(J->n, cur); /* crowned: the move ends */
+            } else
                 jumps(J, land, empty, taken | (1u << over), cur);
             cur->len--;
             cur->jumps--;
         }
     }
-    if (!extended && cur->jumps) J->out[J->n++] = *cur;
+    if (!extended && cur->jumps && J->n >= 0) J->n = add(J->n, cur);
 }
 
 static int ended(const CState *s) {
@@ -134,11 +144,12 @@ static int repetitions(const CState *s) {
 
 static int all_dirs[4] = {0, 1, 2, 3};
 
-static int captures(const CState *s, Path *out) {
+/* the captures into scratch: their number, or -1 when memory ran out */
+static int captures(const CState *s) {
     int p = s->to_move;
     uint32_t own = s->p[p], enemy = s->p[1 - p];
     uint32_t empty = ~(own | enemy);
-    JumpSearch J = {out, 0, enemy, 0, NULL, 0};
+    JumpSearch J = {0, enemy, 0, NULL, 0};
     for (uint32_t b = own; b; b &= b - 1) {
         int cell = __builtin_ctz(b);
         Path cur;
@@ -159,10 +170,13 @@ static int captures(const CState *s, Path *out) {
     return J.n;
 }
 
-static int steps(const CState *s, Path *out) {
+/* the steps into scratch (at most 48): their number, or -1 when memory ran out */
+static int steps(const CState *s) {
     int p = s->to_move;
     uint32_t own = s->p[p], occupied = own | s->p[1 - p];
     int n = 0;
+    if (!grow((void **)&scratch, &scratch_cap, sizeof(Path), 48)) return -1;
+    Path *out = scratch;
     for (uint32_t b = own; b; b &= b - 1) {
         int cell = __builtin_ctz(b);
         int king = (s->kings >> cell) & 1;
@@ -183,8 +197,18 @@ static int steps(const CState *s, Path *out) {
 }
 
 static int has_step(const CState *s) {
-    Path tmp[64];
-    return steps(s, tmp) > 0;
+    int p = s->to_move;
+    uint32_t own = s->p[p], occupied = own | s->p[1 - p];
+    for (uint32_t b = own; b; b &= b - 1) {
+        int cell = __builtin_ctz(b);
+        int king = (s->kings >> cell) & 1;
+        for (int d = 0; d < 4; d++) {
+            if (!king && d != FORWARD[p][0] && d != FORWARD[p][1]) continue;
+            int t = STEP[cell][d];
+            if (t >= 0 && !((occupied >> t) & 1)) return 1;
+        }
+    }
+    return 0;
 }
 
 static int path_less(const Path *a, const Path *b) {
@@ -194,6 +218,10 @@ static int path_less(const Path *a, const Path *b) {
     return a->len < b->len;
 }
 
+static int path_cmp(const void *a, const void *b) {
+    return path_less(a, b) ? -1 : path_less(b, a) ? 1 : 0;
+}
+
 static move_t encode(const Path *m) {
     move_t code = (move_t)m->path[0] | ((move_t)m->jumps << 5);
     int ndirs = m->jumps ? m->jumps : 1;
@@ -201,34 +229,37 @@ static move_t encode(const Path *m) {
     return code;
 }
 
-/* sorts the paths as the Python engine sorts its moves, and writes their codes */
-static int finish(Path *paths, int n, move_t *out) {
-    for (int i = 1; i < n; i++) {
-        Path m = paths[i];
-        int j = i;
-        while (j > 0 && path_less(&m, &paths[j - 1])) {
-            paths[j] = paths[j - 1];
-            j--;
+/* sorts the n paths of scratch as the Python engine sorts its moves and writes the
+   codes of as many as fit; returns n (or -1 when memory ran out) */
+static int finish(int n, move_t *out, int cap) {
+    if (n < 0) return -1;
+    Path *paths = scratch;
+    if (n > 16) {
+        qsort(paths, (size_t)n, sizeof(Path), path_cmp);
+    } else {
+        for (int i = 1; i < n; i++) {
+            Path m = paths[i];
+            int j = i;
+            while (j > 0 && path_less(&m, &paths[j - 1])) {
+                paths[j] = paths[j - 1];
+                j--;
+            }
+            paths[j] = m;
         }
-        paths[j] = m;
     }
-    for (int i = 0; i < n; i++) out[i] = encode(&paths[i]);
+    for (int i = 0; i < n && i < cap; i++) out[i] = encode(&paths[i]);
     return n;
 }
 
-static int c_gen(const void *vs, move_t *out) {
+static int c_gen(const void *vs, move_t *out, int cap) {
     const CState *s = vs;
     if (ended(s) || repetitions(s) >= 2) return 0;
-    Path paths[MAX_MOVES];
-    int n = captures(s, paths);
-    if (!n) n = steps(s, paths);
-    return finish(paths, n, out);
+    int n = captures(s);
+    if (!n) n = steps(s);
+    return finish(n, out, cap);
 }
 
-static int c_noisy(const void *vs, move_t *out) {
-    Path paths[MAX_MOVES];
-    return finish(paths, captures(vs, paths), out);
-}
+static int c_noisy(const void *vs, move_t *out, int cap) { return finish(captures(vs), out, cap); }
 
 static void c_apply(const void *vs, move_t m, void *vout) {
     const CState *s = vs;
@@ -292,8 +323,7 @@ static int c_outcome(const void *vs) {
     if (s->ply >= s->max_plies) return OUT_DRAW;
     if (repetitions(s) >= 2) return by_count(s);
     if (s->quiet >= NO_PROGRESS) return by_count(s);
-    Path tmp[MAX_MOVES];
-    if (!captures(s, tmp) && !has_step(s)) return OUT_LOSS;
+    if (!has_step(s) && !captures(s)) return OUT_LOSS;
     return OUT_NONE;
 }
 
@@ -371,8 +401,10 @@ static uint64_t c_hash(const void *vs) {
 }
 
 static int c_count(const void *vs) {
-    move_t tmp[MAX_MOVES];
-    return c_gen(vs, tmp);
+    const CState *s = vs;
+    if (ended(s) || repetitions(s) >= 2) return 0;
+    int n = captures(s);
+    return n ? n : steps(s);
 }
 
 const GameVT CHECKERS_VT = {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MAX_MOVES 1024 /* more than any position of the five games has */
+#define FEW_MOVES 256 /* a move list's first capacity; lists grow when a position has more */
 #define STATE_MAX 1536 /* bytes: the largest state (checkers', with its repetition list) fits */
 #define MAX_PLY 128    /* search plies, quiescence included */
 
@@ -25,8 +25,10 @@ enum { OUT_NONE = 0, OUT_WIN = 1, OUT_LOSS = 2, OUT_DRAW = 3 };
 typedef struct {
     const char *name;
     Py_ssize_t state_size;
-    /* the legal moves in the Python engine's order; none once the game is over */
-    int (*gen)(const void *s, move_t *out);
+    /* the legal moves in the Python engine's order, none once the game is over: at
+       most cap written to out, the whole count returned (call again with more room
+       when it is larger) */
+    int (*gen)(const void *s, move_t *out, int cap);
     /* the number of legal moves (bulk perft); may be NULL to count gen's */
     int (*count)(const void *s);
     /* the position after the legal move m */
@@ -36,8 +38,8 @@ typedef struct {
     int (*evaluate)(const void *s);
     int (*draw_value)(const void *s);
     int (*hint)(const void *s, move_t m);
-    /* forced moves a quiescence search plays out; NULL when the game has none */
-    int (*noisy)(const void *s, move_t *out);
+    /* forced moves a quiescence search plays out, as gen; NULL when the game has none */
+    int (*noisy)(const void *s, move_t *out, int cap);
     uint64_t (*hash)(const void *s);
 } GameVT;
 
@@ -59,12 +61,27 @@ static inline int iabs(int a) { return a < 0 ? -a : a; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
 static inline int imin(int a, int b) { return a < b ? a : b; }
 
+/* a move list that grows as positions need (Alquerque's capture chains run to
+   thousands in a position); -1 from list_moves when memory ran out */
+typedef struct {
+    move_t *at;
+    int cap;
+} Moves;
+int list_moves(const GameVT *vt, const void *s, Moves *m, int noisy);
+void moves_free(Moves *m);
+
+/* grows a game's scratch array *buf (of *cap items of size item) to hold need items;
+   0 when memory ran out (the array is then left as it was) */
+int grow(void **buf, int *cap, size_t item, int need);
+
 /* each game's table, and its own Python functions (NULL-terminated) */
 extern const GameVT VOTEY_VT;
 extern PyMethodDef VOTEY_METHODS[];
 void votey_init(void);
 extern const GameVT CHECKERS_VT;
 void checkers_init(void);
+extern const GameVT ALQUERQUE_VT;
+void alquerque_init(void);
 
 /* the search type, registered by module.c */
 extern PyTypeObject SearcherType;

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static const GameVT *const GAMES[] = {&VOTEY_VT, &CHECKERS_VT};
+static const GameVT *const GAMES[] = {&VOTEY_VT, &CHECKERS_VT, &ALQUERQUE_VT};
 
 const GameVT *find_vt(const char *name) {
     for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
@@ -51,8 +51,11 @@ static PyObject *py_legal(PyObject *self, PyObject *const *args, Py_ssize_t n) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "legal(game, state)");
         return NULL;
     }
-    move_t moves[MAX_MOVES];
-    return codes(moves, vt->gen(s, moves));
+    Moves m = {NULL, 0};
+    int k = list_moves(vt, s, &m, 0);
+    PyObject *out = k < 0 ? PyErr_NoMemory() : codes(m.at, k);
+    moves_free(&m);
+    return out;
 }
 
 static PyObject *py_noisy(PyObject *self, PyObject *const *args, Py_ssize_t n) {
@@ -63,8 +66,11 @@ static PyObject *py_noisy(PyObject *self, PyObject *const *args, Py_ssize_t n) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "noisy(game, state)");
         return NULL;
     }
-    move_t moves[MAX_MOVES];
-    return codes(moves, vt->noisy ? vt->noisy(s, moves) : 0);
+    Moves m = {NULL, 0};
+    int k = list_moves(vt, s, &m, 1);
+    PyObject *out = k < 0 ? PyErr_NoMemory() : codes(m.at, k);
+    moves_free(&m);
+    return out;
 }
 
 static PyObject *py_apply(PyObject *self, PyObject *const *args, Py_ssize_t n) {
@@ -117,20 +123,25 @@ static PyObject *py_hint(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     return PyLong_FromLong(vt->hint(s, m));
 }
 
-static long long perft(const GameVT *vt, const unsigned char *s, int depth) {
+#define PERFT_MOST 64
+
+/* move sequences of depth plies from s, leaves counted in bulk; -1 when memory ran
+   out (lists: one move list per level) */
+static long long perft(const GameVT *vt, const unsigned char *s, int depth, Moves *lists) {
     if (depth <= 1) {
         if (depth < 1) return 1;
         if (vt->count) return vt->count(s);
-        move_t moves[MAX_MOVES];
-        return vt->gen(s, moves);
+        return list_moves(vt, s, lists, 0);
     }
-    move_t moves[MAX_MOVES];
     unsigned char child[STATE_MAX];
-    int n = vt->gen(s, moves);
+    int n = list_moves(vt, s, lists, 0);
+    if (n < 0) return -1;
     long long total = 0;
     for (int i = 0; i < n; i++) {
-        vt->apply(s, moves[i], child);
-        total += perft(vt, child, depth - 1);
+        vt->apply(s, lists->at[i], child);
+        long long below = perft(vt, child, depth - 1, lists + 1);
+        if (below < 0) return -1;
+        total += below;
     }
     return total;
 }
@@ -145,10 +156,17 @@ static PyObject *py_perft(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     }
     long depth = PyLong_AsLong(args[2]);
     if (PyErr_Occurred()) return NULL;
+    if (depth > PERFT_MOST) {
+        PyErr_Format(PyExc_ValueError, "perft depth at most %d", PERFT_MOST);
+        return NULL;
+    }
+    Moves lists[PERFT_MOST + 1] = {{NULL, 0}};
     long long total;
     Py_BEGIN_ALLOW_THREADS;
-    total = perft(vt, s, (int)depth);
+    total = perft(vt, s, (int)depth, lists);
     Py_END_ALLOW_THREADS;
+    for (int i = 0; i <= PERFT_MOST; i++) moves_free(&lists[i]);
+    if (total < 0) return PyErr_NoMemory();
     return PyLong_FromLongLong(total);
 }
 
@@ -184,6 +202,7 @@ static int add_methods(PyObject *module, PyMethodDef *defs) {
 PyMODINIT_FUNC PyInit__core(void) {
     votey_init();
     checkers_init();
+    alquerque_init();
     if (PyType_Ready(&SearcherType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;

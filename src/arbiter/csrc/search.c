@@ -11,6 +11,7 @@
  */
 #include "core.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -40,12 +41,14 @@ typedef struct {
     int nkillers[MAX_PLY + 1];
     int32_t history[HISTORY];
     volatile int halted;
-    int stopped;
+    int stopped, failed; /* failed: memory ran out */
     long long nodes, node_limit, next_check;
     double deadline, wall_deadline; /* < 0: none */
     int wall;
     unsigned char stack[MAX_PLY + 2][STATE_MAX];
-    move_t lists[MAX_PLY + 1][MAX_MOVES];
+    Moves lists[MAX_PLY + 1]; /* each ply's moves, grown as positions need */
+    int64_t *keys;            /* order()'s scratch */
+    int keys_cap;
 } Searcher;
 
 static double now_clock(clockid_t id) {
@@ -90,10 +93,21 @@ static int terminal_score(Searcher *S, const void *s, int ply, int *over) {
     }
 }
 
+/* the moves of the position at ply (noisy: its forced ones) in S->lists[ply]; their
+   number, or -1 (the search stopped, failed) when memory ran out */
+static int generate(Searcher *S, int ply, int noisy) {
+    int n = list_moves(S->vt, S->stack[ply], &S->lists[ply], noisy);
+    if (n < 0 || !grow((void **)&S->keys, &S->keys_cap, sizeof(int64_t), n)) {
+        S->stopped = S->failed = 1;
+        return -1;
+    }
+    return n;
+}
+
 /* sorts moves[0..n) by the Python agent's key, highest first, stably */
 static void order(Searcher *S, const void *s, move_t *moves, int n, move_t tt_move, int has_tt,
                   int ply) {
-    int64_t keys[MAX_MOVES];
+    int64_t *keys = S->keys;
     const move_t *killers = ply <= MAX_PLY ? S->killers[ply] : NULL;
     int nk = ply <= MAX_PLY ? S->nkillers[ply] : 0;
     for (int i = 0; i < n; i++) {
@@ -128,9 +142,10 @@ static int quiesce(Searcher *S, int alpha, int beta, int ply) {
     const GameVT *vt = S->vt;
     const void *s = S->stack[ply];
     if (ply >= MAX_PLY) return vt->evaluate(s);
-    move_t *moves = S->lists[ply];
-    int n = vt->noisy ? vt->noisy(s, moves) : 0;
+    int n = generate(S, ply, 1);
+    if (n < 0) return 0;
     if (!n) return vt->evaluate(s);
+    move_t *moves = S->lists[ply].at;
     order(S, s, moves, n, 0, 0, ply);
     int best = -INF;
     void *child = S->stack[ply + 1];
@@ -204,8 +219,9 @@ static int search(Searcher *S, int depth, int alpha, int beta, int ply) {
     int original_alpha = alpha;
     int best_score = -INF;
     move_t best_move = 0;
-    move_t *moves = S->lists[ply];
-    int n = vt->gen(s, moves);
+    int n = generate(S, ply, 0);
+    if (n < 0) return 0;
+    move_t *moves = S->lists[ply].at;
     order(S, s, moves, n, tt_move, has_tt, ply);
     void *child = S->stack[ply + 1];
     for (int i = 0; i < n; i++) {
@@ -286,6 +302,8 @@ static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
 
 static void Searcher_dealloc(Searcher *S) {
     PyMem_RawFree(S->table);
+    for (int i = 0; i <= MAX_PLY; i++) moves_free(&S->lists[i]);
+    free(S->keys);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
@@ -329,18 +347,23 @@ static PyObject *Searcher_root(Searcher *S, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*O!i", &state, &PyList_Type, &list, &depth)) return NULL;
     const GameVT *vt = S->vt;
     Py_ssize_t n = PyList_GET_SIZE(list);
-    if (state.len != vt->state_size || n < 1 || n > MAX_MOVES || depth < 1 ||
+    if (state.len != vt->state_size || n < 1 || n > INT32_MAX || depth < 1 ||
         depth > MAX_PLY - 1) {
         PyBuffer_Release(&state);
-        PyErr_Format(PyExc_ValueError, "root: a %zd-byte %s state, 1..%d moves, depth 1..%d",
-                     vt->state_size, vt->name, MAX_MOVES, MAX_PLY - 1);
+        PyErr_Format(PyExc_ValueError, "root: a %zd-byte %s state, a move or more, depth 1..%d",
+                     vt->state_size, vt->name, MAX_PLY - 1);
         return NULL;
     }
-    move_t moves[MAX_MOVES];
+    move_t *moves = PyMem_Malloc((size_t)n * sizeof(move_t));
+    if (!moves) {
+        PyBuffer_Release(&state);
+        return PyErr_NoMemory();
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         moves[i] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(list, i));
         if (PyErr_Occurred()) {
             PyBuffer_Release(&state);
+            PyMem_Free(moves);
             return NULL;
         }
     }
@@ -371,6 +394,11 @@ static PyObject *Searcher_root(Searcher *S, PyObject *args) {
     }
     if (!S->stopped) store(S, vt->hash(S->stack[0]), depth, alpha, EXACT, moves[best]);
     Py_END_ALLOW_THREADS;
+    PyMem_Free(moves);
+    if (S->failed) {
+        S->failed = 0;
+        return PyErr_NoMemory();
+    }
     if (S->stopped) return Py_BuildValue("(iiO)", partial_score, partial, Py_False);
     return Py_BuildValue("(iiO)", alpha, best, Py_True);
 }

@@ -3,6 +3,8 @@
  * (0..63), a move's code is 64 * origin + target. */
 #include "core.h"
 
+#include <string.h>
+
 typedef struct {
     uint64_t p[2];
     int32_t to_move, ply, winner, max_plies; /* winner: -1 for none */
@@ -171,10 +173,15 @@ static int has_move(uint64_t own, uint64_t enemy) {
 
 static int v_over(const VState *s) { return s->winner >= 0 || s->ply >= s->max_plies; }
 
-static int v_gen(const void *vs, move_t *out) {
+#define VOTEY_MOST 96 /* 12 pieces, 8 directions */
+
+static int v_gen(const void *vs, move_t *out, int cap) {
     const VState *s = vs;
     if (v_over(s)) return 0;
-    return moves_from(s->p[s->to_move], s->p[1 - s->to_move], out);
+    move_t all[VOTEY_MOST];
+    int n = moves_from(s->p[s->to_move], s->p[1 - s->to_move], all);
+    memcpy(out, all, (size_t)imin(n, cap) * sizeof(move_t));
+    return n;
 }
 
 static int v_count(const void *vs) {
@@ -300,7 +307,7 @@ static PyObject *py_moves_from(PyObject *self, PyObject *const *args, Py_ssize_t
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "moves_from(own, enemy)");
         return NULL;
     }
-    move_t codes[MAX_MOVES];
+    move_t codes[64 * 8];
     int k = moves_from(own, enemy, codes);
     PyObject *list = PyList_New(k);
     if (!list) return NULL;

@@ -28,8 +28,10 @@ Points are cells ``7 * rank + file`` with files a..g and ranks 1..7 both 0..6, s
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
+from arbiter import core
 from arbiter.bitboard import bits, mask
 from arbiter.game import Outcome, Player, Reason
 
@@ -169,14 +171,63 @@ def has_move(s: State) -> bool:
     return False
 
 
+#: the kernel's eight directions, as the step from a cell (file + 7 * rank)
+_DELTAS = (1, -1, 7, -7, 8, -6, 6, -8)
+_DIRECTION_OF = {delta: d for d, delta in enumerate(_DELTAS)}
+_PACKED = struct.Struct("<QQiiibbbb")
+
+
+def code(m: Move) -> int:
+    """``m`` as the compiled kernel's code: its origin, its number of captures (0 for
+    a normal move) and the direction of the step or of each jump, three bits each."""
+    path = m.path
+    if not m.captures:
+        return path[0] | _DIRECTION_OF[path[1] - path[0]] << 11
+    c = path[0] | len(m.captures) << 6
+    for i in range(len(m.captures)):
+        c |= _DIRECTION_OF[(path[i + 1] - path[i]) // 2] << (11 + 3 * i)
+    return c
+
+
+def decode(c: int) -> Move:
+    """The move of a kernel code (see :func:`code`)."""
+    origin, jumps = c & 63, (c >> 6) & 31
+    if not jumps:
+        return Move((origin, origin + _DELTAS[(c >> 11) & 7]))
+    path, caps, at = [origin], [], origin
+    for i in range(jumps):
+        delta = _DELTAS[(c >> (11 + 3 * i)) & 7]
+        caps.append(at + delta)
+        at += 2 * delta
+        path.append(at)
+    return Move(tuple(path), tuple(caps))
+
+
 class Alquerque:
-    """The Alquerque rules engine (see the module docstring for the rules)."""
+    """The Alquerque rules engine (see the module docstring for the rules).
+
+    Made where the compiled core is in use (:mod:`arbiter.core`), its move lists come
+    from C (``csrc/alquerque.c``) and ``compiled`` lets the search and perft run
+    there whole; otherwise every rule is the Python above.
+    """
 
     name = "alquerque"
     num_players = 2
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
+        kernel = core.compiled()
+        self.compiled: core.CompiledRules[State, Move] | None = None
+        self._known: dict[int, Move] = {}
+        if kernel is not None:
+            self.compiled = core.CompiledRules(kernel, "alquerque", self.pack, code)
+
+    def pack(self, s: State) -> bytes:
+        """``s`` as the compiled kernel's state."""
+        w = s.back[0] or (-1, -1)
+        b = s.back[1] or (-1, -1)
+        cap = min(self.max_plies, 2**31 - 1)  # a cap past any real game's length
+        return _PACKED.pack(s.pieces[0], s.pieces[1], s.to_move, s.ply, cap, *w, *b)
 
     def initial(self) -> State:
         """Returns the contest's start position, white to move."""
@@ -192,6 +243,17 @@ class Alquerque:
         return self._moves(s)
 
     def _moves(self, s: State) -> list[Move]:
+        if self.compiled is not None:
+            known = self._known
+            if len(known) > 1 << 16:
+                known.clear()
+            out = []
+            for c in self.compiled.core.legal("alquerque", self.pack(s)):
+                m = known.get(c)
+                if m is None:
+                    m = known[c] = decode(c)
+                out.append(m)
+            return out
         moves = captures_of(s) or steps_of(s)
         moves.sort()
         return moves

@@ -1,0 +1,312 @@
+/* Alquerque (CodeCup 2008): the kernel of arbiter.games.alquerque.rules and the
+ * evaluation of arbiter.games.alquerque.evaluate, bit for bit. Points are
+ * 7 * rank + file (0..48).
+ *
+ * A move's code is its origin (bits 0-5), its number of captures (bits 6-10, 0 for a
+ * normal move) and the direction (0..7) of the step or of each jump in turn, three
+ * bits each from bit 11: every path is its own code, up to MAX_JUMPS captures. */
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TIE_PLIES 200
+#define MAX_JUMPS 17
+
+typedef struct {
+    uint64_t p[2];
+    int32_t to_move, ply, max_plies;
+    int8_t back[2][2]; /* each seat's last normal move (from, to), or -1s */
+} AState;
+
+static const int DF[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+static const int DRK[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+static int8_t NEAR[49][8], OVER[49][8], LAND[49][8]; /* -1 where the line is not */
+
+void alquerque_init(void) {
+    for (int c = 0; c < 49; c++) {
+        int rank = c / 7, file = c % 7;
+        int ndirs = (file + rank) % 2 == 0 ? 8 : 4;
+        for (int d = 0; d < 8; d++) {
+            NEAR[c][d] = OVER[c][d] = LAND[c][d] = -1;
+            if (d >= ndirs) continue;
+            int f1 = file + DF[d], r1 = rank + DRK[d], f2 = file + 2 * DF[d], r2 = rank + 2 * DRK[d];
+            if (f1 >= 0 && f1 < 7 && r1 >= 0 && r1 < 7) {
+                NEAR[c][d] = (int8_t)(7 * r1 + f1);
+                if (f2 >= 0 && f2 < 7 && r2 >= 0 && r2 < 7) {
+                    OVER[c][d] = (int8_t)(7 * r1 + f1);
+                    LAND[c][d] = (int8_t)(7 * r2 + f2);
+                }
+            }
+        }
+    }
+}
+
+typedef struct {
+    int8_t path[MAX_JUMPS + 2];
+    int8_t dirs[MAX_JUMPS + 1];
+    int len, jumps;
+} APath;
+
+/* each thread's scratch list of paths, grown as needed */
+static _Thread_local APath *scratch;
+static _Thread_local int scratch_cap;
+
+typedef struct {
+    int n; /* -1 once memory ran out */
+} Chains;
+
+static void chains(Chains *C, int at, uint64_t own, uint64_t enemy, APath *cur) {
+    int extended = 0;
+    uint64_t empty = ~(own | enemy);
+    for (int d = 0; d < 8; d++) {
+        int over = OVER[at][d], land = LAND[at][d];
+        if (over < 0) continue;
+        if (((enemy >> over) & 1) && ((empty >> land) & 1) && cur->jumps < MAX_JUMPS) {
+            extended = 1;
+            cur->path[cur->len++] = (int8_t)land;
+            cur->dirs[cur->jumps++] = (int8_t)d;
+            chains(C, land, own, enemy & ~(1ULL << over), cur);
+            cur->len--;
+            cur->jumps--;
+        }
+    }
+    if (!extended && cur->jumps && C->n >= 0) {
+        if (grow((void **)&scratch, &scratch_cap, sizeof(APath), C->n + 1))
+            scratch[C->n++] = *cur;
+        else
+            C->n = -1;
+    }
+}
+
+/* the capture chains into scratch: their number, or -1 when memory ran out */
+static int captures(const AState *s) {
+    int p = s->to_move;
+    uint64_t own = s->p[p], enemy = s->p[1 - p];
+    Chains C = {0};
+    for (uint64_t b = own; b; b &= b - 1) {
+        int c = __builtin_ctzll(b);
+        APath cur;
+        cur.path[0] = (int8_t)c;
+        cur.len = 1;
+        cur.jumps = 0;
+        chains(&C, c, own & ~(1ULL << c), enemy, &cur);
+    }
+    return C.n;
+}
+
+/* the normal moves into scratch (at most 24 pieces x 8): their number, or -1 */
+static int steps(const AState *s) {
+    if (!grow((void **)&scratch, &scratch_cap, sizeof(APath), 24 * 8)) return -1;
+    APath *out = scratch;
+    int p = s->to_move;
+    uint64_t own = s->p[p], empty = ~(s->p[0] | s->p[1]);
+    int fb_from = s->back[p][1], fb_to = s->back[p][0]; /* the reverse of the last move */
+    int n = 0;
+    for (uint64_t b = own; b; b &= b - 1) {
+        int c = __builtin_ctzll(b);
+        for (int d = 0; d < 8; d++) {
+            int t = NEAR[c][d];
+            if (t < 0 || !((empty >> t) & 1)) continue;
+            if (fb_from >= 0 && c == fb_from && t == fb_to) continue;
+            APath *m = &out[n++];
+            m->path[0] = (int8_t)c;
+            m->path[1] = (int8_t)t;
+            m->dirs[0] = (int8_t)d;
+            m->len = 2;
+            m->jumps = 0;
+        }
+    }
+    return n;
+}
+
+static int has_move(const AState *s) {
+    int p = s->to_move;
+    uint64_t own = s->p[p], enemy = s->p[1 - p], empty = ~(own | enemy);
+    int fb_from = s->back[p][1], fb_to = s->back[p][0];
+    for (uint64_t b = own; b; b &= b - 1) {
+        int c = __builtin_ctzll(b);
+        for (int d = 0; d < 8; d++) {
+            int over = OVER[c][d];
+            if (over >= 0 && ((enemy >> over) & 1) && ((empty >> LAND[c][d]) & 1)) return 1;
+            int t = NEAR[c][d];
+            if (t >= 0 && ((empty >> t) & 1) && !(fb_from >= 0 && c == fb_from && t == fb_to))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int path_less(const APath *a, const APath *b) {
+    int n = a->len < b->len ? a->len : b->len;
+    for (int i = 0; i < n; i++)
+        if (a->path[i] != b->path[i]) return a->path[i] < b->path[i];
+    return a->len < b->len;
+}
+
+static int path_cmp(const void *a, const void *b) {
+    return path_less(a, b) ? -1 : path_less(b, a) ? 1 : 0;
+}
+
+/* sorts the n paths of scratch as the Python engine sorts its moves and writes the
+   codes of as many as fit; returns n (or -1 when memory ran out) */
+static int finish(int n, move_t *out, int cap) {
+    if (n < 0) return -1;
+    APath *paths = scratch;
+    if (n > 16) {
+        qsort(paths, (size_t)n, sizeof(APath), path_cmp);
+    } else {
+        for (int i = 1; i < n; i++) {
+            APath m = paths[i];
+            int j = i;
+            while (j > 0 && path_less(&m, &paths[j - 1])) {
+                paths[j] = paths[j - 1];
+                j--;
+            }
+            paths[j] = m;
+        }
+    }
+    for (int i = 0; i < n && i < cap; i++) {
+        APath *m = &paths[i];
+        move_t code = (move_t)m->path[0] | ((move_t)m->jumps << 6);
+        int ndirs = m->jumps ? m->jumps : 1;
+        for (int k = 0; k < ndirs; k++) code |= (move_t)m->dirs[k] << (11 + 3 * k);
+        out[i] = code;
+    }
+    return n;
+}
+
+static int over(const AState *s) {
+    int end = s->max_plies < TIE_PLIES ? s->max_plies : TIE_PLIES;
+    return !s->p[s->to_move] || s->ply >= end;
+}
+
+static int a_gen(const void *vs, move_t *out, int cap) {
+    const AState *s = vs;
+    if (over(s)) return 0;
+    int n = captures(s);
+    if (!n) n = steps(s);
+    return finish(n, out, cap);
+}
+
+static int a_noisy(const void *vs, move_t *out, int cap) { return finish(captures(vs), out, cap); }
+
+static int a_count(const void *vs) {
+    const AState *s = vs;
+    if (over(s)) return 0;
+    int n = captures(s);
+    return n ? n : steps(s);
+}
+
+static void a_apply(const void *vs, move_t m, void *vout) {
+    const AState *s = vs;
+    AState *o = vout;
+    int p = s->to_move;
+    int origin = (int)(m & 63), njumps = (int)((m >> 6) & 31);
+    int cell = origin;
+    uint64_t enemy = s->p[1 - p];
+    if (!njumps) {
+        cell = NEAR[origin][(m >> 11) & 7];
+    } else {
+        for (int i = 0; i < njumps; i++) {
+            int d = (int)((m >> (11 + 3 * i)) & 7);
+            enemy &= ~(1ULL << OVER[cell][d]);
+            cell = LAND[cell][d];
+        }
+    }
+    o->p[p] = (s->p[p] & ~(1ULL << origin)) | (1ULL << cell);
+    o->p[1 - p] = enemy;
+    o->to_move = 1 - p;
+    o->ply = s->ply + 1;
+    o->max_plies = s->max_plies;
+    memcpy(o->back, s->back, sizeof o->back);
+    if (njumps) {
+        o->back[p][0] = o->back[p][1] = -1;
+    } else {
+        o->back[p][0] = (int8_t)origin;
+        o->back[p][1] = (int8_t)cell;
+    }
+}
+
+static int a_outcome(const void *vs) {
+    const AState *s = vs;
+    if (!s->p[s->to_move]) return OUT_LOSS;
+    if (s->ply >= TIE_PLIES || s->ply >= s->max_plies) return OUT_DRAW;
+    if (!has_move(s)) return OUT_LOSS;
+    return OUT_NONE;
+}
+
+#define W_PIECE 100
+#define W_MOBILITY 3
+#define W_HANGING 30
+#define W_TIE_POINT 40
+#define ENDGAME_PLIES 40
+
+static void side(uint64_t own, uint64_t enemy, const int8_t *back, int *mobility, int *hanging) {
+    uint64_t empty = ~(own | enemy);
+    int mob = 0, hang = 0;
+    if (back[0] >= 0 && ((own >> back[1]) & 1) && ((empty >> back[0]) & 1)) mob -= 1;
+    for (uint64_t b = own; b; b &= b - 1) {
+        int c = __builtin_ctzll(b);
+        for (int d = 0; d < 8; d++) {
+            int t = NEAR[c][d];
+            if (t >= 0 && ((empty >> t) & 1)) mob++;
+        }
+    }
+    uint64_t seen = 0;
+    for (uint64_t b = enemy; b; b &= b - 1) {
+        int c = __builtin_ctzll(b);
+        for (int d = 0; d < 8; d++) {
+            int over = OVER[c][d];
+            if (over < 0) continue;
+            if (((own >> over) & 1) && ((empty >> LAND[c][d]) & 1) && !((seen >> over) & 1)) {
+                seen |= 1ULL << over;
+                hang++;
+            }
+        }
+    }
+    *mobility = mob;
+    *hanging = hang;
+}
+
+static int a_draw_value(const void *vs) {
+    const AState *s = vs;
+    int p = s->to_move;
+    int mine = imax(0, 7 - __builtin_popcountll(s->p[1 - p]));
+    int theirs = imax(0, 7 - __builtin_popcountll(s->p[p]));
+    return W_TIE_POINT * (mine - theirs);
+}
+
+static int a_evaluate(const void *vs) {
+    const AState *s = vs;
+    int p = s->to_move;
+    uint64_t own = s->p[p], enemy = s->p[1 - p];
+    int m0, h0, m1, h1;
+    side(own, enemy, s->back[p], &m0, &h0);
+    side(enemy, own, s->back[1 - p], &m1, &h1);
+    int score = W_PIECE * (__builtin_popcountll(own) - __builtin_popcountll(enemy));
+    score += W_MOBILITY * (m0 - m1);
+    score += W_HANGING * h1 - (W_HANGING / 2) * h0;
+    int near = s->ply - (TIE_PLIES - ENDGAME_PLIES);
+    if (near <= 0) return score;
+    return score + floordiv(a_draw_value(s) * near, ENDGAME_PLIES);
+}
+
+static int a_hint(const void *vs, move_t m) {
+    (void)vs;
+    return 4 * (int)((m >> 6) & 31);
+}
+
+static uint64_t a_hash(const void *vs) {
+    const AState *s = vs;
+    uint64_t extra = (uint64_t)(uint8_t)s->back[0][0] | (uint64_t)(uint8_t)s->back[0][1] << 8 |
+                     (uint64_t)(uint8_t)s->back[1][0] << 16 |
+                     (uint64_t)(uint8_t)s->back[1][1] << 24 | (uint64_t)s->to_move << 32 |
+                     (uint64_t)(uint32_t)s->ply << 33;
+    return mix64(s->p[0] ^ mix64(s->p[1] ^ mix64(extra)));
+}
+
+const GameVT ALQUERQUE_VT = {
+    "alquerque", sizeof(AState), a_gen, a_count, a_apply, a_outcome, a_evaluate,
+    a_draw_value, a_hint, a_noisy, a_hash,
+};
