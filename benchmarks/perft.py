@@ -20,9 +20,9 @@ PURE_DEPTH = {"votey": 4, "checkers": 8, "alquerque": 7, "chinese-checkers": 3, 
 OPENSPIEL = {"votey": "lines_of_action", "checkers": "checkers"}
 
 
-def timed(count: Callable[[], int]) -> tuple[int, float]:
+def timed(count: Callable[..., int], *args: object) -> tuple[int, float]:
     started = time.perf_counter()
-    nodes = count()
+    nodes = count(*args)
     return nodes, time.perf_counter() - started
 
 
@@ -60,17 +60,17 @@ def main() -> None:
             pure = spec.make()
         spiel = openspiel_perft(name) if name in OPENSPIEL else None
         for depth in range(1, (args.depth or DEPTH[name]) + 1):
-            nodes, fast = timed(lambda: perft(compiled, compiled.initial(), depth))
+            nodes, fast = timed(perft, compiled, compiled.initial(), depth)
             cells = [f"{nodes / fast:12.0f}" if compiled.compiled else f"{'-':>12s}"]
             slow = spiel_time = None
             if depth <= (args.pure_depth or PURE_DEPTH[name]):
-                counted, slow = timed(lambda: perft(pure, pure.initial(), depth))
+                counted, slow = timed(perft, pure, pure.initial(), depth)
                 assert counted == nodes, (name, depth, counted, nodes)
                 cells.append(f"{nodes / slow:10.0f}")
             else:
                 cells.append(f"{'-':>10s}")
             if spiel is not None and depth <= (args.pure_depth or PURE_DEPTH[name]):
-                spiel_nodes, spiel_time = timed(lambda: spiel(depth))
+                spiel_nodes, spiel_time = timed(spiel, depth)
                 cells.append(f"{spiel_nodes / spiel_time:12.0f}")
             else:
                 cells.append(f"{'-':>12s}")
