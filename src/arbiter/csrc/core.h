@@ -15,7 +15,8 @@
 #include <stdint.h>
 
 #define FEW_MOVES 256 /* a move list's first capacity; lists grow when a position has more */
-#define STATE_MAX 1536 /* bytes: the largest state (checkers', with its repetition list) fits */
+#define STATE_MAX 1536 /* bytes: the largest state (checkers', with its repetition list) fits;
+                          a multiple of 16, and state buffers are 16-aligned (128-bit boards) */
 #define MAX_PLY 128    /* search plies, quiescence included */
 
 typedef uint64_t move_t;
@@ -82,6 +83,8 @@ extern const GameVT CHECKERS_VT;
 void checkers_init(void);
 extern const GameVT ALQUERQUE_VT;
 void alquerque_init(void);
+extern const GameVT CHINESE_CHECKERS_VT;
+void chinese_checkers_init(void);
 
 /* the search type, registered by module.c */
 extern PyTypeObject SearcherType;

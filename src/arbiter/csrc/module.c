@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static const GameVT *const GAMES[] = {&VOTEY_VT, &CHECKERS_VT, &ALQUERQUE_VT};
+static const GameVT *const GAMES[] = {&VOTEY_VT, &CHECKERS_VT, &ALQUERQUE_VT, &CHINESE_CHECKERS_VT};
 
 const GameVT *find_vt(const char *name) {
     for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
@@ -45,7 +45,7 @@ static PyObject *codes(const move_t *moves, int n) {
 
 static PyObject *py_legal(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
-    unsigned char s[STATE_MAX];
+    _Alignas(16) unsigned char s[STATE_MAX];
     const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
     if (!vt) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "legal(game, state)");
@@ -60,7 +60,7 @@ static PyObject *py_legal(PyObject *self, PyObject *const *args, Py_ssize_t n) {
 
 static PyObject *py_noisy(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
-    unsigned char s[STATE_MAX];
+    _Alignas(16) unsigned char s[STATE_MAX];
     const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
     if (!vt) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "noisy(game, state)");
@@ -75,7 +75,8 @@ static PyObject *py_noisy(PyObject *self, PyObject *const *args, Py_ssize_t n) {
 
 static PyObject *py_apply(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
-    unsigned char s[STATE_MAX], out[STATE_MAX];
+    _Alignas(16) unsigned char s[STATE_MAX];
+    _Alignas(16) unsigned char out[STATE_MAX];
     const GameVT *vt = n == 3 ? game_and_state(args[0], args[1], s) : NULL;
     if (!vt) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "apply(game, state, move)");
@@ -90,7 +91,7 @@ static PyObject *py_apply(PyObject *self, PyObject *const *args, Py_ssize_t n) {
 
 static PyObject *py_outcome(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
-    unsigned char s[STATE_MAX];
+    _Alignas(16) unsigned char s[STATE_MAX];
     const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
     if (!vt) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "outcome(game, state)");
@@ -101,7 +102,7 @@ static PyObject *py_outcome(PyObject *self, PyObject *const *args, Py_ssize_t n)
 
 static PyObject *py_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
-    unsigned char s[STATE_MAX];
+    _Alignas(16) unsigned char s[STATE_MAX];
     const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
     if (!vt) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "evaluate(game, state)");
@@ -112,7 +113,7 @@ static PyObject *py_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 static PyObject *py_hint(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
-    unsigned char s[STATE_MAX];
+    _Alignas(16) unsigned char s[STATE_MAX];
     const GameVT *vt = n == 3 ? game_and_state(args[0], args[1], s) : NULL;
     if (!vt) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "hint(game, state, move)");
@@ -133,7 +134,7 @@ static long long perft(const GameVT *vt, const unsigned char *s, int depth, Move
         if (vt->count) return vt->count(s);
         return list_moves(vt, s, lists, 0);
     }
-    unsigned char child[STATE_MAX];
+    _Alignas(16) unsigned char child[STATE_MAX];
     int n = list_moves(vt, s, lists, 0);
     if (n < 0) return -1;
     long long total = 0;
@@ -148,7 +149,7 @@ static long long perft(const GameVT *vt, const unsigned char *s, int depth, Move
 
 static PyObject *py_perft(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
-    unsigned char s[STATE_MAX];
+    _Alignas(16) unsigned char s[STATE_MAX];
     const GameVT *vt = n == 3 ? game_and_state(args[0], args[1], s) : NULL;
     if (!vt) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "perft(game, state, depth)");
@@ -203,6 +204,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     votey_init();
     checkers_init();
     alquerque_init();
+    chinese_checkers_init();
     if (PyType_Ready(&SearcherType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;

@@ -45,7 +45,7 @@ typedef struct {
     long long nodes, node_limit, next_check;
     double deadline, wall_deadline; /* < 0: none */
     int wall;
-    unsigned char stack[MAX_PLY + 2][STATE_MAX];
+    _Alignas(16) unsigned char stack[MAX_PLY + 2][STATE_MAX]; /* rows aligned for any state */
     Moves lists[MAX_PLY + 1]; /* each ply's moves, grown as positions need */
     int64_t *keys;            /* order()'s scratch */
     int keys_cap;

@@ -25,7 +25,11 @@ from arbiter.perft import perft
 
 from . import reference
 
-GAME = ChineseCheckers()
+
+@pytest.fixture
+def game() -> ChineseCheckers:
+    """The rules engine, made on the test's core path."""
+    return ChineseCheckers()
 
 
 def holes(bits_: int) -> set[int]:
@@ -49,108 +53,114 @@ def test_the_board_is_the_sheets_star() -> None:
     assert 108 in reference.NEUTRAL and len(reference.NEUTRAL) == 40
 
 
-def test_the_first_player_has_fourteen_moves() -> None:
-    moves = {(m.origin + 1, m.target + 1) for m in GAME.legal_moves(GAME.initial())}
+def test_the_first_player_has_fourteen_moves(game: ChineseCheckers) -> None:
+    moves = {(m.origin + 1, m.target + 1) for m in game.legal_moves(game.initial())}
     assert len(moves) == 14
     assert moves == reference.moves(set(range(1, 11)), set(range(112, 122)))
 
 
 @pytest.mark.parametrize(("depth", "nodes"), [(1, 14), (2, 196), (3, 4872)])
-def test_perft_matches_the_independent_reference(depth: int, nodes: int) -> None:
-    start = GAME.initial()
-    assert perft(GAME, start, depth) == nodes
+def test_perft_matches_the_independent_reference(
+    depth: int, nodes: int, game: ChineseCheckers
+) -> None:
+    start = game.initial()
+    assert perft(game, start, depth) == nodes
     assert reference.perft(holes(start.pieces[0]), holes(start.pieces[1]), depth) == nodes
 
 
-def test_random_positions_agree_with_the_reference() -> None:
+def test_random_positions_agree_with_the_reference(game: ChineseCheckers) -> None:
     import random
 
     rng = random.Random(5)
     for _ in range(30):
-        s = GAME.initial()
+        s = game.initial()
         for _ in range(rng.randrange(10, 120)):
-            moves = GAME.legal_moves(s)
+            moves = game.legal_moves(s)
             if not moves:
                 break
-            s = GAME.apply(s, rng.choice(moves))
-        if GAME.outcome(s) is not None:
+            s = game.apply(s, rng.choice(moves))
+        if game.outcome(s) is not None:
             continue
         p = s.to_move
-        ours = {(m.origin + 1, m.target + 1) for m in GAME.legal_moves(s)}
+        ours = {(m.origin + 1, m.target + 1) for m in game.legal_moves(s)}
         assert ours == reference.moves(holes(s.pieces[p]), holes(s.pieces[1 - p]))
 
 
-def test_a_long_hop_over_a_distant_marble_lands_as_far_beyond() -> None:
+def test_a_long_hop_over_a_distant_marble_lands_as_far_beyond(game: ChineseCheckers) -> None:
     # row 8 is 57..65: a marble on 57 hops over 60 (three away) to 63 (six away)
     s = position({57, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {60, 113, 114, 115, 116, 117, 118, 119, 120, 121})
-    assert Move(56, 62) in GAME.legal_moves(s)
+    assert Move(56, 62) in game.legal_moves(s)
     assert resolve_move("57 63", s, seat=0) == Move(56, 62)
 
 
-def test_a_long_hop_is_refused_when_a_hole_between_is_occupied() -> None:
+def test_a_long_hop_is_refused_when_a_hole_between_is_occupied(game: ChineseCheckers) -> None:
     # 62 is taken: the landing run from 61 to 63 is not clear
     s = position({57, 62, 2, 3, 4, 5, 6, 7, 8, 9}, {60, *range(113, 122)})
-    assert Move(56, 62) not in GAME.legal_moves(s)
+    assert Move(56, 62) not in game.legal_moves(s)
     with pytest.raises(IllegalMove, match="cannot reach 63"):
         resolve_move("57 63", s, seat=0)
 
 
-def test_a_long_hop_is_refused_when_the_landing_is_off_the_board() -> None:
+def test_a_long_hop_is_refused_when_the_landing_is_off_the_board(game: ChineseCheckers) -> None:
     # 57 over 62 (five away) would land ten away, past the row's end at 65: 57 only
     # steps (to 58, 67 and 48; 66 and 47 are neutral)
     s = position({57, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {62, 113, 114, 115, 116, 117, 118, 119, 120, 121})
-    assert {m.target + 1 for m in GAME.legal_moves(s) if m.origin == 56} == {48, 58, 67}
+    assert {m.target + 1 for m in game.legal_moves(s) if m.origin == 56} == {48, 58, 67}
 
 
-def test_a_chain_may_pass_through_a_neutral_triangle_but_not_end_there() -> None:
+def test_a_chain_may_pass_through_a_neutral_triangle_but_not_end_there(
+    game: ChineseCheckers,
+) -> None:
     # 16 hops over 15 to 14 (neutral), then over 27 to 39, outside the triangle
     s = position({16, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {15, 27, 114, 115, 116, 117, 118, 119, 120, 121})
-    targets = {m.target + 1 for m in GAME.legal_moves(s) if m.origin == 15}
+    targets = {m.target + 1 for m in game.legal_moves(s) if m.origin == 15}
     assert 39 in targets and 14 not in targets
     assert resolve_move("16 39", s, seat=0) == Move(15, 38)
     with pytest.raises(IllegalMove, match="14 is in a neutral triangle"):
         resolve_move("16 14", s, seat=0)
 
 
-def test_a_move_may_not_end_where_it_started() -> None:
+def test_a_move_may_not_end_where_it_started(game: ChineseCheckers) -> None:
     # 59 hops over 60 to 61 and back over 60 to 59: a chain, but no move
     s = position({59, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {60, 113, 114, 115, 116, 117, 118, 119, 120, 121})
-    assert {m.target + 1 for m in GAME.legal_moves(s) if m.origin == 58} >= {61}
-    assert Move(58, 58) not in GAME.legal_moves(s)
+    assert {m.target + 1 for m in game.legal_moves(s) if m.origin == 58} >= {61}
+    assert Move(58, 58) not in game.legal_moves(s)
     with pytest.raises(IllegalMove, match="where it started"):
         resolve_move("59 59", s, seat=0)
 
 
-def test_the_first_to_fill_the_opposite_home_wins_after_the_second_answers() -> None:
+def test_the_first_to_fill_the_opposite_home_wins_after_the_second_answers(
+    game: ChineseCheckers,
+) -> None:
     s = position(set(range(112, 122)), {2, 3, 4, 5, 6, 7, 8, 9, 10, 17}, to_move=1)
-    assert GAME.outcome(s) is None  # the second player may still answer
-    out = GAME.outcome(GAME.apply(s, Move(16, 15)))  # and does not complete
+    assert game.outcome(s) is None  # the second player may still answer
+    out = game.outcome(game.apply(s, Move(16, 15)))  # and does not complete
     assert out is not None and (out.winner, out.reason) == (0, Reason.ALL_HOME)
 
 
-def test_the_second_completing_right_after_the_first_is_a_draw() -> None:
+def test_the_second_completing_right_after_the_first_is_a_draw(game: ChineseCheckers) -> None:
     s = position(set(range(112, 122)), {1, 2, 3, 4, 5, 6, 8, 9, 10, 15}, to_move=1)
-    after = GAME.apply(s, resolve_move("107 115", s, seat=1))  # 15 to 7, in its numbering
-    out = GAME.outcome(after)
+    after = game.apply(s, resolve_move("107 115", s, seat=1))  # 15 to 7, in its numbering
+    out = game.outcome(after)
     assert out is not None and (out.winner, out.reason) == (None, Reason.BOTH_HOME)
 
 
-def test_the_second_filling_first_wins_at_once() -> None:
+def test_the_second_filling_first_wins_at_once(game: ChineseCheckers) -> None:
     s = position({60, *range(112, 121)}, {1, 2, 3, 4, 5, 6, 8, 9, 10, 15}, to_move=1)
-    out = GAME.outcome(GAME.apply(s, Move(14, 6)))
+    out = game.outcome(game.apply(s, Move(14, 6)))
     assert out is not None and (out.winner, out.reason) == (1, Reason.ALL_HOME)
 
 
-def test_a_player_without_a_legal_move_loses() -> None:
+def test_a_player_without_a_legal_move_loses(game: ChineseCheckers) -> None:
     # the first player's one marble on the tip, boxed in: no step, every hop blocked
     s = position({1}, {2, 3, 4, 6}, to_move=0)
-    assert GAME.legal_moves(s) == []
-    out = GAME.outcome(s)
+    assert game.legal_moves(s) == []
+    out = game.outcome(s)
     assert out is not None and (out.winner, out.reason) == (1, Reason.NO_MOVES)
 
 
-def test_the_ply_cap_draws() -> None:
-    s = GAME.initial()
+def test_the_ply_cap_draws(game: ChineseCheckers) -> None:
+    s = game.initial()
     capped = ChineseCheckers(max_plies=2)
     for _ in range(2):
         s = capped.apply(s, capped.legal_moves(s)[0])
@@ -158,35 +168,35 @@ def test_the_ply_cap_draws() -> None:
     assert out is not None and (out.winner, out.reason) == (None, Reason.MOVE_LIMIT)
 
 
-def test_each_player_numbers_the_board_from_its_own_home() -> None:
+def test_each_player_numbers_the_board_from_its_own_home(game: ChineseCheckers) -> None:
     m = parse_move("4 15", seat=1)  # the second player's 4 and 15 are 118 and 107
     assert (m.origin + 1, m.target + 1) == (118, 107)
     assert format_move(m, seat=1) == "4 15" and format_move(m, seat=0) == "118 107"
-    s = GAME.apply(GAME.initial(), Move(3, 14))
+    s = game.apply(game.initial(), Move(3, 14))
     assert resolve_move("4 15", s, seat=1) == m
 
 
 @pytest.mark.parametrize("text", ["", "4", "4 15 16", "4,15", "four 15", "-4 15", "4 1e2"])
-def test_a_line_that_is_not_two_numbers_is_malformed(text: str) -> None:
+def test_a_line_that_is_not_two_numbers_is_malformed(text: str, game: ChineseCheckers) -> None:
     with pytest.raises(NotationError, match="expected two hole numbers"):
-        resolve_move(text, GAME.initial(), seat=0)
+        resolve_move(text, game.initial(), seat=0)
 
 
 @pytest.mark.parametrize("text", ["0 15", "4 128", "4 1000"])
-def test_numbers_outside_1_to_127_are_malformed(text: str) -> None:
+def test_numbers_outside_1_to_127_are_malformed(text: str, game: ChineseCheckers) -> None:
     with pytest.raises(NotationError, match=r"outside 1\.\.127"):
-        resolve_move(text, GAME.initial(), seat=0)
+        resolve_move(text, game.initial(), seat=0)
 
 
-def test_a_number_past_121_is_no_hole_and_an_illegal_move() -> None:
+def test_a_number_past_121_is_no_hole_and_an_illegal_move(game: ChineseCheckers) -> None:
     with pytest.raises(IllegalMove, match="no hole 125"):
-        resolve_move("4 125", GAME.initial(), seat=0)
+        resolve_move("4 125", game.initial(), seat=0)
     with pytest.raises(IllegalMove, match="no marble on 15"):
-        resolve_move("15 26", GAME.initial(), seat=0)
+        resolve_move("15 26", game.initial(), seat=0)
 
 
-def test_positions_round_trip_and_bad_ones_are_named() -> None:
-    s = GAME.apply(GAME.initial(), Move(3, 14))
+def test_positions_round_trip_and_bad_ones_are_named(game: ChineseCheckers) -> None:
+    s = game.apply(game.initial(), Move(3, 14))
     assert parse_position(format_position(s)) == s
     with pytest.raises(NotationError, match="17 rows"):
         parse_position("1/11 1 0")

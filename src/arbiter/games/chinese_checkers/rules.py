@@ -25,8 +25,10 @@ numbering (hole p seen as 122 - p), appear only in
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
+from arbiter import core
 from arbiter.bitboard import bits, mask
 from arbiter.game import Outcome, Player, Reason
 
@@ -142,14 +144,43 @@ def complete(s: State, p: Player) -> bool:
     return s.pieces[p] == HOMES[1 - p]
 
 
+_TAIL = struct.Struct("<iiii")
+#: every (start, end) as a Move, indexed by the kernel's code 128 * start + end
+_MOVES = tuple(Move(c >> 7, c & 127) for c in range(128 * CELLS))
+_LOST = 2  # the kernel's outcome: the side to move has lost
+
+
+def code(m: Move) -> int:
+    """``m`` as the compiled kernel's code."""
+    return 128 * m.origin + m.target
+
+
 class ChineseCheckers:
-    """The rules engine (see the module docstring for the rules)."""
+    """The rules engine (see the module docstring for the rules).
+
+    Made where the compiled core is in use (:mod:`arbiter.core`), its move lists and
+    no-move test come from C (``csrc/chinese_checkers.c``) and ``compiled`` lets the
+    search and perft run there whole; otherwise every rule is the Python above.
+    """
 
     name = "chinese-checkers"
     num_players = 2
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
+        kernel = core.compiled()
+        self.compiled: core.CompiledRules[State, Move] | None = None
+        if kernel is not None:
+            self.compiled = core.CompiledRules(kernel, "chinese-checkers", self.pack, code)
+
+    def pack(self, s: State) -> bytes:
+        """``s`` as the compiled kernel's state."""
+        cap = min(self.max_plies, 2**31 - 1)  # a cap past any real game's length
+        return (
+            s.pieces[0].to_bytes(16, "little")
+            + s.pieces[1].to_bytes(16, "little")
+            + _TAIL.pack(s.to_move, s.ply, cap, 0)
+        )
 
     def initial(self) -> State:
         """Returns the start: each seat's marbles at home, seat 0 to move."""
@@ -165,6 +196,8 @@ class ChineseCheckers:
         return self._moves(s)
 
     def _moves(self, s: State) -> list[Move]:
+        if self.compiled is not None:
+            return [_MOVES[c] for c in self.compiled.core.legal(self.name, self.pack(s))]
         occupied = s.pieces[0] | s.pieces[1]
         return [
             Move(a, b) for a in bits(s.pieces[s.to_move]) for b in bits(targets_from(a, occupied))
@@ -208,6 +241,10 @@ class ChineseCheckers:
         decided = self._decided(s)
         if decided is not None:
             return decided
+        if self.compiled is not None:
+            if self.compiled.core.outcome(self.name, self.pack(s)) == _LOST:
+                return Outcome(1 - s.to_move, Reason.NO_MOVES)
+            return None
         occupied = s.pieces[0] | s.pieces[1]
         if not any(targets_from(a, occupied) for a in bits(s.pieces[s.to_move])):
             return Outcome(1 - s.to_move, Reason.NO_MOVES)
