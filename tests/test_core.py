@@ -42,6 +42,10 @@ def both(name: str) -> tuple[Any, Any]:
     return GAMES_ON_BOTH[name]
 
 
+def test_every_game_has_a_kernel() -> None:
+    assert KERNELS == list(GAME_NAMES)
+
+
 def random_positions(name: str, seed: int, plies: int) -> list[Any]:
     """The positions of one random game (on the pure path), start included."""
     _, pure = both(name)
@@ -70,6 +74,8 @@ def test_both_paths_agree_along_random_games(name: str, seed: int) -> None:
         moves = pure.legal_moves(s)
         # the Python functions on the compiled path, and the kernel itself
         assert compiled.legal_moves(s) == moves
+        hops = [getattr(m, "hops", None) for m in moves]  # Halma's chains, not compared
+        assert [getattr(m, "hops", None) for m in compiled.legal_moves(s)] == hops
         assert compiled.outcome(s) == pure.outcome(s)
         assert kernel.core.legal(name, packed) == [kernel.code(m) for m in moves]
         out = pure.outcome(s)

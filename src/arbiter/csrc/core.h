@@ -85,6 +85,9 @@ extern const GameVT ALQUERQUE_VT;
 void alquerque_init(void);
 extern const GameVT CHINESE_CHECKERS_VT;
 void chinese_checkers_init(void);
+extern const GameVT HALMA_VT;
+extern PyMethodDef HALMA_METHODS[];
+void halma_init(void);
 
 /* the search type, registered by module.c */
 extern PyTypeObject SearcherType;

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static const GameVT *const GAMES[] = {&VOTEY_VT, &CHECKERS_VT, &ALQUERQUE_VT, &CHINESE_CHECKERS_VT};
+static const GameVT *const GAMES[] = {&VOTEY_VT, &CHECKERS_VT, &ALQUERQUE_VT, &CHINESE_CHECKERS_VT, &HALMA_VT};
 
 const GameVT *find_vt(const char *name) {
     for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
@@ -205,10 +205,12 @@ PyMODINIT_FUNC PyInit__core(void) {
     checkers_init();
     alquerque_init();
     chinese_checkers_init();
+    halma_init();
     if (PyType_Ready(&SearcherType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
-    if (add_methods(m, GENERIC) < 0 || add_methods(m, VOTEY_METHODS) < 0) goto fail;
+    if (add_methods(m, GENERIC) < 0 || add_methods(m, VOTEY_METHODS) < 0 ||
+        add_methods(m, HALMA_METHODS) < 0) goto fail;
     Py_INCREF(&SearcherType);
     if (PyModule_AddObject(m, "Searcher", (PyObject *)&SearcherType) < 0) {
         Py_DECREF(&SearcherType);

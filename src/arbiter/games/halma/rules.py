@@ -28,8 +28,10 @@ writes as ``x,y``).
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 
+from arbiter import core
 from arbiter.bitboard import bits, mask
 from arbiter.game import Outcome, Player, Reason
 
@@ -247,14 +249,42 @@ def has_crossed(s: State, p: Player) -> bool:
     return mine != 0 and target & ~s.pieces[1 - p] & ~mine == 0
 
 
+_TAIL = struct.Struct("<iiii")
+_LOST = 2  # the kernel's outcome: the side to move has lost
+
+
+def code(m: Move) -> int:
+    """``m`` as the compiled kernel's code."""
+    return 256 * m.origin + m.target
+
+
 class Halma:
-    """The rules engine (see the module docstring for the rules)."""
+    """The rules engine (see the module docstring for the rules).
+
+    Made where the compiled core is in use (:mod:`arbiter.core`), its move lists
+    (with their hop chains) and no-move test come from C (``csrc/halma.c``) and
+    ``compiled`` lets the search and perft run there whole; otherwise every rule is
+    the Python above.
+    """
 
     name = "halma"
     num_players = 2
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
+        kernel = core.compiled()
+        self.compiled: core.CompiledRules[State, Move] | None = None
+        if kernel is not None:
+            self.compiled = core.CompiledRules(kernel, "halma", self.pack, code)
+
+    def pack(self, s: State) -> bytes:
+        """``s`` as the compiled kernel's state."""
+        cap = min(self.max_plies, 2**31 - 1)  # a cap past any real game's length
+        return (
+            s.pieces[0].to_bytes(32, "little")
+            + s.pieces[1].to_bytes(32, "little")
+            + _TAIL.pack(s.to_move, s.ply, cap, 0)
+        )
 
     def initial(self) -> State:
         """Returns the start: each camp full, black (seat 0) to move."""
@@ -268,6 +298,9 @@ class Halma:
         shortest chain of landings; none once the game is over."""
         if self._decided(s) is not None:
             return []
+        if self.compiled is not None:
+            found = self.compiled.core.halma_moves(self.pack(s))
+            return [Move(a, b, hops) for a, b, hops in found]
         candidates = _candidates(s)
         narrowed = _narrow(s, {a: ends for a, (ends, _) in candidates.items()})
         moves: list[Move] = []
@@ -320,6 +353,10 @@ class Halma:
         decided = self._decided(s)
         if decided is not None:
             return decided
+        if self.compiled is not None:
+            if self.compiled.core.outcome(self.name, self.pack(s)) == _LOST:
+                return Outcome(1 - s.to_move, Reason.NO_MOVES)
+            return None
         if not can_move(s):
             return Outcome(1 - s.to_move, Reason.NO_MOVES)
         return None

@@ -1,0 +1,350 @@
+/* Halma 16x16 with 19-piece camps: the kernel of arbiter.games.halma.rules and the
+ * evaluation of arbiter.games.halma.evaluate, bit for bit. Cells are 16 * y + x; a
+ * move's code is 256 * start + end (a hop chain's landings are not part of a move;
+ * halma_moves gives them, found as the Python rules find them). */
+#include "core.h"
+
+#include <string.h>
+
+#define SIZE 16
+#define CELLS 256
+
+typedef struct {
+    uint64_t w[4];
+} B;
+
+typedef struct {
+    B p[2];
+    int32_t to_move, ply, max_plies, unused;
+} HState;
+
+static inline int has(const B *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
+static inline void set(B *b, int c) { b->w[c >> 6] |= 1ULL << (c & 63); }
+static inline void clear(B *b, int c) { b->w[c >> 6] &= ~(1ULL << (c & 63)); }
+static inline B band(B a, B b) {
+    for (int i = 0; i < 4; i++) a.w[i] &= b.w[i];
+    return a;
+}
+static inline B bor(B a, B b) {
+    for (int i = 0; i < 4; i++) a.w[i] |= b.w[i];
+    return a;
+}
+static inline B bandnot(B a, B b) {
+    for (int i = 0; i < 4; i++) a.w[i] &= ~b.w[i];
+    return a;
+}
+static inline int empty(B a) { return !(a.w[0] | a.w[1] | a.w[2] | a.w[3]); }
+static inline int count(B a) {
+    int n = 0;
+    for (int i = 0; i < 4; i++) n += __builtin_popcountll(a.w[i]);
+    return n;
+}
+/* the lowest set cell of a non-empty set, removed from it */
+static inline int pop_low(B *a) {
+    for (int i = 0; i < 4; i++)
+        if (a->w[i]) {
+            int c = 64 * i + __builtin_ctzll(a->w[i]);
+            a->w[i] &= a->w[i] - 1;
+            return c;
+        }
+    return -1;
+}
+
+static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+static int NEAR[CELLS][8], NNEAR[CELLS];
+static int OVER[CELLS][8], LAND[CELLS][8], NHOPS[CELLS];
+static B CAMP[2], FURTHER[2][CELLS];
+static int DIST[2][CELLS], COST[2][CELLS];
+
+static const int CAMP_ROWS[5] = {5, 5, 4, 3, 2};
+
+#define W_STEP 10
+#define W_STRAGGLER 6
+#define W_LANE 2
+#define W_CAMP 8
+#define CAMP_EDGE 5
+#define W_HOLE 5
+#define NEAR_CORNER (CAMP_EDGE + 3)
+
+void halma_init(void) {
+    memset(CAMP, 0, sizeof CAMP);
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < CAMP_ROWS[y]; x++) {
+            set(&CAMP[0], 16 * y + x);
+            set(&CAMP[1], CELLS - 1 - (16 * y + x));
+        }
+    for (int c = 0; c < CELLS; c++) {
+        int x = c % SIZE, y = c / SIZE;
+        NNEAR[c] = NHOPS[c] = 0;
+        for (int d = 0; d < 8; d++) {
+            int x1 = x + DX[d], y1 = y + DY[d], x2 = x + 2 * DX[d], y2 = y + 2 * DY[d];
+            if (x1 >= 0 && x1 < SIZE && y1 >= 0 && y1 < SIZE) NEAR[c][NNEAR[c]++] = 16 * y1 + x1;
+            if (x2 >= 0 && x2 < SIZE && y2 >= 0 && y2 < SIZE) {
+                OVER[c][NHOPS[c]] = 16 * y1 + x1;
+                LAND[c][NHOPS[c]++] = 16 * y2 + x2;
+            }
+        }
+        for (int p = 0; p < 2; p++) {
+            B f = {{0, 0, 0, 0}};
+            for (int t = 0; t < CELLS; t++) {
+                int tx = t % SIZE, ty = t / SIZE;
+                int further = p == 0 ? (tx >= x && ty >= y) : (tx <= x && ty <= y);
+                if (further && t != c) set(&f, t);
+            }
+            FURTHER[p][c] = f;
+            int d = p == 0 ? 2 * (SIZE - 1) - x - y : x + y;
+            DIST[p][c] = has(&CAMP[1 - p], c) ? d : imax(d, CAMP_EDGE + 1);
+            COST[p][c] = W_STEP * DIST[p][c] + W_LANE * iabs(x - y);
+        }
+    }
+}
+
+static B steps_from(int start, B occupied) {
+    B out = {{0, 0, 0, 0}};
+    for (int i = 0; i < NNEAR[start]; i++)
+        if (!has(&occupied, NEAR[start][i])) set(&out, NEAR[start][i]);
+    return out;
+}
+
+/* the squares hop chains from start reach (start's square empty); with prev, each
+   square's landing before it on a shortest chain (breadth first, as hop_paths) */
+static B hops_from(int start, B occupied, int16_t *prev) {
+    clear(&occupied, start);
+    B reached = {{0, 0, 0, 0}};
+    int16_t queue[CELLS + 1];
+    int head = 0, tail = 0;
+    queue[tail++] = (int16_t)start;
+    while (head < tail) {
+        int at = queue[head++];
+        for (int i = 0; i < NHOPS[at]; i++) {
+            int over = OVER[at][i], land = LAND[at][i];
+            if (has(&occupied, over) && !has(&occupied, land) && !has(&reached, land)) {
+                set(&reached, land);
+                if (prev) prev[land] = (int16_t)at;
+                queue[tail++] = (int16_t)land;
+            }
+        }
+    }
+    return reached;
+}
+
+static B allowed(int p, int start, B ends) {
+    if (!has(&CAMP[p], start)) ends = bandnot(ends, CAMP[p]);
+    if (has(&CAMP[1 - p], start)) ends = band(ends, CAMP[1 - p]);
+    return ends;
+}
+
+static B reach(int p, int start, B occupied) {
+    B ends = bor(steps_from(start, occupied), hops_from(start, occupied, NULL));
+    clear(&ends, start);
+    return allowed(p, start, ends);
+}
+
+static int has_crossed(const HState *s, int p) {
+    B target = CAMP[1 - p];
+    B mine = band(s->p[p], target);
+    return !empty(mine) && empty(bandnot(bandnot(target, s->p[1 - p]), mine));
+}
+
+static int decided(const HState *s) {
+    if (has_crossed(s, 1 - s->to_move)) return OUT_LOSS;
+    if (has_crossed(s, s->to_move)) return OUT_WIN;
+    if (s->ply >= s->max_plies) return OUT_DRAW;
+    return OUT_NONE;
+}
+
+/* every piece's ends after all the camp rules (ends[i] for pieces[i]); the number of
+   pieces */
+static int destinations(const HState *s, int *pieces, B *ends) {
+    int p = s->to_move;
+    B occupied = bor(s->p[0], s->p[1]);
+    int n = 0;
+    for (B b = s->p[p]; !empty(b);) {
+        int a = pop_low(&b);
+        pieces[n] = a;
+        ends[n++] = reach(p, a, occupied);
+    }
+    /* camp rule 1(b): out of the camp first, then further from the corner within it */
+    int any_home = 0, any_out = 0, any_within = 0;
+    for (int i = 0; i < n; i++)
+        if (has(&CAMP[p], pieces[i])) {
+            any_home = 1;
+            if (!empty(bandnot(ends[i], CAMP[p]))) any_out = 1;
+            if (!empty(band(band(ends[i], CAMP[p]), FURTHER[p][pieces[i]]))) any_within = 1;
+        }
+    if (any_home && (any_out || any_within))
+        for (int i = 0; i < n; i++) {
+            if (!has(&CAMP[p], pieces[i]))
+                ends[i] = (B){{0, 0, 0, 0}};
+            else if (any_out)
+                ends[i] = bandnot(ends[i], CAMP[p]);
+            else
+                ends[i] = band(band(ends[i], CAMP[p]), FURTHER[p][pieces[i]]);
+        }
+    return n;
+}
+
+static int h_gen(const void *vs, move_t *out, int cap) {
+    const HState *s = vs;
+    if (decided(s) != OUT_NONE) return 0;
+    int pieces[CELLS];
+    B ends[CELLS];
+    int np = destinations(s, pieces, ends), n = 0;
+    for (int i = 0; i < np; i++)
+        for (B e = ends[i]; !empty(e);) {
+            int b = pop_low(&e);
+            if (n < cap) out[n] = (move_t)(256 * pieces[i] + b);
+            n++;
+        }
+    return n;
+}
+
+static int h_count(const void *vs) {
+    const HState *s = vs;
+    if (decided(s) != OUT_NONE) return 0;
+    int pieces[CELLS];
+    B ends[CELLS];
+    int np = destinations(s, pieces, ends), n = 0;
+    for (int i = 0; i < np; i++) n += count(ends[i]);
+    return n;
+}
+
+static void h_apply(const void *vs, move_t m, void *vout) {
+    const HState *s = vs;
+    HState *o = vout;
+    *o = *s;
+    int p = s->to_move;
+    clear(&o->p[p], (int)(m >> 8));
+    set(&o->p[p], (int)(m & 255));
+    o->to_move = 1 - p;
+    o->ply = s->ply + 1;
+}
+
+static int h_outcome(const void *vs) {
+    const HState *s = vs;
+    int d = decided(s);
+    if (d != OUT_NONE) return d;
+    int p = s->to_move;
+    B occupied = bor(s->p[0], s->p[1]);
+    /* rule 1(b) only narrows moves that exist: any move by 1(a) will do; steps first */
+    for (B b = s->p[p]; !empty(b);) {
+        int a = pop_low(&b);
+        if (!empty(allowed(p, a, steps_from(a, occupied)))) return OUT_NONE;
+    }
+    for (B b = s->p[p]; !empty(b);) {
+        int a = pop_low(&b);
+        if (!empty(reach(p, a, occupied))) return OUT_NONE;
+    }
+    return OUT_LOSS;
+}
+
+static int side(const HState *s, int p) {
+    B target = CAMP[1 - p];
+    B holes = bandnot(target, bor(s->p[0], s->p[1]));
+    int have_holes = !empty(holes);
+    int total = 0, rear = 0, away = 0;
+    for (B b = s->p[p]; !empty(b);) {
+        int c = pop_low(&b);
+        int d = DIST[p][c];
+        total += COST[p][c];
+        if (d > rear) rear = d;
+        if (has(&target, c)) continue;
+        if (d <= NEAR_CORNER && have_holes) {
+            int x = c % SIZE, y = c / SIZE, best = 1 << 30;
+            for (B h = holes; !empty(h);) {
+                int k = pop_low(&h);
+                int dd = iabs(x - k % SIZE) + iabs(y - k / SIZE);
+                if (dd < best) best = dd;
+            }
+            away += best;
+        } else {
+            away += d - CAMP_EDGE;
+        }
+    }
+    int camp = count(band(s->p[p], CAMP[p]));
+    return -total - W_STRAGGLER * rear - W_CAMP * camp - W_HOLE * away;
+}
+
+static int h_evaluate(const void *vs) {
+    const HState *s = vs;
+    return side(s, s->to_move) - side(s, 1 - s->to_move);
+}
+
+static int h_draw_value(const void *vs) {
+    (void)vs;
+    return 0;
+}
+
+static int h_hint(const void *vs, move_t m) {
+    const HState *s = vs;
+    const int *dist = DIST[s->to_move];
+    int a = (int)(m >> 8), b = (int)(m & 255);
+    return (dist[a] - dist[b]) * 64 + dist[a];
+}
+
+static uint64_t h_hash(const void *vs) {
+    const HState *s = vs;
+    uint64_t h = mix64((uint64_t)s->to_move);
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < 4; i++) h = mix64(h ^ s->p[p].w[i]);
+    return h;
+}
+
+const GameVT HALMA_VT = {
+    "halma", sizeof(HState), h_gen, h_count, h_apply, h_outcome, h_evaluate,
+    h_draw_value, h_hint, NULL, h_hash,
+};
+
+/* -- the rules' own primitive: the legal moves with their hop chains ---------------- */
+
+static PyObject *py_halma_moves(PyObject *self, PyObject *arg) {
+    (void)self;
+    char *buf;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(arg, &buf, &len) < 0) return NULL;
+    if (len != (Py_ssize_t)sizeof(HState)) {
+        PyErr_Format(PyExc_ValueError, "a halma state is %zd bytes", (Py_ssize_t)sizeof(HState));
+        return NULL;
+    }
+    HState s;
+    memcpy(&s, buf, sizeof s);
+    PyObject *list = PyList_New(0);
+    if (!list || decided(&s) != OUT_NONE) return list;
+    int pieces[CELLS];
+    B ends[CELLS];
+    int np = destinations(&s, pieces, ends);
+    B occupied = bor(s.p[0], s.p[1]);
+    for (int i = 0; i < np; i++) {
+        if (empty(ends[i])) continue;
+        int16_t prev[CELLS];
+        B hopped = hops_from(pieces[i], occupied, prev);
+        for (B e = ends[i]; !empty(e);) {
+            int b = pop_low(&e);
+            int chain[CELLS], k = 0;
+            if (has(&hopped, b)) /* a hop chain's landings, back from b to the start */
+                for (int at = b;; at = prev[at]) {
+                    chain[k++] = at;
+                    if (prev[at] == pieces[i]) break;
+                }
+            PyObject *hops = PyTuple_New(k);
+            if (!hops) goto fail;
+            for (int j = 0; j < k; j++) PyTuple_SET_ITEM(hops, j, PyLong_FromLong(chain[k - 1 - j]));
+            PyObject *item = Py_BuildValue("(iiN)", pieces[i], b, hops);
+            if (!item || PyList_Append(list, item) < 0) {
+                Py_XDECREF(item);
+                goto fail;
+            }
+            Py_DECREF(item);
+        }
+    }
+    return list;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
+PyMethodDef HALMA_METHODS[] = {
+    {"halma_moves", py_halma_moves, METH_O,
+     "The legal moves of a packed halma state: (start, end, hop landings) each."},
+    {NULL, NULL, 0, NULL},
+};
