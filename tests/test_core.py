@@ -43,7 +43,7 @@ def both(name: str) -> tuple[Any, Any]:
 
 
 def test_every_game_has_a_kernel() -> None:
-    assert KERNELS == list(GAME_NAMES)
+    assert list(GAME_NAMES) == KERNELS
 
 
 def random_positions(name: str, seed: int, plies: int) -> list[Any]:

@@ -25,6 +25,8 @@ def _game_on_the_core_path(core_path: str) -> None:
     """GAME, made again on the test's core path (compiled or pure)."""
     global GAME
     GAME = Halma()
+
+
 Square = tuple[int, int]
 
 
