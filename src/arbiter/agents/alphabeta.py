@@ -26,12 +26,15 @@ import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from arbiter.agents.base import Limit
 from arbiter.contract import Evaluation
 from arbiter.core import CompiledRules
 from arbiter.game import Game, Player
+
+if TYPE_CHECKING:
+    from arbiter._core import Searcher
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
@@ -123,7 +126,7 @@ class AlphaBetaAgent(Generic[S, M]):
         self._use_compiled = compiled
         self._hash_mb = hash_mb
         self._kernel: CompiledRules[S, M] | None = None
-        self._searcher: Any = None
+        self._searcher: Searcher | None = None
         self._partial: tuple[M, int] | None = None
 
     @property
@@ -139,12 +142,16 @@ class AlphaBetaAgent(Generic[S, M]):
         kernel: CompiledRules[S, M] | None = getattr(game, "compiled", None)
         if not self._use_compiled or kernel is None:
             self._kernel = self._searcher = None
-        elif self._kernel is None or self._kernel.name != kernel.name:
+        elif (
+            self._searcher is not None
+            and self._kernel is not None
+            and (self._kernel.name == kernel.name)
+        ):
             self._kernel = kernel
-            self._searcher = kernel.core.Searcher(kernel.name, self._hash_mb)
+            self._searcher.clear()  # the same game again: its table, emptied
         else:
             self._kernel = kernel
-            self._searcher.clear()
+            self._searcher = kernel.core.Searcher(kernel.name, self._hash_mb)
 
     def observe(self, s: S, m: M) -> None:
         pass
