@@ -441,7 +441,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--unsealed", action="store_true", help="check records that carry no seal of this referee"
     )
 
-    sub.add_parser("doctor", help="say how this machine lets the referee hold programs")
+    sub.add_parser(
+        "doctor",
+        help="say how this machine lets the referee hold programs, and which core runs",
+    )
     return parser
 
 
@@ -876,6 +879,7 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
 
     for line in detect().describe():
         print(line)
+    print(f"rules and search: {core.describe()}")
     return 0
 
 
