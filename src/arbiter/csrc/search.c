@@ -28,7 +28,7 @@ typedef struct {
     int32_t score;
     int16_t depth;
     uint8_t flag;
-    uint8_t age;
+    uint8_t age; /* the search that wrote it; 0: an empty entry */
 } Entry;
 
 typedef struct {
@@ -173,13 +173,13 @@ static int quiesce(Searcher *S, int alpha, int beta, int ply) {
 static Entry *probe(Searcher *S, uint64_t key) {
     if (!S->entries) return NULL;
     Entry *e = &S->table[key % S->entries];
-    return e->key == key && e->depth >= 0 ? e : NULL;
+    return e->key == key && e->age ? e : NULL;
 }
 
 static void store(Searcher *S, uint64_t key, int depth, int score, int flag, move_t move) {
     if (!S->entries) return;
     Entry *e = &S->table[key % S->entries];
-    if (e->depth >= 0 && e->key != key && e->age == S->age && e->depth > depth) return;
+    if (e->age && e->key != key && e->age == S->age && e->depth > depth) return;
     e->key = key;
     e->move = move;
     e->score = score;
@@ -295,7 +295,7 @@ static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
             Py_DECREF(S);
             return PyErr_NoMemory();
         }
-        for (size_t i = 0; i < S->entries; i++) S->table[i].depth = -1;
+        /* zeroed, so empty: its pages are only touched as the search fills them */
     }
     return (PyObject *)S;
 }
@@ -309,7 +309,7 @@ static void Searcher_dealloc(Searcher *S) {
 
 static PyObject *Searcher_clear(Searcher *S, PyObject *unused) {
     (void)unused;
-    for (size_t i = 0; i < S->entries; i++) S->table[i].depth = -1;
+    if (S->entries) memset(S->table, 0, S->entries * sizeof(Entry));
     memset(S->history, 0, sizeof S->history);
     S->age = 0;
     Py_RETURN_NONE;
@@ -332,7 +332,7 @@ static PyObject *Searcher_begin(Searcher *S, PyObject *args, PyObject *kw) {
     S->nodes = 0;
     S->next_check = 0;
     S->halted = 0;
-    S->age++;
+    S->age = (uint8_t)(S->age == 255 ? 1 : S->age + 1); /* never 0, which marks empty */
     memset(S->nkillers, 0, sizeof S->nkillers);
     Py_RETURN_NONE;
 }
