@@ -28,9 +28,9 @@ typedef struct {
     Py_ssize_t state_size;
     /* the legal moves in the Python engine's order, none once the game is over: at
        most cap written to out, the whole count returned (call again with more room
-       when it is larger) */
+       when it is larger), -1 when memory ran out */
     int (*gen)(const void *s, move_t *out, int cap);
-    /* the number of legal moves (bulk perft); may be NULL to count gen's */
+    /* the number of legal moves without coding them (bulk perft), or -1 as gen */
     int (*count)(const void *s);
     /* the position after the legal move m */
     void (*apply)(const void *s, move_t m, void *out);
