@@ -65,13 +65,69 @@ def forced_pure() -> Iterator[None]:
         _forced_pure = before
 
 
+LOST = 2
+"""The kernels' outcome code for "the side to move has lost" (``OUT_LOSS`` in
+``csrc/core.h``)."""
+
+
+def ply_cap(max_plies: int) -> int:
+    """A game's ply cap as the kernels' 32-bit field: a larger cap is past any real
+    game's length, so it is clamped."""
+    return min(max_plies, 2**31 - 1)
+
+
 @dataclass(frozen=True, slots=True)
 class CompiledRules(Generic[S, M]):
-    """A rules engine's way into its compiled kernel, for the compiled search and
-    perft: the kernel's ``name`` in the core, ``pack`` (a state as the kernel's
-    bytes) and ``code`` (a move as the kernel's code)."""
+    """A rules engine's way into its compiled kernel, for its own hot functions, the
+    compiled search and perft: the kernel's ``name`` in the core, ``pack`` (a state as
+    the kernel's bytes) and ``code`` (a move as the kernel's code)."""
 
     core: ModuleType
     name: str
     pack: Callable[[S], bytes]
     code: Callable[[M], int]
+
+    def legal(self, s: S) -> list[int]:
+        """The codes of the legal moves of ``s``, in the Python engine's order."""
+        codes: list[int] = self.core.legal(self.name, self.pack(s))
+        return codes
+
+    def lost(self, s: S) -> bool:
+        """Whether the kernel finds the side to move lost in ``s`` (no legal move)."""
+        return bool(self.core.outcome(self.name, self.pack(s)) == LOST)
+
+    def perft(self, s: S, depth: int) -> int:
+        """The move sequences of ``depth`` plies from ``s``, counted in the kernel."""
+        return int(self.core.perft(self.name, self.pack(s), depth))
+
+
+def compiled_rules(
+    name: str, pack: Callable[[S], bytes], code: Callable[[M], int]
+) -> CompiledRules[S, M] | None:
+    """The kernel ``name`` of the compiled core for a rules engine being made, or None
+    on the pure path."""
+    kernel = compiled()
+    return None if kernel is None else CompiledRules(kernel, name, pack, code)
+
+
+class DecodedMoves(Generic[M]):
+    """Moves made from kernel codes, each made once and kept (a game meets the same
+    few thousand again and again); the store is emptied past ``limit`` entries, so
+    it stays bounded over any number of games."""
+
+    def __init__(self, decode: Callable[[int], M], limit: int = 1 << 16) -> None:
+        self._decode = decode
+        self._limit = limit
+        self._known: dict[int, M] = {}
+
+    def __call__(self, codes: list[int]) -> list[M]:
+        known = self._known
+        if len(known) > self._limit:
+            known.clear()
+        out = []
+        for c in codes:
+            m = known.get(c)
+            if m is None:
+                m = known[c] = self._decode(c)
+            out.append(m)
+        return out

@@ -22,7 +22,7 @@ def perft(game: Game[S, M], s: S, depth: int) -> int:
     else through the game's Python functions."""
     compiled: CompiledRules[S, M] | None = getattr(game, "compiled", None)
     if compiled is not None:
-        return compiled.core.perft(compiled.name, compiled.pack(s), depth)  # type: ignore[no-any-return]
+        return compiled.perft(s, depth)
     return _perft(game, s, depth)
 
 

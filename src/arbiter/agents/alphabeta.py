@@ -141,17 +141,16 @@ class AlphaBetaAgent(Generic[S, M]):
         self._history.clear()
         kernel: CompiledRules[S, M] | None = getattr(game, "compiled", None)
         if not self._use_compiled or kernel is None:
-            self._kernel = self._searcher = None
+            kernel = self._searcher = None
         elif (
             self._searcher is not None
             and self._kernel is not None
-            and (self._kernel.name == kernel.name)
+            and self._kernel.name == kernel.name
         ):
-            self._kernel = kernel
             self._searcher.clear()  # the same game again: its table, emptied
         else:
-            self._kernel = kernel
             self._searcher = kernel.core.Searcher(kernel.name, self._hash_mb)
+        self._kernel = kernel
 
     def observe(self, s: S, m: M) -> None:
         pass

@@ -4,14 +4,12 @@
  *
  * A move's code is its origin (bits 0-5), its number of captures (bits 6-10, 0 for a
  * normal move) and the direction (0..7) of the step or of each jump in turn, three
- * bits each from bit 11: every path is its own code, up to MAX_JUMPS captures. */
-#include "core.h"
+ * bits each from bit 11: every path is its own code, up to PATH_MAX_JUMPS captures. */
+#include "paths.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #define TIE_PLIES 200
-#define MAX_JUMPS 17
 
 typedef struct {
     uint64_t p[2];
@@ -42,79 +40,70 @@ void alquerque_init(void) {
     }
 }
 
-typedef struct {
-    int8_t path[MAX_JUMPS + 2];
-    int8_t dirs[MAX_JUMPS + 1];
-    int len, jumps;
-} APath;
+#define CODE ((PathCode){6, 5, 3})
 
-/* each thread's scratch list of paths, grown as needed */
-static _Thread_local APath *scratch;
-static _Thread_local int scratch_cap;
-
-typedef struct {
-    int n; /* -1 once memory ran out */
-} Chains;
-
-static void chains(Chains *C, int at, uint64_t own, uint64_t enemy, APath *cur) {
+static void chains(int *n, int at, uint64_t own, uint64_t enemy, Path *cur) {
     int extended = 0;
     uint64_t empty = ~(own | enemy);
     for (int d = 0; d < 8; d++) {
         int over = OVER[at][d], land = LAND[at][d];
         if (over < 0) continue;
-        if (((enemy >> over) & 1) && ((empty >> land) & 1) && cur->jumps < MAX_JUMPS) {
+        if (((enemy >> over) & 1) && ((empty >> land) & 1) && cur->jumps < PATH_MAX_JUMPS) {
             extended = 1;
             cur->path[cur->len++] = (int8_t)land;
             cur->dirs[cur->jumps++] = (int8_t)d;
-            chains(C, land, own, enemy & ~(1ULL << over), cur);
+            chains(n, land, own, enemy & ~(1ULL << over), cur);
             cur->len--;
             cur->jumps--;
         }
     }
-    if (!extended && cur->jumps && C->n >= 0) {
-        if (grow((void **)&scratch, &scratch_cap, sizeof(APath), C->n + 1))
-            scratch[C->n++] = *cur;
-        else
-            C->n = -1;
-    }
+    if (!extended && cur->jumps) *n = paths_add(*n, cur);
 }
 
-/* the capture chains into scratch: their number, or -1 when memory ran out */
+/* the capture chains into the scratch: their number, or -1 when memory ran out */
 static int captures(const AState *s) {
     int p = s->to_move;
     uint64_t own = s->p[p], enemy = s->p[1 - p];
-    Chains C = {0};
-    for (uint64_t b = own; b; b &= b - 1) {
-        int c = __builtin_ctzll(b);
-        APath cur;
-        cur.path[0] = (int8_t)c;
-        cur.len = 1;
-        cur.jumps = 0;
-        chains(&C, c, own & ~(1ULL << c), enemy, &cur);
-    }
-    return C.n;
-}
-
-/* the normal moves into scratch (at most 24 pieces x 8): their number, or -1 */
-static int steps(const AState *s) {
-    if (!grow((void **)&scratch, &scratch_cap, sizeof(APath), 24 * 8)) return -1;
-    APath *out = scratch;
-    int p = s->to_move;
-    uint64_t own = s->p[p], empty = ~(s->p[0] | s->p[1]);
-    int fb_from = s->back[p][1], fb_to = s->back[p][0]; /* the reverse of the last move */
     int n = 0;
     for (uint64_t b = own; b; b &= b - 1) {
         int c = __builtin_ctzll(b);
-        for (int d = 0; d < 8; d++) {
-            int t = NEAR[c][d];
-            if (t < 0 || !((empty >> t) & 1)) continue;
-            if (fb_from >= 0 && c == fb_from && t == fb_to) continue;
-            APath *m = &out[n++];
-            m->path[0] = (int8_t)c;
-            m->path[1] = (int8_t)t;
-            m->dirs[0] = (int8_t)d;
-            m->len = 2;
-            m->jumps = 0;
+        Path cur;
+        cur.path[0] = (int8_t)c;
+        cur.len = 1;
+        cur.jumps = 0;
+        chains(&n, c, own & ~(1ULL << c), enemy, &cur);
+    }
+    return n;
+}
+
+/* the directions (a bit each) in which a piece on c may step onto an empty point,
+   the no-going-back rule aside */
+static unsigned step_dirs(int c, uint64_t empty) {
+    unsigned dirs = 0;
+    for (int d = 0; d < 8; d++) {
+        int t = NEAR[c][d];
+        if (t >= 0 && ((empty >> t) & 1)) dirs |= 1u << d;
+    }
+    return dirs;
+}
+
+/* whether the normal move c -> t is the reverse of the mover's last one */
+static int goes_back(const AState *s, int c, int t) {
+    const int8_t *last = s->back[s->to_move];
+    return last[1] >= 0 && c == last[1] && t == last[0];
+}
+
+/* the normal moves into the scratch (at most 24 pieces x 8): their number, or -1 */
+static int steps(const AState *s) {
+    Path *out = paths_room(24 * 8);
+    if (!out) return -1;
+    uint64_t empty = ~(s->p[0] | s->p[1]);
+    int n = 0;
+    for (uint64_t b = s->p[s->to_move]; b; b &= b - 1) {
+        int c = __builtin_ctzll(b);
+        for (unsigned dirs = step_dirs(c, empty); dirs; dirs &= dirs - 1) {
+            int d = __builtin_ctz(dirs), t = NEAR[c][d];
+            if (!goes_back(s, c, t)) path_step(&out[n++], c, t, d);
         }
     }
     return n;
@@ -123,57 +112,16 @@ static int steps(const AState *s) {
 static int has_move(const AState *s) {
     int p = s->to_move;
     uint64_t own = s->p[p], enemy = s->p[1 - p], empty = ~(own | enemy);
-    int fb_from = s->back[p][1], fb_to = s->back[p][0];
     for (uint64_t b = own; b; b &= b - 1) {
         int c = __builtin_ctzll(b);
         for (int d = 0; d < 8; d++) {
             int over = OVER[c][d];
             if (over >= 0 && ((enemy >> over) & 1) && ((empty >> LAND[c][d]) & 1)) return 1;
-            int t = NEAR[c][d];
-            if (t >= 0 && ((empty >> t) & 1) && !(fb_from >= 0 && c == fb_from && t == fb_to))
-                return 1;
         }
+        for (unsigned dirs = step_dirs(c, empty); dirs; dirs &= dirs - 1)
+            if (!goes_back(s, c, NEAR[c][__builtin_ctz(dirs)])) return 1;
     }
     return 0;
-}
-
-static int path_less(const APath *a, const APath *b) {
-    int n = a->len < b->len ? a->len : b->len;
-    for (int i = 0; i < n; i++)
-        if (a->path[i] != b->path[i]) return a->path[i] < b->path[i];
-    return a->len < b->len;
-}
-
-static int path_cmp(const void *a, const void *b) {
-    return path_less(a, b) ? -1 : path_less(b, a) ? 1 : 0;
-}
-
-/* sorts the n paths of scratch as the Python engine sorts its moves and writes the
-   codes of as many as fit; returns n (or -1 when memory ran out) */
-static int finish(int n, move_t *out, int cap) {
-    if (n < 0) return -1;
-    APath *paths = scratch;
-    if (n > 16) {
-        qsort(paths, (size_t)n, sizeof(APath), path_cmp);
-    } else {
-        for (int i = 1; i < n; i++) {
-            APath m = paths[i];
-            int j = i;
-            while (j > 0 && path_less(&m, &paths[j - 1])) {
-                paths[j] = paths[j - 1];
-                j--;
-            }
-            paths[j] = m;
-        }
-    }
-    for (int i = 0; i < n && i < cap; i++) {
-        APath *m = &paths[i];
-        move_t code = (move_t)m->path[0] | ((move_t)m->jumps << 6);
-        int ndirs = m->jumps ? m->jumps : 1;
-        for (int k = 0; k < ndirs; k++) code |= (move_t)m->dirs[k] << (11 + 3 * k);
-        out[i] = code;
-    }
-    return n;
 }
 
 static int over(const AState *s) {
@@ -181,21 +129,21 @@ static int over(const AState *s) {
     return !s->p[s->to_move] || s->ply >= end;
 }
 
-static int a_gen(const void *vs, move_t *out, int cap) {
-    const AState *s = vs;
-    if (over(s)) return 0;
-    int n = captures(s);
-    if (!n) n = steps(s);
-    return finish(n, out, cap);
-}
-
-static int a_noisy(const void *vs, move_t *out, int cap) { return finish(captures(vs), out, cap); }
-
-static int a_count(const void *vs) {
-    const AState *s = vs;
+/* the legal moves into the scratch (captures when any), or 0 once the game is over */
+static int moves(const AState *s) {
     if (over(s)) return 0;
     int n = captures(s);
     return n ? n : steps(s);
+}
+
+static int a_gen(const void *vs, move_t *out, int cap) {
+    return paths_finish(moves(vs), CODE, out, cap);
+}
+
+static int a_count(const void *vs) { return moves(vs); }
+
+static int a_noisy(const void *vs, move_t *out, int cap) {
+    return paths_finish(captures(vs), CODE, out, cap);
 }
 
 static void a_apply(const void *vs, move_t m, void *vout) {
@@ -246,7 +194,8 @@ static void side(uint64_t own, uint64_t enemy, const int8_t *back, int *mobility
     uint64_t empty = ~(own | enemy);
     int mob = 0, hang = 0;
     if (back[0] >= 0 && ((own >> back[1]) & 1) && ((empty >> back[0]) & 1)) mob -= 1;
-    for (uint64_t b = own; b; b &= b - 1) {
+    for (uint64_t b = own; b; b &= b - 1) { /* counted here, not by step_dirs: the
+                                               evaluation's hot loop, measured faster */
         int c = __builtin_ctzll(b);
         for (int d = 0; d < 8; d++) {
             int t = NEAR[c][d];

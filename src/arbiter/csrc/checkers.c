@@ -6,14 +6,12 @@
  * 9): a path is its origin and its directions, so every jump path is its own code.
  * The state carries the positions since the last capture or man move (the
  * repetition rule); apply copies only the ones in use. */
-#include "core.h"
+#include "paths.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #define HIST 80
 #define NO_PROGRESS 80
-#define MAX_JUMPS 16
 
 typedef struct {
     uint32_t red, white, kings, side;
@@ -79,22 +77,7 @@ static inline int pop32(uint32_t b) { return __builtin_popcount(b); }
 
 /* -- moves ------------------------------------------------------------------------ */
 
-typedef struct {
-    int8_t path[MAX_JUMPS + 2];
-    int8_t dirs[MAX_JUMPS + 1];
-    int len; /* cells in the path */
-    int jumps;
-} Path;
-
-/* each thread's scratch list of paths, grown as needed */
-static _Thread_local Path *scratch;
-static _Thread_local int scratch_cap;
-
-static int add(int n, const Path *m) {
-    if (!grow((void **)&scratch, &scratch_cap, sizeof(Path), n + 1)) return -1;
-    scratch[n] = *m;
-    return n + 1;
-}
+#define CODE ((PathCode){5, 4, 2})
 
 typedef struct {
     int n; /* -1 once memory ran out */
@@ -115,15 +98,15 @@ static void jumps(JumpSearch *J, int cell, uint32_t empty, uint32_t taken, Path 
             cur->dirs[cur->jumps] = (int8_t)d;
             cur->len++;
             cur->jumps++;
-            if ((J->crown >> land) & 1) {
-                if (J->n >= 0) J->n = add(J->n, cur); /* crowned: the move ends */
-            } else
+            if ((J->crown >> land) & 1)
+                J->n = paths_add(J->n, cur); /* crowned: the move ends */
+            else
                 jumps(J, land, empty, taken | (1u << over), cur);
             cur->len--;
             cur->jumps--;
         }
     }
-    if (!extended && cur->jumps && J->n >= 0) J->n = add(J->n, cur);
+    if (!extended && cur->jumps) J->n = paths_add(J->n, cur);
 }
 
 static int ended(const CState *s) {
@@ -144,7 +127,7 @@ static int repetitions(const CState *s) {
 
 static int all_dirs[4] = {0, 1, 2, 3};
 
-/* the captures into scratch: their number, or -1 when memory ran out */
+/* the captures into the scratch: their number, or -1 when memory ran out */
 static int captures(const CState *s) {
     int p = s->to_move;
     uint32_t own = s->p[p], enemy = s->p[1 - p];
@@ -170,27 +153,30 @@ static int captures(const CState *s) {
     return J.n;
 }
 
-/* the steps into scratch (at most 48): their number, or -1 when memory ran out */
+/* the directions (a bit each) in which p's piece on cell may step, given the
+   occupied cells: for the step generator and the no-move test */
+static unsigned step_dirs(const CState *s, int p, int cell, uint32_t occupied) {
+    int king = (s->kings >> cell) & 1;
+    unsigned dirs = 0;
+    for (int d = 0; d < 4; d++) {
+        if (!king && d != FORWARD[p][0] && d != FORWARD[p][1]) continue;
+        int t = STEP[cell][d];
+        if (t >= 0 && !((occupied >> t) & 1)) dirs |= 1u << d;
+    }
+    return dirs;
+}
+
+/* the steps into the scratch (at most 48): their number, or -1 when memory ran out */
 static int steps(const CState *s) {
-    int p = s->to_move;
-    uint32_t own = s->p[p], occupied = own | s->p[1 - p];
-    int n = 0;
-    if (!grow((void **)&scratch, &scratch_cap, sizeof(Path), 48)) return -1;
-    Path *out = scratch;
-    for (uint32_t b = own; b; b &= b - 1) {
+    Path *out = paths_room(48);
+    if (!out) return -1;
+    int p = s->to_move, n = 0;
+    uint32_t occupied = s->p[0] | s->p[1];
+    for (uint32_t b = s->p[p]; b; b &= b - 1) {
         int cell = __builtin_ctz(b);
-        int king = (s->kings >> cell) & 1;
-        for (int d = 0; d < 4; d++) {
-            if (!king && d != FORWARD[p][0] && d != FORWARD[p][1]) continue;
-            int t = STEP[cell][d];
-            if (t >= 0 && !((occupied >> t) & 1)) {
-                Path *m = &out[n++];
-                m->path[0] = (int8_t)cell;
-                m->path[1] = (int8_t)t;
-                m->dirs[0] = (int8_t)d;
-                m->len = 2;
-                m->jumps = 0;
-            }
+        for (unsigned dirs = step_dirs(s, p, cell, occupied); dirs; dirs &= dirs - 1) {
+            int d = __builtin_ctz(dirs);
+            path_step(&out[n++], cell, STEP[cell][d], d);
         }
     }
     return n;
@@ -198,68 +184,28 @@ static int steps(const CState *s) {
 
 static int has_step(const CState *s) {
     int p = s->to_move;
-    uint32_t own = s->p[p], occupied = own | s->p[1 - p];
-    for (uint32_t b = own; b; b &= b - 1) {
-        int cell = __builtin_ctz(b);
-        int king = (s->kings >> cell) & 1;
-        for (int d = 0; d < 4; d++) {
-            if (!king && d != FORWARD[p][0] && d != FORWARD[p][1]) continue;
-            int t = STEP[cell][d];
-            if (t >= 0 && !((occupied >> t) & 1)) return 1;
-        }
-    }
+    uint32_t occupied = s->p[0] | s->p[1];
+    for (uint32_t b = s->p[p]; b; b &= b - 1)
+        if (step_dirs(s, p, __builtin_ctz(b), occupied)) return 1;
     return 0;
 }
 
-static int path_less(const Path *a, const Path *b) {
-    int n = a->len < b->len ? a->len : b->len;
-    for (int i = 0; i < n; i++)
-        if (a->path[i] != b->path[i]) return a->path[i] < b->path[i];
-    return a->len < b->len;
-}
-
-static int path_cmp(const void *a, const void *b) {
-    return path_less(a, b) ? -1 : path_less(b, a) ? 1 : 0;
-}
-
-static move_t encode(const Path *m) {
-    move_t code = (move_t)m->path[0] | ((move_t)m->jumps << 5);
-    int ndirs = m->jumps ? m->jumps : 1;
-    for (int i = 0; i < ndirs; i++) code |= (move_t)m->dirs[i] << (9 + 2 * i);
-    return code;
-}
-
-/* sorts the n paths of scratch as the Python engine sorts its moves and writes the
-   codes of as many as fit; returns n (or -1 when memory ran out) */
-static int finish(int n, move_t *out, int cap) {
-    if (n < 0) return -1;
-    Path *paths = scratch;
-    if (n > 16) {
-        qsort(paths, (size_t)n, sizeof(Path), path_cmp);
-    } else {
-        for (int i = 1; i < n; i++) {
-            Path m = paths[i];
-            int j = i;
-            while (j > 0 && path_less(&m, &paths[j - 1])) {
-                paths[j] = paths[j - 1];
-                j--;
-            }
-            paths[j] = m;
-        }
-    }
-    for (int i = 0; i < n && i < cap; i++) out[i] = encode(&paths[i]);
-    return n;
+/* the legal moves into the scratch (captures when any), or 0 once the game is over */
+static int moves(const CState *s) {
+    if (ended(s) || repetitions(s) >= 2) return 0;
+    int n = captures(s);
+    return n ? n : steps(s);
 }
 
 static int c_gen(const void *vs, move_t *out, int cap) {
-    const CState *s = vs;
-    if (ended(s) || repetitions(s) >= 2) return 0;
-    int n = captures(s);
-    if (!n) n = steps(s);
-    return finish(n, out, cap);
+    return paths_finish(moves(vs), CODE, out, cap);
 }
 
-static int c_noisy(const void *vs, move_t *out, int cap) { return finish(captures(vs), out, cap); }
+static int c_count(const void *vs) { return moves(vs); }
+
+static int c_noisy(const void *vs, move_t *out, int cap) {
+    return paths_finish(captures(vs), CODE, out, cap);
+}
 
 static void c_apply(const void *vs, move_t m, void *vout) {
     const CState *s = vs;
@@ -356,9 +302,10 @@ static int side_score(const CState *s, int p) {
 }
 
 static int mobility(const CState *s, int p) {
-    uint32_t own = s->p[p], occupied = own | s->p[1 - p];
+    uint32_t occupied = s->p[0] | s->p[1];
     int n = 0;
-    for (uint32_t b = own; b; b &= b - 1) {
+    for (uint32_t b = s->p[p]; b; b &= b - 1) { /* counted here, not by step_dirs: the
+                                                  evaluation's hot loop, measured faster */
         int cell = __builtin_ctz(b);
         int king = (s->kings >> cell) & 1;
         for (int d = 0; d < 4; d++) {
@@ -374,11 +321,6 @@ static int c_evaluate(const void *vs) {
     const CState *s = vs;
     int p = s->to_move;
     return side_score(s, p) - side_score(s, 1 - p) + W_MOBILITY * (mobility(s, p) - mobility(s, 1 - p));
-}
-
-static int c_draw_value(const void *vs) {
-    (void)vs;
-    return 0;
 }
 
 static int c_hint(const void *vs, move_t m) {
@@ -400,14 +342,7 @@ static uint64_t c_hash(const void *vs) {
                  mix64((uint64_t)s->kings << 1 | (uint64_t)s->to_move));
 }
 
-static int c_count(const void *vs) {
-    const CState *s = vs;
-    if (ended(s) || repetitions(s) >= 2) return 0;
-    int n = captures(s);
-    return n ? n : steps(s);
-}
-
 const GameVT CHECKERS_VT = {
     "checkers", sizeof(CState), c_gen, c_count, c_apply, c_outcome, c_evaluate,
-    c_draw_value, c_hint, c_noisy, c_hash,
+    NULL, c_hint, c_noisy, c_hash,
 };

@@ -216,11 +216,6 @@ static int x_evaluate(const void *vs) {
     return side(s, s->to_move) - side(s, 1 - s->to_move);
 }
 
-static int x_draw_value(const void *vs) {
-    (void)vs;
-    return 0;
-}
-
 static int x_hint(const void *vs, move_t m) {
     const XState *s = vs;
     return DIST[s->to_move][m >> 7] - DIST[s->to_move][m & 127];
@@ -237,5 +232,5 @@ static uint64_t x_hash(const void *vs) {
 
 const GameVT CHINESE_CHECKERS_VT = {
     "chinese-checkers", sizeof(XState), x_gen, x_count, x_apply, x_outcome, x_evaluate,
-    x_draw_value, x_hint, NULL, x_hash,
+    NULL, x_hint, NULL, x_hash,
 };

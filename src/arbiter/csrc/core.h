@@ -37,6 +37,7 @@ typedef struct {
     /* OUT_NONE while the game goes on, else its end for the side to move */
     int (*outcome)(const void *s);
     int (*evaluate)(const void *s);
+    /* a drawn end's score for the side to move; NULL when every draw scores 0 */
     int (*draw_value)(const void *s);
     int (*hint)(const void *s, move_t m);
     /* forced moves a quiescence search plays out, as gen; NULL when the game has none */
@@ -88,6 +89,14 @@ void chinese_checkers_init(void);
 extern const GameVT HALMA_VT;
 extern PyMethodDef HALMA_METHODS[];
 void halma_init(void);
+
+/* Python glue shared by module.c, search.c and the games' own functions: a state
+   from bytes (1, or 0 with a ValueError naming the size wanted) and a list of move
+   codes (NULL when memory ran out) */
+int state_arg(const GameVT *vt, PyObject *bytes, void *out);
+PyObject *codes_list(const move_t *moves, int n);
+/* a METH_FASTCALL function's entry in a PyMethodDef table */
+#define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
 
 /* the search type, registered by module.c */
 extern PyTypeObject SearcherType;

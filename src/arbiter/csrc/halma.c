@@ -270,11 +270,6 @@ static int h_evaluate(const void *vs) {
     return side(s, s->to_move) - side(s, 1 - s->to_move);
 }
 
-static int h_draw_value(const void *vs) {
-    (void)vs;
-    return 0;
-}
-
 static int h_hint(const void *vs, move_t m) {
     const HState *s = vs;
     const int *dist = DIST[s->to_move];
@@ -292,22 +287,15 @@ static uint64_t h_hash(const void *vs) {
 
 const GameVT HALMA_VT = {
     "halma", sizeof(HState), h_gen, h_count, h_apply, h_outcome, h_evaluate,
-    h_draw_value, h_hint, NULL, h_hash,
+    NULL, h_hint, NULL, h_hash,
 };
 
 /* -- the rules' own primitive: the legal moves with their hop chains ---------------- */
 
 static PyObject *py_halma_moves(PyObject *self, PyObject *arg) {
     (void)self;
-    char *buf;
-    Py_ssize_t len;
-    if (PyBytes_AsStringAndSize(arg, &buf, &len) < 0) return NULL;
-    if (len != (Py_ssize_t)sizeof(HState)) {
-        PyErr_Format(PyExc_ValueError, "a halma state is %zd bytes", (Py_ssize_t)sizeof(HState));
-        return NULL;
-    }
     HState s;
-    memcpy(&s, buf, sizeof s);
+    if (!state_arg(&HALMA_VT, arg, &s)) return NULL;
     PyObject *list = PyList_New(0);
     if (!list || decided(&s) != OUT_NONE) return list;
     int pieces[CELLS];

@@ -15,75 +15,79 @@ const GameVT *find_vt(const char *name) {
     return NULL;
 }
 
-/* parses (game, state bytes, ...) into a vt and a state copy */
-static const GameVT *game_and_state(PyObject *name, PyObject *bytes, unsigned char *out) {
-    const char *game = PyUnicode_AsUTF8(name);
+int state_arg(const GameVT *vt, PyObject *bytes, void *out) {
+    char *buf;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(bytes, &buf, &len) < 0) return 0;
+    if (len != vt->state_size) {
+        PyErr_Format(PyExc_ValueError, "a %s state is %zd bytes, not %zd", vt->name,
+                     vt->state_size, len);
+        return 0;
+    }
+    memcpy(out, buf, (size_t)len);
+    return 1;
+}
+
+/* the game and a copy of its state from a call (game, state, ...) of want arguments;
+   NULL with the error set (a TypeError showing usage when the call does not fit) */
+static const GameVT *game_args(PyObject *const *args, Py_ssize_t n, Py_ssize_t want,
+                               const char *usage, unsigned char *out) {
+    if (n != want) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    const char *game = PyUnicode_AsUTF8(args[0]);
     if (!game) return NULL;
     const GameVT *vt = find_vt(game);
     if (!vt) {
         PyErr_Format(PyExc_ValueError, "no compiled kernel for %s", game);
         return NULL;
     }
-    char *buf;
-    Py_ssize_t len;
-    if (PyBytes_AsStringAndSize(bytes, &buf, &len) < 0) return NULL;
-    if (len != vt->state_size) {
-        PyErr_Format(PyExc_ValueError, "a %s state is %zd bytes, not %zd", vt->name,
-                     vt->state_size, len);
-        return NULL;
-    }
-    memcpy(out, buf, (size_t)len);
-    return vt;
+    return state_arg(vt, args[1], out) ? vt : NULL;
 }
 
-static PyObject *codes(const move_t *moves, int n) {
+static int move_arg(PyObject *o, move_t *m) {
+    *m = PyLong_AsUnsignedLongLong(o);
+    return !PyErr_Occurred();
+}
+
+PyObject *codes_list(const move_t *moves, int n) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
     for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromUnsignedLongLong(moves[i]));
     return list;
 }
 
-static PyObject *py_legal(PyObject *self, PyObject *const *args, Py_ssize_t n) {
-    (void)self;
+/* legal(game, state) or noisy(game, state) */
+static PyObject *move_codes(PyObject *const *args, Py_ssize_t n, int noisy) {
     _Alignas(16) unsigned char s[STATE_MAX];
-    const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
-    if (!vt) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "legal(game, state)");
-        return NULL;
-    }
+    const GameVT *vt =
+        game_args(args, n, 2, noisy ? "noisy(game, state)" : "legal(game, state)", s);
+    if (!vt) return NULL;
     Moves m = {NULL, 0};
-    int k = list_moves(vt, s, &m, 0);
-    PyObject *out = k < 0 ? PyErr_NoMemory() : codes(m.at, k);
+    int k = list_moves(vt, s, &m, noisy);
+    PyObject *out = k < 0 ? PyErr_NoMemory() : codes_list(m.at, k);
     moves_free(&m);
     return out;
 }
 
+static PyObject *py_legal(PyObject *self, PyObject *const *args, Py_ssize_t n) {
+    (void)self;
+    return move_codes(args, n, 0);
+}
+
 static PyObject *py_noisy(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
-    _Alignas(16) unsigned char s[STATE_MAX];
-    const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
-    if (!vt) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "noisy(game, state)");
-        return NULL;
-    }
-    Moves m = {NULL, 0};
-    int k = list_moves(vt, s, &m, 1);
-    PyObject *out = k < 0 ? PyErr_NoMemory() : codes(m.at, k);
-    moves_free(&m);
-    return out;
+    return move_codes(args, n, 1);
 }
 
 static PyObject *py_apply(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
     _Alignas(16) unsigned char s[STATE_MAX];
     _Alignas(16) unsigned char out[STATE_MAX];
-    const GameVT *vt = n == 3 ? game_and_state(args[0], args[1], s) : NULL;
-    if (!vt) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "apply(game, state, move)");
-        return NULL;
-    }
-    move_t m = PyLong_AsUnsignedLongLong(args[2]);
-    if (PyErr_Occurred()) return NULL;
+    move_t m;
+    const GameVT *vt = game_args(args, n, 3, "apply(game, state, move)", s);
+    if (!vt || !move_arg(args[2], &m)) return NULL;
     memset(out, 0, sizeof out);
     vt->apply(s, m, out);
     return PyBytes_FromStringAndSize((const char *)out, vt->state_size);
@@ -92,35 +96,23 @@ static PyObject *py_apply(PyObject *self, PyObject *const *args, Py_ssize_t n) {
 static PyObject *py_outcome(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
     _Alignas(16) unsigned char s[STATE_MAX];
-    const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
-    if (!vt) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "outcome(game, state)");
-        return NULL;
-    }
-    return PyLong_FromLong(vt->outcome(s));
+    const GameVT *vt = game_args(args, n, 2, "outcome(game, state)", s);
+    return vt ? PyLong_FromLong(vt->outcome(s)) : NULL;
 }
 
 static PyObject *py_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
     _Alignas(16) unsigned char s[STATE_MAX];
-    const GameVT *vt = n == 2 ? game_and_state(args[0], args[1], s) : NULL;
-    if (!vt) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "evaluate(game, state)");
-        return NULL;
-    }
-    return PyLong_FromLong(vt->evaluate(s));
+    const GameVT *vt = game_args(args, n, 2, "evaluate(game, state)", s);
+    return vt ? PyLong_FromLong(vt->evaluate(s)) : NULL;
 }
 
 static PyObject *py_hint(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
     _Alignas(16) unsigned char s[STATE_MAX];
-    const GameVT *vt = n == 3 ? game_and_state(args[0], args[1], s) : NULL;
-    if (!vt) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "hint(game, state, move)");
-        return NULL;
-    }
-    move_t m = PyLong_AsUnsignedLongLong(args[2]);
-    if (PyErr_Occurred()) return NULL;
+    move_t m;
+    const GameVT *vt = game_args(args, n, 3, "hint(game, state, move)", s);
+    if (!vt || !move_arg(args[2], &m)) return NULL;
     return PyLong_FromLong(vt->hint(s, m));
 }
 
@@ -150,11 +142,8 @@ static long long perft(const GameVT *vt, const unsigned char *s, int depth, Move
 static PyObject *py_perft(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
     _Alignas(16) unsigned char s[STATE_MAX];
-    const GameVT *vt = n == 3 ? game_and_state(args[0], args[1], s) : NULL;
-    if (!vt) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "perft(game, state, depth)");
-        return NULL;
-    }
+    const GameVT *vt = game_args(args, n, 3, "perft(game, state, depth)", s);
+    if (!vt) return NULL;
     long depth = PyLong_AsLong(args[2]);
     if (PyErr_Occurred()) return NULL;
     if (depth > PERFT_MOST) {
@@ -171,16 +160,14 @@ static PyObject *py_perft(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     return PyLong_FromLongLong(total);
 }
 
-#define FAST(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
-
 static PyMethodDef GENERIC[] = {
-    {"legal", FAST(py_legal), "legal(game, state) -> the legal move codes, in order"},
-    {"noisy", FAST(py_noisy), "noisy(game, state) -> the forced move codes"},
-    {"apply", FAST(py_apply), "apply(game, state, move) -> the state after the move"},
-    {"outcome", FAST(py_outcome), "outcome(game, state) -> 0 on, 1 won, 2 lost, 3 drawn"},
-    {"evaluate", FAST(py_evaluate), "evaluate(game, state) -> the evaluation"},
-    {"hint", FAST(py_hint), "hint(game, state, move) -> the move's ordering hint"},
-    {"perft", FAST(py_perft), "perft(game, state, depth) -> move sequences, leaves in bulk"},
+    {"legal", FASTCALL(py_legal), "legal(game, state) -> the legal move codes, in order"},
+    {"noisy", FASTCALL(py_noisy), "noisy(game, state) -> the forced move codes"},
+    {"apply", FASTCALL(py_apply), "apply(game, state, move) -> the state after the move"},
+    {"outcome", FASTCALL(py_outcome), "outcome(game, state) -> 0 on, 1 won, 2 lost, 3 drawn"},
+    {"evaluate", FASTCALL(py_evaluate), "evaluate(game, state) -> the evaluation"},
+    {"hint", FASTCALL(py_hint), "hint(game, state, move) -> the move's ordering hint"},
+    {"perft", FASTCALL(py_perft), "perft(game, state, depth) -> move sequences, leaves in bulk"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -88,7 +88,7 @@ static int terminal_score(Searcher *S, const void *s, int ply, int *over) {
     switch (out) {
     case OUT_WIN: return WIN - ply;
     case OUT_LOSS: return ply - WIN;
-    case OUT_DRAW: return S->vt->draw_value(s);
+    case OUT_DRAW: return S->vt->draw_value ? S->vt->draw_value(s) : 0;
     default: return 0;
     }
 }
@@ -341,34 +341,25 @@ static PyObject *Searcher_root(Searcher *S, PyObject *args) {
     /* root(state, moves, depth) -> (score, index of the best move, finished): one
        iteration over the root moves in the order given; when stopped part way, the
        best move found so far (index -1 if none) and finished False */
-    Py_buffer state;
-    PyObject *list;
+    PyObject *state, *list;
     int depth;
-    if (!PyArg_ParseTuple(args, "y*O!i", &state, &PyList_Type, &list, &depth)) return NULL;
+    if (!PyArg_ParseTuple(args, "SO!i", &state, &PyList_Type, &list, &depth)) return NULL;
     const GameVT *vt = S->vt;
     Py_ssize_t n = PyList_GET_SIZE(list);
-    if (state.len != vt->state_size || n < 1 || n > INT32_MAX || depth < 1 ||
-        depth > MAX_PLY - 1) {
-        PyBuffer_Release(&state);
-        PyErr_Format(PyExc_ValueError, "root: a %zd-byte %s state, a move or more, depth 1..%d",
-                     vt->state_size, vt->name, MAX_PLY - 1);
+    if (n < 1 || n > INT32_MAX || depth < 1 || depth > MAX_PLY - 1) {
+        PyErr_Format(PyExc_ValueError, "root: a move or more, depth 1..%d", MAX_PLY - 1);
         return NULL;
     }
+    if (!state_arg(vt, state, S->stack[0])) return NULL;
     move_t *moves = PyMem_Malloc((size_t)n * sizeof(move_t));
-    if (!moves) {
-        PyBuffer_Release(&state);
-        return PyErr_NoMemory();
-    }
+    if (!moves) return PyErr_NoMemory();
     for (Py_ssize_t i = 0; i < n; i++) {
         moves[i] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(list, i));
         if (PyErr_Occurred()) {
-            PyBuffer_Release(&state);
             PyMem_Free(moves);
             return NULL;
         }
     }
-    memcpy(S->stack[0], state.buf, (size_t)vt->state_size);
-    PyBuffer_Release(&state);
     int alpha = -INF, best = 0, partial = -1, partial_score = 0;
     S->stopped = 0;
     Py_BEGIN_ALLOW_THREADS;

@@ -270,11 +270,6 @@ static int v_evaluate(const void *vs) {
     return shape(own) - shape(enemy) + mobility(own, enemy) - mobility(enemy, own) + 8;
 }
 
-static int v_draw_value(const void *vs) {
-    (void)vs;
-    return 0;
-}
-
 static int v_hint(const void *vs, move_t m) {
     const VState *s = vs;
     int origin = (int)(m >> 6), target = (int)(m & 63);
@@ -290,7 +285,7 @@ static uint64_t v_hash(const void *vs) {
 
 const GameVT VOTEY_VT = {
     "votey", sizeof(VState), v_gen, v_count, v_apply, v_outcome, v_evaluate,
-    v_draw_value, v_hint, NULL, v_hash,
+    NULL, v_hint, NULL, v_hash,
 };
 
 /* -- the rules' own primitives, for arbiter.games.votey.rules -------------------- */
@@ -300,28 +295,29 @@ static int read_board(PyObject *o, uint64_t *b) {
     return !(*b == (uint64_t)-1 && PyErr_Occurred());
 }
 
+/* the two boards of a call f(own, enemy); 0 with the error set (a TypeError showing
+   usage when the call does not fit) */
+static int read_sides(PyObject *const *args, Py_ssize_t n, const char *usage, uint64_t *own,
+                      uint64_t *enemy) {
+    if (n != 2) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return 0;
+    }
+    return read_board(args[0], own) && read_board(args[1], enemy);
+}
+
 static PyObject *py_moves_from(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
     uint64_t own, enemy;
-    if (n != 2 || !read_board(args[0], &own) || !read_board(args[1], &enemy)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "moves_from(own, enemy)");
-        return NULL;
-    }
+    if (!read_sides(args, n, "moves_from(own, enemy)", &own, &enemy)) return NULL;
     move_t codes[64 * 8];
-    int k = moves_from(own, enemy, codes);
-    PyObject *list = PyList_New(k);
-    if (!list) return NULL;
-    for (int i = 0; i < k; i++) PyList_SET_ITEM(list, i, PyLong_FromUnsignedLongLong(codes[i]));
-    return list;
+    return codes_list(codes, moves_from(own, enemy, codes));
 }
 
 static PyObject *py_count_moves(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
     uint64_t own, enemy;
-    if (n != 2 || !read_board(args[0], &own) || !read_board(args[1], &enemy)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "count_moves(own, enemy)");
-        return NULL;
-    }
+    if (!read_sides(args, n, "count_moves(own, enemy)", &own, &enemy)) return NULL;
     int m, c;
     count_moves(own, enemy, &m, &c);
     return Py_BuildValue("(ii)", m, c);
@@ -330,10 +326,7 @@ static PyObject *py_count_moves(PyObject *self, PyObject *const *args, Py_ssize_
 static PyObject *py_has_move(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
     uint64_t own, enemy;
-    if (n != 2 || !read_board(args[0], &own) || !read_board(args[1], &enemy)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "has_move(own, enemy)");
-        return NULL;
-    }
+    if (!read_sides(args, n, "has_move(own, enemy)", &own, &enemy)) return NULL;
     return PyBool_FromLong(has_move(own, enemy));
 }
 
@@ -352,12 +345,10 @@ static PyObject *py_groups(PyObject *self, PyObject *arg) {
 }
 
 PyMethodDef VOTEY_METHODS[] = {
-    {"votey_moves_from", (PyCFunction)(void (*)(void))py_moves_from, METH_FASTCALL,
+    {"votey_moves_from", FASTCALL(py_moves_from),
      "Votey moves of own against enemy, as sorted codes 64 * origin + target."},
-    {"votey_count_moves", (PyCFunction)(void (*)(void))py_count_moves, METH_FASTCALL,
-     "(moves, captures) of own against enemy."},
-    {"votey_has_move", (PyCFunction)(void (*)(void))py_has_move, METH_FASTCALL,
-     "Whether own has a legal move against enemy."},
+    {"votey_count_moves", FASTCALL(py_count_moves), "(moves, captures) of own against enemy."},
+    {"votey_has_move", FASTCALL(py_has_move), "Whether own has a legal move against enemy."},
     {"votey_connected", py_connected, METH_O, "Whether the cells of a bitboard form one group."},
     {"votey_groups", py_groups, METH_O, "The number of 8-connected groups of a bitboard."},
     {NULL, NULL, 0, NULL},

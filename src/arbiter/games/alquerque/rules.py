@@ -216,17 +216,14 @@ class Alquerque:
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
-        kernel = core.compiled()
-        self.compiled: core.CompiledRules[State, Move] | None = None
-        self._known: dict[int, Move] = {}
-        if kernel is not None:
-            self.compiled = core.CompiledRules(kernel, "alquerque", self.pack, code)
+        self.compiled = core.compiled_rules("alquerque", self.pack, code)
+        self._decoded = core.DecodedMoves(decode)
 
     def pack(self, s: State) -> bytes:
         """``s`` as the compiled kernel's state."""
         w = s.back[0] or (-1, -1)
         b = s.back[1] or (-1, -1)
-        cap = min(self.max_plies, 2**31 - 1)  # a cap past any real game's length
+        cap = core.ply_cap(self.max_plies)
         return _PACKED.pack(s.pieces[0], s.pieces[1], s.to_move, s.ply, cap, *w, *b)
 
     def initial(self) -> State:
@@ -244,16 +241,7 @@ class Alquerque:
 
     def _moves(self, s: State) -> list[Move]:
         if self.compiled is not None:
-            known = self._known
-            if len(known) > 1 << 16:
-                known.clear()
-            out = []
-            for c in self.compiled.core.legal("alquerque", self.pack(s)):
-                m = known.get(c)
-                if m is None:
-                    m = known[c] = decode(c)
-                out.append(m)
-            return out
+            return self._decoded(self.compiled.legal(s))
         moves = captures_of(s) or steps_of(s)
         moves.sort()
         return moves

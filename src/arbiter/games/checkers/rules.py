@@ -256,7 +256,6 @@ def has_step(s: State) -> bool:
 _HEADER = struct.Struct("<IIIiiiiii")
 _KEY = struct.Struct("<IIII")
 _HISTORY = 80
-_INT32 = 2**31 - 1
 _DIRECTION_OF = {(a, b): d for a in range(32) for d in range(4) for b in (STEP[a][d],) if b >= 0}
 _JUMP_DIRECTION_OF = {
     (a, j[1]): d for a in range(32) for d in range(4) for j in (JUMP[a][d],) if j is not None
@@ -304,11 +303,8 @@ class Checkers:
     def __init__(self, max_plies: int = 1000, plain_draws: bool = False) -> None:
         self.max_plies = max_plies
         self.plain_draws = plain_draws
-        kernel = core.compiled()
-        self.compiled: core.CompiledRules[State, Move] | None = None
-        self._moves: dict[int, Move] = {}
-        if kernel is not None:
-            self.compiled = core.CompiledRules(kernel, "checkers", self.pack, code)
+        self.compiled = core.compiled_rules("checkers", self.pack, code)
+        self._decoded = core.DecodedMoves(decode)
 
     def pack(self, s: State) -> bytes:
         """``s`` as the compiled kernel's state (the repetition list padded to its
@@ -320,7 +316,7 @@ class Checkers:
             s.to_move,
             s.ply,
             s.quiet,
-            min(self.max_plies, _INT32),  # a cap past any real game's length
+            core.ply_cap(self.max_plies),
             self.plain_draws,
             len(s.history),
         )
@@ -344,16 +340,7 @@ class Checkers:
         if self._ended(s):
             return []
         if self.compiled is not None:
-            known = self._moves
-            if len(known) > 1 << 16:
-                known.clear()
-            out = []
-            for c in self.compiled.core.legal("checkers", self.pack(s)):
-                m = known.get(c)
-                if m is None:
-                    m = known[c] = decode(c)
-                out.append(m)
-            return out
+            return self._decoded(self.compiled.legal(s))
         moves = captures_of(s) or steps_of(s)
         moves.sort()
         return moves

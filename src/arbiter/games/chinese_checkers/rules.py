@@ -147,7 +147,6 @@ def complete(s: State, p: Player) -> bool:
 _TAIL = struct.Struct("<iiii")
 #: every (start, end) as a Move, indexed by the kernel's code 128 * start + end
 _MOVES = tuple(Move(c >> 7, c & 127) for c in range(128 * CELLS))
-_LOST = 2  # the kernel's outcome: the side to move has lost
 
 
 def code(m: Move) -> int:
@@ -168,14 +167,11 @@ class ChineseCheckers:
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
-        kernel = core.compiled()
-        self.compiled: core.CompiledRules[State, Move] | None = None
-        if kernel is not None:
-            self.compiled = core.CompiledRules(kernel, "chinese-checkers", self.pack, code)
+        self.compiled = core.compiled_rules("chinese-checkers", self.pack, code)
 
     def pack(self, s: State) -> bytes:
         """``s`` as the compiled kernel's state."""
-        cap = min(self.max_plies, 2**31 - 1)  # a cap past any real game's length
+        cap = core.ply_cap(self.max_plies)
         return (
             s.pieces[0].to_bytes(16, "little")
             + s.pieces[1].to_bytes(16, "little")
@@ -197,7 +193,7 @@ class ChineseCheckers:
 
     def _moves(self, s: State) -> list[Move]:
         if self.compiled is not None:
-            return [_MOVES[c] for c in self.compiled.core.legal(self.name, self.pack(s))]
+            return [_MOVES[c] for c in self.compiled.legal(s)]
         occupied = s.pieces[0] | s.pieces[1]
         return [
             Move(a, b) for a in bits(s.pieces[s.to_move]) for b in bits(targets_from(a, occupied))
@@ -242,7 +238,7 @@ class ChineseCheckers:
         if decided is not None:
             return decided
         if self.compiled is not None:
-            if self.compiled.core.outcome(self.name, self.pack(s)) == _LOST:
+            if self.compiled.lost(s):
                 return Outcome(1 - s.to_move, Reason.NO_MOVES)
             return None
         occupied = s.pieces[0] | s.pieces[1]

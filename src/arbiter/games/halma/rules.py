@@ -250,7 +250,6 @@ def has_crossed(s: State, p: Player) -> bool:
 
 
 _TAIL = struct.Struct("<iiii")
-_LOST = 2  # the kernel's outcome: the side to move has lost
 
 
 def code(m: Move) -> int:
@@ -272,14 +271,11 @@ class Halma:
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
-        kernel = core.compiled()
-        self.compiled: core.CompiledRules[State, Move] | None = None
-        if kernel is not None:
-            self.compiled = core.CompiledRules(kernel, "halma", self.pack, code)
+        self.compiled = core.compiled_rules("halma", self.pack, code)
 
     def pack(self, s: State) -> bytes:
         """``s`` as the compiled kernel's state."""
-        cap = min(self.max_plies, 2**31 - 1)  # a cap past any real game's length
+        cap = core.ply_cap(self.max_plies)
         return (
             s.pieces[0].to_bytes(32, "little")
             + s.pieces[1].to_bytes(32, "little")
@@ -354,7 +350,7 @@ class Halma:
         if decided is not None:
             return decided
         if self.compiled is not None:
-            if self.compiled.core.outcome(self.name, self.pack(s)) == _LOST:
+            if self.compiled.lost(s):
                 return Outcome(1 - s.to_move, Reason.NO_MOVES)
             return None
         if not can_move(s):

@@ -241,21 +241,20 @@ class Votey:
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
-        kernel = core.compiled()
+        self.compiled = core.compiled_rules("votey", self.pack, _code)
         self._moves_from = moves_from
         self._connected = connected
         self._has_move = has_move
-        self.compiled: core.CompiledRules[State, Move] | None = None
-        if kernel is not None:
+        if self.compiled is not None:
+            kernel = self.compiled.core
             self._moves_from = kernel.votey_moves_from
             self._connected = kernel.votey_connected
             self._has_move = kernel.votey_has_move
-            self.compiled = core.CompiledRules(kernel, "votey", self.pack, _code)
 
     def pack(self, s: State) -> bytes:
         """``s`` as the compiled kernel's state."""
         winner = -1 if s.winner is None else s.winner
-        cap = min(self.max_plies, 2**31 - 1)  # a cap past any real game's length
+        cap = core.ply_cap(self.max_plies)
         return _PACKED.pack(s.pieces[0], s.pieces[1], s.to_move, s.ply, winner, cap)
 
     def initial(self) -> State:
