@@ -125,6 +125,46 @@ def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_pa
     assert under_way(db) == 0  # the rerun clears what the killed run left under way
 
 
+def test_ctrl_c_stops_the_games_under_way_in_their_workers_and_keeps_what_finished(
+    tmp_path,
+) -> None:
+    db = tmp_path / "cup.db"
+    wrapper = tmp_path / "thinking_agent.py"  # its path marks the program's processes
+    wrapper.write_text(
+        "import sys\nfrom arbiter.cli import main\n"
+        "sys.exit(main(['agent', 'votey', '--engine', 'alphabeta', *sys.argv[1:]]))\n"
+    )
+    program = f"{sys.executable} {wrapper}"
+    argv = [*ARBITER, "tournament", "votey", "--agent", program, "--agent", "greedy"]
+    argv += ["--agent", "alphabeta:depth=1", "--move-time", "30", "--db", str(db)]
+    argv += ["--concurrency", "2", "--name", f"ctrl-c-{os.getpid()}"]
+    argv += ["--log-dir", str(tmp_path / "logs")]
+    process = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (under_way(db) and tagged(str(wrapper))):
+        time.sleep(0.05)
+    children = psutil.Process(process.pid).children(recursive=True)
+    assert len(children) >= 3  # two workers and the events' manager, at least
+    before = stored(db)
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C at a terminal sends
+    # the program thinks for up to 30 s a move: the workers stop their games at once
+    out, _ = process.communicate(timeout=20)
+    assert process.returncode == 130
+    assert "interrupted: the games finished so far are stored" in out
+    _, alive = psutil.wait_procs(children, timeout=10)
+    assert alive == [], "a worker or program outlived the interrupted tournament"
+    assert left_behind(str(wrapper)) == []
+    assert set(before) <= set(stored(db)) and len(stored(db)) < 6
+    # the games under way ended as games do, each program's transcript saying why
+    finished = {g[0] for g in stored(db)}
+    logs = sorted((tmp_path / "logs").glob("game-*/*.log"))  # the program's only
+    cut = {int(log.parent.name[5:]) for log in logs if "(interrupted)" in log.read_text()}
+    assert cut and cut.isdisjoint(finished)
+    assert {int(log.parent.name[5:]) for log in logs} <= cut | finished
+
+
 def test_agents_file_names_each_entry_and_its_mistakes(tmp_path) -> None:
     path = tmp_path / "agents.toml"
     path.write_text(

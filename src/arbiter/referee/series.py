@@ -86,29 +86,53 @@ def interrupt_on_termination() -> None:
         signal.signal(sig, signal.default_int_handler)
 
 
+_STOP_GRACE = 5
+"""Seconds a worker told to stop has to stop its game's programs before it ends anyway."""
+
+_playing = False
+"""True while this worker plays a game (read by its SIGTERM handler)."""
+
+_stopping = False
+"""True once this worker has been told to stop."""
+
+
 def _worker_start() -> None:
-    """A pool worker (or the event queue's manager) dies, quietly, with the referee that
-    started it. It leaves Ctrl-C to the referee, which stops its workers itself; an
-    idle worker told to stop just ends."""
+    """A pool worker (or the event queue's manager) is killed outright with the referee
+    that started it: a referee killed with SIGKILL runs no clean-up, so none is asked of
+    the worker either, and its programs die with it (their own parent-death signal and
+    the watchdog). Ctrl-C is left to the referee, which stops its workers itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, _stop_worker)
+    die_with_parent(signal.SIGKILL)
 
 
-def _interrupt(signum: int, frame: object) -> None:
+def _stop_worker(signum: int, frame: object) -> None:
+    """The referee's SIGTERM: an idle worker ends at once; one playing a game stops it,
+    which stops its programs, and ends at the latest ``_STOP_GRACE`` seconds later
+    (SIGALRM's default action), whatever the game's clean-up meets."""
+    global _stopping
+    if not _playing:
+        os._exit(128 + signum)
+    _stopping = True
+    signal.alarm(_STOP_GRACE)
     raise KeyboardInterrupt
 
 
 def _play_in_worker(job: GameJob, events: EventSink) -> GameRecord:
     """Plays a job in a pool worker. Told to stop meanwhile, the game ends (its programs
-    stopped) and then the worker itself, which the pool would otherwise keep waiting."""
-    signal.signal(signal.SIGTERM, _interrupt)
+    stopped) and then the worker itself, which the pool would otherwise keep waiting
+    for its next job."""
+    global _playing
     try:
-        return play_job(job, events)
-    except KeyboardInterrupt:
-        os._exit(130)
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _playing = True
+        try:
+            return play_job(job, events)
+        finally:
+            _playing = False
+    except BaseException:
+        if _stopping:  # whatever ended the game, the worker ends too
+            os._exit(130)
+        raise
 
 
 def run_series(
