@@ -162,7 +162,8 @@ def test_ctrl_c_stops_the_games_under_way_in_their_workers_and_keeps_what_finish
     logs = sorted((tmp_path / "logs").glob("game-*/*.log"))  # the program's only
     cut = {int(log.parent.name[5:]) for log in logs if "(interrupted)" in log.read_text()}
     assert cut and cut.isdisjoint(finished)
-    assert {int(log.parent.name[5:]) for log in logs} <= cut | finished
+    ends = {log.parent.name: log.read_text().splitlines()[-1] for log in logs}
+    assert {int(log.parent.name[5:]) for log in logs} <= cut | finished, ends
 
 
 def test_agents_file_names_each_entry_and_its_mistakes(tmp_path) -> None:

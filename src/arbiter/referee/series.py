@@ -109,10 +109,14 @@ def _worker_start() -> None:
 def _stop_worker(signum: int, frame: object) -> None:
     """The referee's SIGTERM: an idle worker ends at once; one playing a game stops it,
     which stops its programs, and ends at the latest ``_STOP_GRACE`` seconds later
-    (SIGALRM's default action), whatever the game's clean-up meets."""
+    (SIGALRM's default action), whatever the game's clean-up meets. A second SIGTERM
+    (the pool stops what is left once another worker has ended) leaves the clean-up
+    under way alone."""
     global _stopping
     if not _playing:
         os._exit(128 + signum)
+    if _stopping:
+        return
     _stopping = True
     signal.alarm(_STOP_GRACE)
     raise KeyboardInterrupt
