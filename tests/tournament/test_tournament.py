@@ -44,6 +44,25 @@ def stored(db: Path) -> list[tuple[int, int, int, str]]:
         return []
 
 
+def votey_program(tmp_path: Path, name: str, engine: str) -> tuple[str, str]:
+    """A Votey agent program written under ``tmp_path``: its path, which marks its
+    processes in a listing, and the command that runs it."""
+    wrapper = tmp_path / f"{name}.py"
+    wrapper.write_text(
+        "import sys\nfrom arbiter.cli import main\n"
+        f"sys.exit(main(['agent', 'votey', '--engine', '{engine}', *sys.argv[1:]]))\n"
+    )
+    return str(wrapper), f"{sys.executable} {wrapper}"
+
+
+def two_workers(db: Path, name: str, agents: list[str], *options: str) -> list[str]:
+    """The command of a Votey round robin of ``agents`` played two games at a time."""
+    argv = [*ARBITER, "tournament", "votey", *options, "--db", str(db)]
+    for agent in agents:
+        argv += ["--agent", agent]
+    return [*argv, "--concurrency", "2", "--name", f"{name}-{os.getpid()}"]
+
+
 def test_a_round_robin_plays_every_game_once_and_reports(tmp_path, capsys) -> None:
     db = tmp_path / "cup.db"
     argv = ["tournament", "votey", "--agent", "random", "--agent", "greedy", "--agent", "random"]
@@ -93,20 +112,14 @@ def test_a_crashing_agent_loses_its_games_and_the_tournament_goes_on(tmp_path) -
 
 def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_path) -> None:
     db = tmp_path / "cup.db"
-    wrapper = tmp_path / "tagged_agent.py"  # its path marks the program's processes
-    wrapper.write_text(
-        "import sys\nfrom arbiter.cli import main\n"
-        "sys.exit(main(['agent', 'votey', '--engine', 'alphabeta:depth=2', *sys.argv[1:]]))\n"
-    )
-    program = f"{sys.executable} {wrapper}"
-    argv = [*ARBITER, "tournament", "votey", "--agent", program, "--agent", "greedy"]
-    argv += ["--agent", "random", "--rounds", "2", "--move-time", "1", "--db", str(db)]
-    argv += ["--concurrency", "2", "--name", f"kill-{os.getpid()}"]
+    wrapper, program = votey_program(tmp_path, "tagged_agent", "alphabeta:depth=2")
+    agents = [program, "greedy", "random"]
+    argv = two_workers(db, "kill", agents, "--rounds", "2", "--move-time", "1")
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         children = psutil.Process(process.pid).children(recursive=True)
-        if db.exists() and len(stored(db)) >= 2 and under_way(db) and tagged(str(wrapper)):
+        if db.exists() and len(stored(db)) >= 2 and under_way(db) and tagged(wrapper):
             break  # games stored, one noted as under way, and the program playing one now
         time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
@@ -115,7 +128,7 @@ def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_pa
     assert 2 <= len(before) < 12
     _, alive = psutil.wait_procs(children, timeout=10)
     assert alive == [], "a worker or program outlived the killed tournament"
-    assert left_behind(str(wrapper)) == [], "a program outlived the killed tournament"
+    assert left_behind(wrapper) == [], "a program outlived the killed tournament"
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     after = stored(db)
@@ -129,21 +142,16 @@ def test_ctrl_c_stops_the_games_under_way_in_their_workers_and_keeps_what_finish
     tmp_path,
 ) -> None:
     db = tmp_path / "cup.db"
-    wrapper = tmp_path / "thinking_agent.py"  # its path marks the program's processes
-    wrapper.write_text(
-        "import sys\nfrom arbiter.cli import main\n"
-        "sys.exit(main(['agent', 'votey', '--engine', 'alphabeta', *sys.argv[1:]]))\n"
+    wrapper, program = votey_program(tmp_path, "thinking_agent", "alphabeta")
+    agents = [program, "greedy", "alphabeta:depth=1"]
+    argv = two_workers(
+        db, "ctrl-c", agents, "--move-time", "30", "--log-dir", str(tmp_path / "logs")
     )
-    program = f"{sys.executable} {wrapper}"
-    argv = [*ARBITER, "tournament", "votey", "--agent", program, "--agent", "greedy"]
-    argv += ["--agent", "alphabeta:depth=1", "--move-time", "30", "--db", str(db)]
-    argv += ["--concurrency", "2", "--name", f"ctrl-c-{os.getpid()}"]
-    argv += ["--log-dir", str(tmp_path / "logs")]
     process = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True
     )
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not (under_way(db) and tagged(str(wrapper))):
+    while time.monotonic() < deadline and not (under_way(db) and tagged(wrapper)):
         time.sleep(0.05)
     children = psutil.Process(process.pid).children(recursive=True)
     assert len(children) >= 3  # two workers and the events' manager, at least
@@ -155,15 +163,18 @@ def test_ctrl_c_stops_the_games_under_way_in_their_workers_and_keeps_what_finish
     assert "interrupted: the games finished so far are stored" in out
     _, alive = psutil.wait_procs(children, timeout=10)
     assert alive == [], "a worker or program outlived the interrupted tournament"
-    assert left_behind(str(wrapper)) == []
+    assert left_behind(wrapper) == []
     assert set(before) <= set(stored(db)) and len(stored(db)) < 6
     # the games under way ended as games do, each program's transcript saying why
     finished = {g[0] for g in stored(db)}
-    logs = sorted((tmp_path / "logs").glob("game-*/*.log"))  # the program's only
-    cut = {int(log.parent.name[5:]) for log in logs if "(interrupted)" in log.read_text()}
+    texts = {  # each program transcript (only programs have them), by game
+        int(log.parent.name.removeprefix("game-")): log.read_text()
+        for log in (tmp_path / "logs").glob("game-*/*.log")
+    }
+    cut = {number for number, text in texts.items() if "(interrupted)" in text}
     assert cut and cut.isdisjoint(finished)
-    ends = {log.parent.name: log.read_text().splitlines()[-1] for log in logs}
-    assert {int(log.parent.name[5:]) for log in logs} <= cut | finished, ends
+    ends = {number: text.splitlines()[-1] for number, text in texts.items()}
+    assert set(texts) <= cut | finished, ends
 
 
 def test_agents_file_names_each_entry_and_its_mistakes(tmp_path) -> None:

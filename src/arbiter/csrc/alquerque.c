@@ -194,8 +194,9 @@ static void side(uint64_t own, uint64_t enemy, const int8_t *back, int *mobility
     uint64_t empty = ~(own | enemy);
     int mob = 0, hang = 0;
     if (back[0] >= 0 && ((own >> back[1]) & 1) && ((empty >> back[0]) & 1)) mob -= 1;
-    for (uint64_t b = own; b; b &= b - 1) { /* counted here, not by step_dirs: the
-                                               evaluation's hot loop, measured faster */
+    /* moves counted here, not through step_dirs: the evaluation's hot loop, measured
+       faster */
+    for (uint64_t b = own; b; b &= b - 1) {
         int c = __builtin_ctzll(b);
         for (int d = 0; d < 8; d++) {
             int t = NEAR[c][d];
