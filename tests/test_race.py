@@ -5,6 +5,7 @@ through the adjudication hook, the contest score, and the once-per-move file run
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -94,22 +95,30 @@ def test_programs_run_once_per_move_keep_their_files_within_a_game(tmp_path) -> 
     dirs = [tmp_path / "up", tmp_path / "down"]
     for d in dirs:
         d.mkdir()
-        (d / "playdata.txt").write_text("41")  # left from an earlier game
+        (d / "playdata.txt").write_text("41")  # left in its own directory
+    logs = tmp_path / "logs"
+    supervision = replace(RACE_FILES.supervision, log_dir=str(logs))
     seats = [
-        RACE_FILES.referee.program_seat(
-            program("files", "random", i, d), supervision=RACE_FILES.supervision
-        )
+        RACE_FILES.referee.program_seat(program("files", "random", i, d), supervision=supervision)
         for i, d in enumerate(dirs)
     ]
     record = play(RACE_FILES, seats, "10 kill=2")
     assert not record.reason.is_fault, record
     assert replay(record) == record.outcome
     moves_by_seat = (len(record.moves[0::2]), len(record.moves[1::2]))
+    transcripts = [(logs / f"{i + 1}-random{i}.log").read_text() for i in range(2)]
     # playdata.txt was cleared before the game and counted each seat's runs
-    assert tuple(int((d / "playdata.txt").read_text()) for d in dirs) == moves_by_seat
+    for text, moves in zip(transcripts, moves_by_seat, strict=True):
+        runs = re.findall(r" e run (\d+) of this game", text)
+        assert runs == [str(n) for n in range(1, moves + 1)]
+    # each game runs in a copy of the program's directory: the original is never written
+    assert [(d / "playdata.txt").read_text() for d in dirs] == ["41", "41"]
+    assert not any((d / "input.txt").exists() for d in dirs)
     assert all(0 < t < 2 for t in record.times)
     # the last input file was written from the mover's own side
-    _, seat, remaining = parse_input((dirs[1] / "input.txt").read_text())
+    last = transcripts[1].rsplit("> input.txt:", 1)[1]
+    given = "\n".join(line.split(" > ", 1)[1] for line in last.splitlines()[1:] if " > " in line)
+    _, seat, remaining = parse_input(given + "\n")
     assert seat == 1 and 0 < remaining <= 10
 
 

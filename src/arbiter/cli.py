@@ -201,6 +201,22 @@ def _add_supervision_options(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="processes and threads a program may have at once, where cgroups allow",
     )
+    p.add_argument(
+        "--isolation",
+        choices=("auto", "rlimits", "cgroup", "user", "namespaces", "strict"),
+        default="auto",
+        help="the walls programs run behind: auto (every wall this machine has, the "
+        "default), a level (at most its walls, and refuse to run without its own), or "
+        "strict (refuse to run without a cgroup, a uid of its own and namespaces); "
+        "see 'arbiter doctor'",
+    )
+    p.add_argument(
+        "--expose",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="let namespaced programs read this path too (a runtime, shared data)",
+    )
     alone = p.add_mutually_exclusive_group()
     alone.add_argument(
         "--single-process",
@@ -221,15 +237,21 @@ def _add_supervision_options(p: argparse.ArgumentParser) -> None:
 def _supervision(args: argparse.Namespace, spec: Any) -> Any:
     """The contest's supervision with the command line's changes.
 
-    :raises ConfigError: for --no-network where this machine cannot give it.
+    :raises ConfigError: for --no-network or an --isolation level where this machine
+        cannot give it, or an --expose path that does not exist.
     """
     from dataclasses import replace
 
+    from arbiter.referee.isolation import choose
     from arbiter.referee.sandbox import detect
     from arbiter.referee.supervision import Charging
 
-    if args.no_network and not detect().network_namespaces:
+    walls = choose(args.isolation)
+    if args.no_network and not (detect().network_namespaces or walls.namespaces):
         raise ConfigError("--no-network needs root and unshare here: see 'arbiter doctor'")
+    for path in args.expose:
+        if not os.path.exists(path):
+            raise ConfigError(f"--expose: no such path {path!r}")
     return replace(
         spec.supervision,
         suspend=spec.supervision.suspend and not args.no_suspend,
@@ -242,6 +264,8 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
             spec.supervision.single_process if args.single_process is None else args.single_process
         ),
         log_dir=None if args.log_dir is None else os.path.abspath(args.log_dir),
+        isolation=args.isolation,
+        expose=(*spec.supervision.expose, *(os.path.abspath(p) for p in args.expose)),
     )
 
 
@@ -298,8 +322,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--dirs",
         nargs=2,
         metavar=("DIR_A", "DIR_B"),
-        help="working directories of programs A and B (default: a fresh temporary one "
-        "for each game, removed after it)",
+        help="the programs' own directories: each game runs a program in a fresh copy of "
+        "its directory, removed after the game (default: an empty one)",
     )
     m.add_argument(
         "--concurrency", type=_positive_int, default=1, help="games played at once (default 1)"
@@ -490,8 +514,6 @@ def _cmd_match(args: argparse.Namespace) -> int:
     first_label, second_label = distinct_names(names)
     labels = (first_label, second_label)
     dirs = args.dirs or (None, None)
-    if args.dirs and args.concurrency > 1:
-        raise ConfigError("--dirs plays in the directories given: not with --concurrency above 1")
     for cwd in args.dirs or ():
         if not os.path.isdir(cwd):
             raise ConfigError(f"--dirs: no directory {cwd!r}")
@@ -543,6 +565,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
         f"{tc.describe()}{contest}, charged as {supervision.charging} time, {waiting}",
         flush=True,
     )
+    if any(agent.program is not None for agent in agents):
+        print(describe_walls(supervision), flush=True)
 
     def show(event: Event) -> None:
         if isinstance(event, GameStarted):
@@ -875,12 +899,23 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
+    from arbiter.referee.isolation import available
     from arbiter.referee.sandbox import detect
 
-    for line in detect().describe():
+    protection = detect()
+    for line in protection.describe():
         print(line)
+    print(available(protection).describe(protection))
     print(f"rules and search: {core.describe()}")
     return 0
+
+
+def describe_walls(supervision: Any) -> str:
+    """The one line said at the start of a match or tournament with programs: the
+    walls they run behind on this machine."""
+    from arbiter.referee.sandbox import detect
+
+    return str(supervision.walls().describe(detect()))
 
 
 COMMANDS = {

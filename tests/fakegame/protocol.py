@@ -7,6 +7,7 @@ still stands on its start cells after its move loses."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from arbiter.agents.base import Agent
 from arbiter.agents.program import ProgramClock
@@ -23,7 +24,9 @@ from tests.fakegame.rules import START, TARGET, Move, State
 TIME_CONTROL = TimeControl.parse("2 ot=1")
 STARTS_ANYWHERE = False
 
-SUPERVISION = Supervision()
+SUPERVISION = Supervision(expose=(str(Path(__file__).resolve().parents[1]),))
+"""The test game's program imports the test game: namespaced programs may read the
+tests' folder."""
 
 
 def judge(game: Game[State, Move], s: State, text: str, *, seat: Player) -> Move:

@@ -6,6 +6,7 @@ program's tree, killed 2 s past the flag."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -34,7 +35,9 @@ __all__ = [
 TIME_CONTROL = TimeControl.parse("10 kill=2")
 STARTS_ANYWHERE = True
 
-SUPERVISION = Supervision()
+SUPERVISION = Supervision(expose=(str(Path(__file__).resolve().parents[1]),))
+"""The test game's program imports the test game: namespaced programs may read the
+tests' folder."""
 adjudicate = keep_outcome
 comply = keep_move
 
@@ -84,6 +87,7 @@ def serve(
     played = Path("playdata.txt")
     count = int(played.read_text()) if played.exists() else 0
     played.write_text(str(count + 1))
+    print(f"run {count + 1} of this game", file=sys.stderr)  # for the tests' transcripts
     agent.reset(game, seat, run.seed + count)
     m = agent.choose(s, Limit(time=min(0.2, remaining / 10)))
     Path("output.txt").write_text(run.reply(format_move(m, seat=seat)) + "\n")

@@ -210,25 +210,28 @@ def test_programs_run_in_a_directory_of_their_own_with_a_minimal_environment(
     from arbiter.referee.supervision import Supervision
 
     spy = tmp_path / "spy.py"
-    seen = tmp_path / "seen.txt"
     spy.write_text(
         "import os, sys\n"
-        f"open({str(seen)!r}, 'a').write(repr((os.getcwd(), os.environ.get('SECRET'), "
-        "os.environ.get('SHARED'), sorted(os.environ))) + chr(10))\n"
+        "print('seen', repr((os.getcwd(), os.environ.get('SECRET'), "
+        "os.environ.get('SHARED'), sorted(os.environ))), file=sys.stderr)\n"
         "print('1418', flush=True)\n"
     )
     monkeypatch.setenv("SECRET", "hunter2")
     monkeypatch.setenv("SHARED", "ok")
     spec = find_game("votey")
+    seen = []
     for passed in ((), ("SHARED",)):
+        logs = tmp_path / f"logs{len(passed)}"
         seat = VoteySeat(
             Program((sys.executable, "spy.py"), name="spy"),  # a path relative to here
-            supervision=Supervision(pass_env=passed),
+            supervision=Supervision(pass_env=passed, log_dir=str(logs)),
         )
         monkeypatch.chdir(tmp_path)
         white = LocalSeat(RandomAgent(), spec.make(), spec.referee)
         asyncio.run(play_game(spec, spec.make(), [seat, white], TimeControl.parse("st=5")))
-    first, second = (eval(line) for line in seen.read_text().splitlines())
+        line = next(x for x in (logs / "1-spy.log").read_text().splitlines() if " e seen " in x)
+        seen.append(eval(line.split(" e seen ", 1)[1]))
+    first, second = seen
     cwd, secret, shared, names = first
     assert cwd != str(tmp_path) and not Path(cwd).exists()  # its own, removed after
     assert secret is None and shared is None
@@ -250,21 +253,28 @@ def test_no_network_cuts_programs_off_even_from_this_machine(tmp_path: Path) -> 
     server.bind(("127.0.0.1", 0))
     server.listen()
     port = server.getsockname()[1]
-    probe, seen = tmp_path / "probe.py", tmp_path / "seen.txt"
+    probe = tmp_path / "probe.py"
     probe.write_text(
-        "import socket\n"
+        "import socket, sys\n"
         "try:\n"
         f"    socket.create_connection(('127.0.0.1', {port}), timeout=2); r = 'connected'\n"
         "except OSError:\n"
         "    r = 'cut off'\n"
-        f"open({str(seen)!r}, 'a').write(r + chr(10))\n"
+        "print('network', r, file=sys.stderr)\n"
         "print('1418', flush=True)\n"
     )
     command = f"{sys.executable} {probe}"
+    seen = []
     for flags in ([], ["--no-network"]):
-        assert main(["match", "votey", command, "random", "--games", "1", *flags]) == 0
+        logs = tmp_path / f"logs{len(flags)}"
+        argv = ["match", "votey", command, "random", "--games", "1", "--names", "probe", "r"]
+        assert main([*argv, "--log-dir", str(logs), *flags]) == 0
+        text = (logs / "game-0001" / "1-probe.log").read_text()
+        seen += [
+            line.split(" e network ", 1)[1] for line in text.splitlines() if " e network " in line
+        ]
     server.close()
-    assert seen.read_text().splitlines() == ["connected", "cut off"]
+    assert seen == ["connected", "cut off"]
 
 
 def test_doctor_says_what_holds_programs(capsys) -> None:

@@ -4,6 +4,7 @@ every game with a waiting program)."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -16,7 +17,7 @@ from arbiter.agents.random import RandomAgent
 from arbiter.contract import AgentRun
 from arbiter.games import find_game
 
-log, mode, game_name, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+mode, game_name, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 
 
 def spin():  # thinks all the time, the opponent's time included, if it can
@@ -38,10 +39,9 @@ class Player(RandomAgent):
         return m
 
     def observe(self, s, m):
-        if self.mark is not None:
+        if self.mark is not None and mode == "spin":
             cpu, wall = self.mark
-            with open(log, "a") as out:
-                out.write(f"{time.process_time() - cpu} {time.perf_counter() - wall}\\n")
+            print("wait", time.process_time() - cpu, time.perf_counter() - wall, file=sys.stderr)
 
 
 if mode == "spin":
@@ -54,20 +54,19 @@ sys.exit(spec.referee.serve(Player(), spec.make(), args, run))
 
 def waits(tmp_path, game: str, *flags: str) -> list[tuple[float, float]]:
     """Plays the spinner (first) against a player that takes 0.2 s a move; returns the
-    spinner's (CPU, wall) seconds of each wait."""
+    spinner's (CPU, wall) seconds of each wait, as it wrote them to its standard error
+    (kept in its transcript)."""
     script = tmp_path / "player.py"
     script.write_text(PLAYER)
-    log = tmp_path / "waits"
+    logs = tmp_path / "logs"
 
     def player(mode: str) -> str:
-        out = log if mode == "spin" else "/dev/null"
-        return f"{sys.executable} {script} {out} {mode} {game}"
+        return f"{sys.executable} {script} {mode} {game}"
 
     argv = ["match", game, player("spin"), player("slow"), "--games", "1", "--max-plies", "14"]
-    assert main([*argv, *flags]) == 0
-    return [
-        (float(c), float(w)) for c, w in (line.split() for line in log.read_text().splitlines())
-    ]
+    assert main([*argv, *flags, "--names", "spin", "slow", "--log-dir", str(logs)]) == 0
+    text = (logs / "game-0001" / "1-spin.log").read_text()
+    return [(float(c), float(w)) for c, w in re.findall(r" e wait (\S+) (\S+)$", text, re.M)]
 
 
 @pytest.mark.parametrize("game", ["votey", "checkers", "alquerque", "chinese-checkers"])

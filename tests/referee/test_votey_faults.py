@@ -34,8 +34,13 @@ SPEC = find_game("votey")
 
 
 def script_seat(mode: str, tmp_path: Path, **supervision) -> VoteySeat:
+    """The script's seat. It notes its pids in the test's folder, which a program with
+    a uid of its own or namespaces can neither write nor name its pids for: these
+    tests of charging and verdicts run it behind the cgroup wall only (the walls
+    themselves are tested in ``test_isolation.py``)."""
     pidfile = tmp_path / f"{mode}.pids"
     program = Program((sys.executable, str(SCRIPT), mode, str(pidfile)), name=mode)
+    supervision.setdefault("isolation", "cgroup")
     return VoteySeat(program, supervision=Supervision(**supervision))
 
 

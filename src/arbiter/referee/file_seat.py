@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from arbiter.clock import Clock
 from arbiter.errors import AgentFault, Crash, Malformed
 from arbiter.game import Outcome, Player
+from arbiter.referee.box import Box
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.seat import Program, Reply
 from arbiter.referee.supervision import (
     Supervision,
-    Workdir,
     absolute_arguments,
     program_environment,
 )
@@ -38,9 +38,9 @@ M = TypeVar("M")
 class FileSeat(Generic[S, M]):
     """The referee's seat for a program run once per move; see the module docstring.
 
-    The program's working directory is ``program.cwd``, or, when it has none, a fresh
-    temporary directory of the seat's own, removed when the game ends (so games
-    played at once never share files).
+    The program runs in a box of its own for each game (:mod:`arbiter.referee.box`):
+    a fresh work directory, a copy of ``program.cwd`` when it has one, removed when
+    the game ends, so games played at once never share files.
     """
 
     input_name = "input.txt"
@@ -48,23 +48,19 @@ class FileSeat(Generic[S, M]):
     scratch: tuple[str, ...] = ("playdata.txt",)
 
     def __init__(self, program: Program, *, supervision: Supervision | None = None) -> None:
-        self.workdir = Workdir(program.cwd)
-        workdir = self.workdir.path
         self.program = program
         self.name = program.label
         self.supervision = supervision or Supervision()
         self.seat: Player = 0
         self.transcript: Transcript | None = None
-        self.runner = FileRunner(
-            absolute_arguments(program.argv),
-            workdir,
-            name=self.name,
-            input_name=self.input_name,
-            output_name=self.output_name,
-            scratch=self.scratch,
-            env=program_environment(workdir, self.supervision.pass_env),
-            confinement=self.supervision.confinement,
-        )
+        self.box: Box | None = None
+        self._runner: FileRunner | None = None
+
+    @property
+    def runner(self) -> FileRunner:
+        """The runner of this game's program (once started)."""
+        assert self._runner is not None, "start() first"
+        return self._runner
 
     # -- what a contest's protocol supplies ------------------------------------
 
@@ -83,6 +79,20 @@ class FileSeat(Generic[S, M]):
 
     async def start(self, seat: Player, clock: Clock) -> None:
         self.seat = seat
+        sup = self.supervision
+        argv = absolute_arguments(self.program.argv)
+        self.box = box = sup.box(self.program, argv)
+        self._runner = FileRunner(
+            argv,
+            box.path,
+            name=self.name,
+            input_name=self.input_name,
+            output_name=self.output_name,
+            scratch=self.scratch,
+            env=program_environment(box.path, sup.pass_env),
+            confinement=sup.confinement,
+            box=box,
+        )
         self.runner.new_game()
         if self.supervision.log_dir is not None:
             self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
@@ -135,9 +145,12 @@ class FileSeat(Generic[S, M]):
     async def stop(self, outcome: Outcome) -> None:
         if self.transcript is not None:
             self.transcript.finish(outcome)
-            self.runner.on_stderr = None
             self.transcript = None
-        self.workdir.remove()
+        if self._runner is not None:
+            self._runner.on_stderr = None
+        if self.box is not None:
+            self.box.close()
+            self.box = None
 
 
 def runs_once_per_move(spec: GameSpec[Any, Any]) -> bool:

@@ -7,22 +7,37 @@ the moves of one game (``playdata.txt``) are left alone during a game and remove
 by :meth:`FileRunner.new_game`. The time charged is the CPU of the program's whole
 tree (its threads and children, exact once it has exited) or the wall time of the
 run; the program is killed at its kill deadline, with everything it started.
+
+The files a program leaves are data from an adversary (DESIGN.md). The input file
+is written only as a new file (never through a link the program left in its
+place); the output file is opened without following a link and without blocking
+(a FIFO answers at once), must be a regular file with no other name (not a hard
+link), and only its first :data:`MAX_OUTPUT` bytes are read: a link, a FIFO, a
+device or an over-long file is malformed output, judged within the clock, and
+nothing of a file the program linked to is read, shown or recorded.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arbiter.errors import Crash, Timeout
+from arbiter.errors import Crash, Malformed, MemoryExceeded, Timeout
+from arbiter.referee.box import Box
 from arbiter.referee.pipe import check_limits
 from arbiter.referee.process import AgentProcess
 from arbiter.referee.sandbox import Confinement
 from arbiter.referee.supervision import Charging
+
+MAX_OUTPUT = 1 << 16
+"""The most bytes of an output file the referee reads; a longer file is malformed
+(a legal move is a few hundred bytes at most)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +65,7 @@ class FileRunner:
         poll: float = 0.005,
         env: Mapping[str, str] | None = None,
         confinement: Confinement | None = None,
+        box: Box | None = None,
     ) -> None:
         self.argv = list(argv)
         #: given each line a run writes to its standard error (a transcript's)
@@ -62,6 +78,7 @@ class FileRunner:
         self.poll = poll
         self.env = env
         self.confinement = confinement
+        self.box = box
 
     def new_game(self) -> None:
         """Makes the working directory ready for a new game: removes the files the
@@ -95,18 +112,13 @@ class FileRunner:
         the wall seconds at which it is killed whatever it is charged.
 
         :raises Timeout: if it is killed at ``kill_at`` or ``wall_limit``.
-        :raises MemoryExceeded: past ``memory_limit`` bytes.
+        :raises MemoryExceeded: past ``memory_limit`` bytes, or killed by the kernel
+            for its memory limit.
+        :raises Malformed: for an output file that is not a plain file of its own or
+            is longer than :data:`MAX_OUTPUT`.
         :raises Crash: if it cannot be started or the files cannot be written or read.
         """
-        try:
-            with contextlib.suppress(FileNotFoundError):
-                (self.workdir / self.output_name).unlink()
-            (self.workdir / self.input_name).write_text(input_text, encoding="utf-8")
-        except OSError as e:
-            raise Crash(
-                f"{self.name}: cannot write {self.input_name}: {e.strerror}",
-                f"cannot write {self.input_name}: {e.strerror}",
-            ) from None
+        self._write_input(input_text)
         process = AgentProcess(
             self.argv,
             name=self.name,
@@ -115,6 +127,7 @@ class FileRunner:
             env=self.env,
             confinement=self.confinement,
             on_stderr=self.on_stderr,
+            box=self.box,
         )
         started = time.monotonic()
         await process.start()
@@ -146,17 +159,86 @@ class FileRunner:
                     f"{self.name}: still running after {wall_limit:.2f}s wall time",
                     detail=f"still running after {wall_limit:.2f}s wall time",
                 )
+        if process.memory_exceeded():
+            limit = (self.confinement.memory_limit if self.confinement else None) or 0
+            why = f"killed for going over its {limit / 2**20:.0f} MB memory limit"
+            raise MemoryExceeded(f"{self.name}: {why}", why)
         # the exact figure, now that the program has exited
         check_limits(process, self.name, cpu_limit, 0.0, None)
 
-    def _read_output(self) -> str | None:
-        path = self.workdir / self.output_name
+    def _write_input(self, text: str) -> None:
+        """Writes the input file as a new file, after removing the old output and
+        input (whatever the program left in their place: a link is removed, never
+        followed)."""
+        data = text.encode()
         try:
-            return path.read_text(encoding="utf-8", errors="replace")
+            for name in (self.output_name, self.input_name):
+                with contextlib.suppress(FileNotFoundError):
+                    (self.workdir / name).unlink()
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(self.workdir / self.input_name, flags, 0o644)
+            try:
+                while data:
+                    data = data[os.write(fd, data) :]
+            finally:
+                os.close(fd)
+        except OSError as e:
+            why = e.strerror or str(e)
+            raise Crash(
+                f"{self.name}: cannot write {self.input_name}: {why}",
+                f"cannot write {self.input_name}: {why}",
+            ) from None
+
+    def _read_output(self) -> str | None:
+        """The output file's text (``None`` if there is none), read safely.
+
+        :raises Malformed: for a link, a FIFO, a device, a folder, a hard link or a
+            file over :data:`MAX_OUTPUT` bytes, naming which.
+        :raises Crash: if it cannot be read.
+        """
+        name = self.output_name
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
+        try:
+            fd = os.open(self.workdir / name, flags)
         except FileNotFoundError:
             return None
         except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise Malformed(f"{self.name}: {name} is a link", f"{name} is a link") from None
+            why = e.strerror or str(e)
             raise Crash(
-                f"{self.name}: cannot read {self.output_name}: {e.strerror}",
-                f"cannot read {self.output_name}: {e.strerror}",
+                f"{self.name}: cannot read {name}: {why}", f"cannot read {name}: {why}"
             ) from None
+        try:
+            info = os.fstat(fd)
+            what = _not_plain(info)
+            if what is not None:
+                raise Malformed(f"{self.name}: {name} is {what}", f"{name} is {what}")
+            data = os.read(fd, MAX_OUTPUT + 1)
+        except OSError as e:
+            why = e.strerror or str(e)
+            raise Crash(
+                f"{self.name}: cannot read {name}: {why}", f"cannot read {name}: {why}"
+            ) from None
+        finally:
+            os.close(fd)
+        if len(data) > MAX_OUTPUT:
+            why = f"{name} is longer than {MAX_OUTPUT // 1024} KB"
+            raise Malformed(f"{self.name}: {why}", why)
+        return data.decode("utf-8", errors="replace")
+
+
+def _not_plain(info: os.stat_result) -> str | None:
+    """What a file is when it is not a plain file of its own, else None."""
+    mode = info.st_mode
+    if stat.S_ISFIFO(mode):
+        return "a FIFO, not a file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a file"
+    if stat.S_ISDIR(mode):
+        return "a folder, not a file"
+    if not stat.S_ISREG(mode):
+        return "not a plain file"
+    if info.st_nlink != 1:
+        return "a hard link to another file"
+    return None

@@ -4,7 +4,8 @@ Alquerque, Chinese checkers).
 :class:`LineSeat` does what every such contest needs, by its protocol's
 :class:`~arbiter.referee.supervision.Supervision` options: it starts the program
 with the contest's arguments in a working directory of its own (a fresh one for
-each game unless the program has one) with a minimal environment; charges each
+each game, a copy of the program's own if it has one, in its box:
+:mod:`arbiter.referee.box`) with a minimal environment; charges each
 reply (CPU of the tree since the program's previous reply, or wall time from the
 referee's message to the reply); stops the program at its kill deadline or wall
 backstop; suspends its whole tree from each reply until it is asked again; and
@@ -29,12 +30,12 @@ from typing import Generic, TypeVar
 from arbiter.clock import Clock
 from arbiter.errors import AgentFault, EarlyOutput, Timeout
 from arbiter.game import Outcome, Player
+from arbiter.referee.box import Box
 from arbiter.referee.pipe import LinePipe, LineTransport
 from arbiter.referee.seat import Program, Reply
 from arbiter.referee.supervision import (
     Charging,
     Supervision,
-    Workdir,
     absolute_arguments,
     program_environment,
 )
@@ -67,7 +68,7 @@ class LineSeat(Generic[S, M]):
         self._cpu_base = 0.0
         self._message_at: float | None = None
         self._first = True
-        self.workdir: Workdir | None = None
+        self.box: Box | None = None
         self.transcript: Transcript | None = None
 
     # -- what a contest's protocol supplies ------------------------------------
@@ -101,15 +102,16 @@ class LineSeat(Generic[S, M]):
         if self.transport_factory is not None:
             self.transport = self.transport_factory(argv, self.program.cwd)
         else:
-            self.workdir = Workdir(self.program.cwd)
             sup = self.supervision
+            self.box = box = sup.box(self.program, argv)
             self.transport = LinePipe(
                 argv,
                 name=self.name,
-                cwd=self.workdir.path,
-                env=program_environment(self.workdir.path, sup.pass_env),
+                cwd=box.path,
+                env=program_environment(box.path, sup.pass_env),
                 confinement=sup.confinement,
                 on_stderr=None if self.transcript is None else self.transcript.stderr,
+                box=box,
             )
         await self.transport.start()
         self._cpu_base = 0.0  # start-up counts towards the first move
@@ -203,5 +205,6 @@ class LineSeat(Generic[S, M]):
             await self.transport.close()
         if self.transcript is not None:
             self.transcript.finish(outcome)
-        if self.workdir is not None:
-            self.workdir.remove()
+        if self.box is not None:
+            self.box.close()
+            self.box = None

@@ -27,6 +27,7 @@ from arbiter.errors import (
     Timeout,
     visible,
 )
+from arbiter.referee.box import Box
 from arbiter.referee.process import MAX_LINE, AgentProcess, settle
 from arbiter.referee.sandbox import Confinement
 
@@ -73,9 +74,16 @@ class LinePipe:
         env: Mapping[str, str] | None = None,
         confinement: Confinement | None = None,
         on_stderr: Callable[[str], None] | None = None,
+        box: Box | None = None,
     ) -> None:
         self.process = AgentProcess(
-            argv, name=name, cwd=cwd, env=env, confinement=confinement, on_stderr=on_stderr
+            argv,
+            name=name,
+            cwd=cwd,
+            env=env,
+            confinement=confinement,
+            on_stderr=on_stderr,
+            box=box,
         )
         self.name = self.process.name
         self.poll = poll
@@ -212,8 +220,9 @@ class LinePipe:
             poll = min(poll * 1.5, 0.1, max(self.poll, (cpu_limit or 0.0) / 50))
             if self._lines or self._eof:
                 continue
-            if process.poll() is not None:
-                # exited, though a process it left behind may still hold its output open
+            if process.poll() is not None or not process.output_open():
+                # exited, though a process it left behind may still hold its output
+                # open; or it closed its output and runs on
                 raise self._crash()
             check_limits(process, self.name, cpu_limit, cpu_base, memory_limit)
             if wall_limit is not None and time.monotonic() - started > wall_limit:

@@ -36,6 +36,7 @@ import subprocess
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import psutil
 
@@ -49,6 +50,9 @@ from arbiter.referee.sandbox import (
     new_cgroup,
 )
 from arbiter.referee.watchdog import WATCHDOG
+
+if TYPE_CHECKING:
+    from arbiter.referee.box import Box
 
 MAX_LINE = 1 << 16
 """The longest line an agent may write (bytes); longer output is malformed."""
@@ -83,8 +87,14 @@ class AgentProcess:
         env: Mapping[str, str] | None = None,
         confinement: Confinement | None = None,
         on_stderr: Callable[[str], None] | None = None,
+        box: Box | None = None,
     ) -> None:
         self.argv = list(argv)
+        self.box = box
+        # bubblewrap's own processes (its monitor, the pid 1 of the program's namespace)
+        # run in the program's tree and cgroup but are not the program's
+        self._namespaced = False
+        self._launchers: set[int] = set()
         self.on_stderr = on_stderr
         self.name = name or " ".join(self.argv)
         self.cwd = cwd
@@ -124,12 +134,14 @@ class AgentProcess:
         """
         self._check_program()
         protection = detect()
-        self.cgroup = new_cgroup(protection)
+        self.cgroup = new_cgroup(protection) if self.confinement.cgroup else None
         if self.cgroup is not None:
             self.cgroup.limit(self.confinement)
         else:
             become_subreaper()
-        argv = launch_argv(self.argv, protection, self.confinement, self.cgroup)
+        box = None if self.box is None else self.box.prefix(network=self.confinement.network)
+        self._namespaced = bool(box) and protection.launcher("bwrap") in (box or ())
+        argv = launch_argv(self.argv, protection, self.confinement, self.cgroup, box)
         try:
             self.popen = subprocess.Popen(
                 argv,
@@ -224,6 +236,9 @@ class AgentProcess:
             return None
         self._rusage_cpu = usage.ru_utime + usage.ru_stime
         self.returncode = os.waitstatus_to_exitcode(status)
+        if self._namespaced and 128 < self.returncode < 128 + signal.NSIG:
+            # bubblewrap reports a program killed by a signal as 128 plus the signal
+            self.returncode = 128 - self.returncode
         self.popen.returncode = self.returncode
         return self.returncode
 
@@ -297,10 +312,53 @@ class AgentProcess:
 
     def process_count(self) -> int:
         """Returns how many processes (not threads) of the program are alive: its
-        cgroup's, or the tree's as last listed."""
+        cgroup's, or the tree's as last listed (never counting bubblewrap's own)."""
+        return len(self._pids() - self._launcher_pids())
+
+    def _pids(self, fresh: bool = False) -> set[int]:
+        """The pids of the program's processes: its cgroup's, or its tree's."""
         if self.cgroup is not None:
-            return len(self.cgroup.pids())
-        return len(self._tree())
+            return set(self.cgroup.pids())
+        return {p.pid for p in self._tree(fresh=fresh)}
+
+    def output_open(self) -> bool:
+        """False once no process of the program holds its output open (it closed its
+        standard output but runs on). Only bubblewrap's own processes, which hold a
+        namespaced program's output for as long as they run, hide that from the pipe;
+        elsewhere the pipe's end of file says it, and this is True."""
+        if not self._namespaced or self.popen is None or self.popen.stdout is None:
+            return True
+        try:
+            target = f"pipe:[{os.fstat(self.popen.stdout.fileno()).st_ino}]"
+        except (OSError, ValueError):
+            return True
+        own = self._pids(fresh=True) - self._launcher_pids()
+        if not own:
+            return True  # not started yet, or gone: the pipe or the exit will say
+        for pid in own:
+            fds = f"/proc/{pid}/fd"
+            try:
+                names = os.listdir(fds)
+            except OSError:
+                continue
+            for name in names:
+                with contextlib.suppress(OSError):
+                    if os.readlink(f"{fds}/{name}") == target:
+                        return True
+        return False
+
+    def _launcher_pids(self) -> set[int]:
+        """bubblewrap's monitor (the process started) and the pid 1 it starts in the
+        program's namespace, once seen."""
+        if not self._namespaced or self.popen is None:
+            return set()
+        if len(self._launchers) < 2 and self._ps is not None:
+            self._launchers.add(self._ps.pid)
+            with contextlib.suppress(psutil.Error):
+                for child in self._ps.children():
+                    if child.name() == "bwrap":
+                        self._launchers.add(child.pid)
+        return self._launchers
 
     def memory(self) -> int:
         """Returns the resident memory of the live tree in bytes."""

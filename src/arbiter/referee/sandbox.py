@@ -33,6 +33,7 @@ import select
 import shlex
 import shutil
 import signal
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -48,6 +49,13 @@ FILE_SIZE_LIMIT = 1 << 30
 OPEN_FILES_LIMIT = 1024
 """The most files a program may have open at once (rlimit)."""
 
+LAUNCHERS = ("sh", "prlimit", "unshare", "setpriv", "bwrap")
+"""The launcher tools the referee looks for (each ``exec``s the next)."""
+
+PROGRAM_UIDS = range(60000, 61000)
+"""The uids the referee runs programs as when it is root, one free uid per program
+(isolate's boxes use the same range); ``ARBITER_PROGRAM_UIDS`` changes it."""
+
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _counter = itertools.count(1)
@@ -56,12 +64,14 @@ _counter = itertools.count(1)
 @dataclass(frozen=True, slots=True)
 class Confinement:
     """What one program is held to: its memory (bytes), its process count, network,
-    and whether it may start other processes at all."""
+    whether it may start other processes at all, and whether it gets a cgroup where
+    the machine has them (``--isolation rlimits`` takes it away)."""
 
     memory_limit: int | None = None
     max_processes: int | None = 256
     network: bool = True
     single_process: bool = False
+    cgroup: bool = True
 
 
 class Cgroup:
@@ -273,6 +283,10 @@ class Protection:
     parents: tuple[tuple[str, str], ...]  # (controller, directory) where cgroups are made
     launchers: tuple[tuple[str, str], ...]  # (tool, path) of the launchers found
     network_namespaces: bool
+    root: bool = False  # the referee runs as root
+    own_uids: bool = False  # programs can run as uids of their own (root and setpriv)
+    namespaces: bool = False  # bubblewrap runs here (PID, mount, IPC, UTS namespaces)
+    uids: range = PROGRAM_UIDS  # the uids programs run as, when they get their own
 
     @property
     def cgroups(self) -> bool:
@@ -304,13 +318,26 @@ class Protection:
                 "found (the referee is a subreaper) and killed, but its CPU is not charged; "
                 "no process-count limit"
             )
-        for tool in ("sh", "prlimit", "unshare", "setpriv"):
+        for tool in LAUNCHERS:
             where = self.launcher(tool)
             lines.append(f"  {tool}: {where or 'not found'}")
         pdeath = "yes" if self.launcher("setpriv") else "no (setpriv missing)"
         lines.append(f"  programs die with the referee: {pdeath}")
         net = "available" if self.network_namespaces else "not available (needs root and unshare)"
         lines.append(f"  --no-network: {net}")
+        if self.own_uids:
+            uids = f"yes: {self.uids.start}-{self.uids.stop - 1}, one free uid for each program"
+        else:
+            uids = "no (needs root and setpriv)"
+        lines.append(f"  a uid of its own for each program: {uids}")
+        if self.namespaces:
+            how = "" if self.root else " (in a user namespace)"
+            ns = f"yes: bubblewrap{how}"
+        elif self.launcher("bwrap"):
+            ns = "no (bubblewrap is here but cannot make namespaces: user namespaces off?)"
+        else:
+            ns = "no (install bubblewrap)"
+        lines.append(f"  PID, mount, IPC and UTS namespaces: {ns}")
         return lines
 
 
@@ -354,33 +381,85 @@ def detect() -> Protection:
     forced = os.environ.get("ARBITER_SANDBOX", "")
     launchers = tuple(
         (tool, path)
-        for tool in ("sh", "prlimit", "unshare", "setpriv")
+        for tool in LAUNCHERS
         if (path := shutil.which(tool, path="/usr/bin:/bin:/usr/sbin:/sbin"))
     )
-    netns = os.geteuid() == 0 and any(t == "unshare" for t, _ in launchers)
+    tools = dict(launchers)
+    root = os.geteuid() == 0
+    kind, parents = _cgroups(forced) if "sh" in tools else ("rlimits", ())
+    return Protection(
+        kind,
+        parents,
+        launchers,
+        network_namespaces=root and "unshare" in tools,
+        root=root,
+        own_uids=root and "setpriv" in tools and not forced_off("uid"),
+        namespaces="bwrap" in tools and not forced_off("ns") and _bwrap_works(tools["bwrap"]),
+        uids=program_uids(),
+    )
+
+
+def _cgroups(forced: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The kind of cgroups the referee can make here and where: ``cgroup v2`` with its
+    parent, ``cgroup v1`` with a parent per controller, or ``rlimits`` and none."""
+    if forced == "rlimits":
+        return "rlimits", ()
     mounts = _mounts()
     own = _own_cgroups()
-    if forced != "rlimits" and any(t == "sh" for t, _ in launchers):
-        if forced in ("", "v2"):
-            for point, fstype, _ in mounts:
-                if fstype == "cgroup2" and (forced == "v2" or point == "/sys/fs/cgroup"):
-                    parent = Path(point) / own.get("", "/").lstrip("/")
+    if forced in ("", "v2"):
+        for point, fstype, _ in mounts:
+            if fstype == "cgroup2" and (forced == "v2" or point == "/sys/fs/cgroup"):
+                parent = Path(point) / own.get("", "/").lstrip("/")
+                if _writable_dir(parent):
+                    return "cgroup v2", (("unified", str(parent)),)
+    if forced in ("", "v1"):
+        parents = []
+        for controller in V1_CONTROLLERS:
+            for point, fstype, options in mounts:
+                if fstype == "cgroup" and controller in options:
+                    parent = Path(point) / own.get(controller, "/").lstrip("/")
                     if _writable_dir(parent):
-                        return Protection(
-                            "cgroup v2", (("unified", str(parent)),), launchers, netns
-                        )
-        if forced in ("", "v1"):
-            parents = []
-            for controller in V1_CONTROLLERS:
-                for point, fstype, options in mounts:
-                    if fstype == "cgroup" and controller in options:
-                        parent = Path(point) / own.get(controller, "/").lstrip("/")
-                        if _writable_dir(parent):
-                            parents.append((controller, str(parent)))
-                        break
-            if any(c == "cpuacct" for c, _ in parents):
-                return Protection("cgroup v1", tuple(parents), launchers, netns)
-    return Protection("rlimits", (), launchers, netns)
+                        parents.append((controller, str(parent)))
+                    break
+        if any(c == "cpuacct" for c, _ in parents):
+            return "cgroup v1", tuple(parents)
+    return "rlimits", ()
+
+
+def forced_off(wall: str) -> bool:
+    """True when ``ARBITER_WALLS_OFF`` (a comma-separated list of ``uid`` and ``ns``)
+    takes a wall away, to test how the referee does without it."""
+    return wall in os.environ.get("ARBITER_WALLS_OFF", "").split(",")
+
+
+def program_uids() -> range:
+    """The uids programs run as when they get their own: ``ARBITER_PROGRAM_UIDS``
+    (``FIRST-LAST``), else :data:`PROGRAM_UIDS`. A malformed value is ignored."""
+    text = os.environ.get("ARBITER_PROGRAM_UIDS", "")
+    first, _, last = text.partition("-")
+    if first.isdigit() and last.isdigit() and 0 < int(first) <= int(last) < 2**31:
+        return range(int(first), int(last) + 1)
+    return PROGRAM_UIDS
+
+
+def _bwrap_works(bwrap: str) -> bool:
+    """True when bubblewrap can make the namespaces here (user namespaces may be off
+    for a user that is not root, or refused inside a container)."""
+    argv = [bwrap, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+    if os.geteuid() != 0:
+        argv.append("--unshare-user")
+    try:
+        done = subprocess.run(
+            [*argv, "--", "true"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
 
 
 def new_cgroup(protection: Protection) -> Cgroup | None:
@@ -409,8 +488,14 @@ def launch_argv(
     protection: Protection,
     confinement: Confinement,
     cgroup: Cgroup | None,
+    box: Sequence[str] | None = None,
 ) -> list[str]:
-    """Returns ``argv`` behind the launchers that confine it (each execs the next)."""
+    """Returns ``argv`` behind the launchers that confine it (each execs the next).
+
+    ``box`` is the end of the chain that puts the program in its box (its namespaces
+    and uid, :meth:`arbiter.referee.box.Box.prefix`); without one the last launcher
+    only makes the program die with its parent.
+    """
     chain: list[str] = []
     if cgroup is not None:
         sh = protection.launcher("sh") or "/bin/sh"
@@ -423,9 +508,12 @@ def launch_argv(
             # address space counts reserved memory too: a generous multiple of the limit
             chain.append(f"--as={4 * confinement.memory_limit + (256 << 20)}")
         chain.append("--")
+    namespaced = box is not None and protection.launcher("bwrap") in box
     unshare = protection.launcher("unshare")
-    if not confinement.network and unshare is not None and protection.network_namespaces:
+    if not confinement.network and not namespaced and unshare and protection.network_namespaces:
         chain += [unshare, "--net", "--"]
+    if box:
+        return [*chain, *box, *argv]
     setpriv = protection.launcher("setpriv")
     if setpriv is not None:
         chain += [setpriv, "--pdeathsig", "KILL", "--"]

@@ -21,6 +21,9 @@ program (a line pipe or a file-per-move runner) reads them.
   referee sees it (always in a cgroup; otherwise while the child is its descendant).
 - ``pass_env``: the only variables of the referee's environment a program sees
   besides its minimal one (see :func:`program_environment`).
+- ``isolation``: the walls programs run behind (:mod:`arbiter.referee.isolation`:
+  ``auto``, every wall the machine has, by default), and ``expose``: more paths a
+  namespaced program may read (a compiler's or a runtime's folder, shared data).
 - The wall-clock backstop for CPU charging (a program that sleeps or blocks uses
   no CPU) is computed in one place, :meth:`Supervision.wall_limit`.
 """
@@ -28,14 +31,18 @@ program (a line pipe or a file-per-move runner) reads them.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from arbiter.referee.box import Box
+from arbiter.referee.isolation import Walls, choose
 from arbiter.referee.sandbox import Confinement
+
+if TYPE_CHECKING:
+    from arbiter.referee.seat import Program
 
 
 class Charging(StrEnum):
@@ -59,6 +66,8 @@ class Supervision:
     pass_env: tuple[str, ...] = ()
     single_process: bool = False
     log_dir: str | None = None
+    isolation: str = "auto"
+    expose: tuple[str, ...] = ()
 
     def wall_limit(self, kill_at: float | None) -> float | None:
         """Returns the wall seconds a program may take for a move that is killed at
@@ -83,10 +92,39 @@ class Supervision:
         """The memory limit in bytes, or ``None``."""
         return None if self.memory_limit_mb is None else int(self.memory_limit_mb * 2**20)
 
+    def walls(self) -> Walls:
+        """The walls of :attr:`isolation` on this machine.
+
+        :raises ConfigError: for a level this machine cannot give.
+        """
+        return choose(self.isolation)
+
     @property
     def confinement(self) -> Confinement:
         """What the sandbox holds a program to."""
-        return Confinement(self.memory_limit, self.max_processes, self.network, self.single_process)
+        return Confinement(
+            self.memory_limit,
+            self.max_processes,
+            self.network,
+            self.single_process,
+            cgroup=self.walls().cgroup,
+        )
+
+    def box(self, program: Program, argv: Sequence[str]) -> Box:
+        """A box for ``program`` (started as ``argv``) for one game: its work
+        directory, its uid and its view, by :meth:`walls`.
+
+        :raises Crash: if its work directory cannot be made.
+        :raises ConfigError: for a level this machine cannot give, or no free uid.
+        """
+        return Box(
+            self.walls(),
+            own_dir=program.cwd,
+            argv=argv,
+            expose=self.expose,
+            search=os.environ.get("PATH", os.defpath),
+            name=program.label,
+        )
 
 
 PASSED_ALWAYS = ("PATH", "LANG", "LC_ALL", "TZ")
@@ -123,17 +161,3 @@ def absolute_arguments(argv: Sequence[str], base: str | None = None) -> list[str
         else:
             out.append(arg)
     return out
-
-
-class Workdir:
-    """A program's working directory for one game: its own when it has one, else a
-    fresh temporary directory, removed after the game."""
-
-    def __init__(self, given: str | None) -> None:
-        self.given = given
-        self.path = given or tempfile.mkdtemp(prefix="arbiter-game-")
-
-    def remove(self) -> None:
-        """Removes a temporary directory (never one the program was given)."""
-        if self.given is None:
-            shutil.rmtree(self.path, ignore_errors=True)

@@ -4,9 +4,10 @@ A program's direct process gets a parent-death signal, but what it started does
 not, and a referee killed with SIGKILL runs no clean-up. So the first program a
 referee process starts also starts one small watchdog process in a session of its
 own. The referee tells it, over a pipe, each program's process group and cgroup
-as it starts and ends; when the pipe reaches end of file (the referee is gone,
-however it ended) the watchdog thaws, kills every group and cgroup still listed,
-and removes the cgroups.
+as it starts and ends, and each box folder as it is made and removed; when the pipe
+reaches end of file (the referee is gone, however it ended) the watchdog thaws,
+kills every group and cgroup still listed, removes the cgroups, and removes the box
+folders (nothing of a game is left in the temporary directory).
 """
 
 from __future__ import annotations
@@ -20,10 +21,17 @@ from pathlib import Path
 from arbiter.referee.sandbox import Cgroup
 
 _WATCHDOG = r"""
-import os, signal, sys, time
-groups, cgroups = {}, {}
+import os, shutil, signal, sys, time
+groups, folders = {}, set()
 for line in sys.stdin:
-    op, pid, *dirs = line.split()
+    op, _, rest = line.rstrip("\n").partition("\t")
+    if op == "F":
+        folders.add(rest)
+        continue
+    if op == "f":
+        folders.discard(rest)
+        continue
+    pid, *dirs = rest.split("\t")
     if op == "+":
         groups[pid] = dirs
     else:
@@ -60,6 +68,8 @@ for pid, dirs in groups.items():
             os.rmdir(d)
         except OSError:
             pass
+for folder in folders:
+    shutil.rmtree(folder, ignore_errors=True)
 """
 
 
@@ -94,14 +104,25 @@ class Watchdog:
     def watch(self, pid: int, cgroup: Cgroup | None) -> None:
         """Lists a program (its process group is ``pid``) and its cgroup."""
         dirs = [] if cgroup is None else [str(Path(f).parent) for f in cgroup.join_files]
-        self._send(" ".join(["+", str(pid), *dirs]))
+        self._send("\t".join(["+", str(pid), *dirs]))
 
     def forget(self, pid: int) -> None:
         """The program has been killed and its cgroup removed."""
+        if self._running():
+            self._send(f"-\t{pid}")
+
+    def watch_folder(self, path: str) -> None:
+        """Lists a folder to remove if the referee dies (a program's box)."""
+        self._send(f"F\t{path}")
+
+    def forget_folder(self, path: str) -> None:
+        """The folder has been removed."""
+        if self._running():
+            self._send(f"f\t{path}")
+
+    def _running(self) -> bool:
         with self._lock:
-            running = self._proc is not None and self._proc.poll() is None
-        if running:
-            self._send(f"- {pid}")
+            return self._proc is not None and self._proc.poll() is None
 
 
 WATCHDOG = Watchdog()

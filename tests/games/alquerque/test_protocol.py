@@ -189,31 +189,29 @@ def test_match_charges_cpu_when_asked_and_prints_contest_points(capsys) -> None:
 def test_players_that_do_not_exit_after_a_tie_are_killed_and_the_tie_stands(tmp_path) -> None:
     import sys
     import time
+    import uuid
 
     import psutil
 
     stubborn = tmp_path / "stubborn.py"
     stubborn.write_text(
-        "import os, signal, sys, time\n"
+        "import signal, sys, time\n"
         "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-        f"open({str(tmp_path / 'pids')!r}, 'a').write(str(os.getpid()) + chr(10))\n"
         "line = sys.stdin.readline().strip()\n"
         "if line == 'Start':\n"
         "    print('g7-g6', flush=True)\n"
         "time.sleep(600)  # never exits by itself, not even at the end of its input\n"
     )
+    tag = f"stubborn-{uuid.uuid4().hex}"  # found in the programs' command lines
     start = parse_position("......b/......./......./......./......./......./ww..... b 199 - -")
-    seats = [AlquerqueSeat(Program((sys.executable, str(stubborn)), name=n)) for n in "wb"]
+    seats = [AlquerqueSeat(Program((sys.executable, str(stubborn), tag), name=n)) for n in "wb"]
     record = asyncio.run(play_game(SPEC, SPEC.make(), seats, TimeControl.parse("30"), start=start))
     assert (record.winner, record.reason, record.score) == (None, Reason.MOVE_LIMIT, (6.0, 5.0))
     time.sleep(0.3)
-    pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
-    assert len(pids) == 2
-    alive = [
-        p
-        for p in pids
-        if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE
-    ]
+    alive = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        if tag in (p.info["cmdline"] or ()) and p.info["status"] != psutil.STATUS_ZOMBIE:
+            alive.append(p.pid)
     assert alive == []
 
 

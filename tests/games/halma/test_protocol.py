@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,7 @@ moves = game.legal_moves(s)
 data = pathlib.Path("playdata.txt")
 count = int(data.read_text()) if data.exists() else 0
 data.write_text(str(count + 1))
+print("run", count + 1, file=sys.stderr)
 if how == "burn":
     while True:
         pass
@@ -74,11 +76,14 @@ def agent(tmp_path: Path, how: str, name: str = "agent") -> Program:
     return Program((sys.executable, str(script), how), str(workdir), f"{how} agent")
 
 
-def play(first, second, tc: str = "20 kill=10", max_plies: int = 1000) -> GameRecord:
+def play(
+    first, second, tc: str = "20 kill=10", max_plies: int = 1000, log_dir: Path | None = None
+) -> GameRecord:
     options = {"max_plies": max_plies}
     game = SPEC.make(options)
+    supervision = replace(SPEC.supervision, log_dir=None if log_dir is None else str(log_dir))
     seats = [
-        SPEC.referee.program_seat(p, supervision=SPEC.supervision)
+        SPEC.referee.program_seat(p, supervision=supervision)
         if isinstance(p, Program)
         else LocalSeat(p, game, SPEC.referee, seed=3)
         for p in (first, second)
@@ -126,13 +131,19 @@ def test_a_broken_input_txt_is_named_by_line(change, message: str) -> None:
 
 def test_playdata_is_kept_through_a_game_and_removed_before_the_next(tmp_path) -> None:
     first, second = agent(tmp_path, "count", "a"), agent(tmp_path, "count", "b")
-    (tmp_path / "a" / "playdata.txt").write_text("40")  # left over from an earlier game
-    record = play(first, second, max_plies=12)
+    (tmp_path / "a" / "playdata.txt").write_text("40")  # left in its own directory
+    logs = tmp_path / "logs"
+    record = play(first, second, max_plies=12, log_dir=logs)
     assert record.reason is Reason.MOVE_LIMIT or not record.reason.is_fault, record
-    assert (tmp_path / "a" / "playdata.txt").read_text() == "6"
-    assert (tmp_path / "b" / "playdata.txt").read_text() == "6"
-    # the last input.txt each agent read was written for its own colour
-    assert parse_input((tmp_path / "b" / "input.txt").read_text()).seat == 1
+    for seat in (1, 2):
+        text = (logs / f"{seat}-count_agent.log").read_text()
+        assert re.findall(r" e run (\d+)", text) == ["1", "2", "3", "4", "5", "6"]
+        # every input.txt an agent read was written for its own colour
+        colours = re.findall(r" > (BLACK|WHITE)$", text, re.MULTILINE)
+        assert colours == ["BLACK" if seat == 1 else "WHITE"] * 6
+    # a game runs in a copy of the agent's directory: the original is never written
+    assert (tmp_path / "a" / "playdata.txt").read_text() == "40"
+    assert not (tmp_path / "b" / "playdata.txt").exists()
 
 
 def test_at_the_ply_cap_the_agent_with_more_time_left_wins(tmp_path) -> None:

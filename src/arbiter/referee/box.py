@@ -1,0 +1,384 @@
+"""A program's box for one game: its work directory, its own uid, what it may see.
+
+A :class:`Box` is made by the seat that runs a program, for one game, and closed
+when the game ends (isolate's boxes, nsjail's jails). What it holds depends on the
+walls of :mod:`arbiter.referee.isolation`:
+
+- **Always** a work directory of its own: ``arbiter-game-PID-XXXX/work`` in the
+  temporary directory, fresh for each game. A program with a directory of its own
+  (``--dirs``, ``dir =``) gets a copy of it there, so games played at once never
+  share files and the original is never written. The parent folder belongs to the
+  referee and no program can write it, so no program can swap its work directory
+  for a link to somewhere else.
+- **A uid of its own** (root): a free uid of :data:`~arbiter.referee.sandbox.PROGRAM_UIDS`,
+  held with a lock for the game (games played by other referee processes at the same
+  time take other uids), its work directory made its own. Before the uid is used and
+  after, any process still running under it is killed; without a mount namespace the
+  files it left in the shared temporary directories are removed.
+- **Namespaces** (bubblewrap): the program sees the system (``/usr``, ``/etc``,
+  the libraries) read-only, the Python the referee runs on and arbiter's package
+  read-only (so a built-in agent runs as a program), its program files read-only
+  (the files and directories its command names, the interpreter of a script, the
+  paths ``--expose`` names, each with its own permissions), a private ``/tmp``,
+  ``/dev`` and ``/proc``, and its work directory; nothing else: not the referee's
+  home, key, records, database or working directory, not another program's files.
+
+A box never decides who wins; a box that cannot be made raises
+:class:`~arbiter.errors.Crash` (the program cannot start) or
+:class:`~arbiter.errors.ConfigError` (the machine's set-up is wrong).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pwd
+import shutil
+import signal
+import stat
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import psutil
+
+from arbiter.errors import ConfigError, Crash
+from arbiter.referee.isolation import Walls
+from arbiter.referee.sandbox import Protection, detect
+from arbiter.referee.watchdog import WATCHDOG
+
+BOX_PREFIX = "arbiter-game-"
+"""How the folders of boxes are named in the temporary directory."""
+
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+"""The system a program sees read-only in its namespaces."""
+
+SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
+"""World-writable folders a program without a mount namespace may leave files in."""
+
+TMP_SIZE = 64 << 20
+"""The size of a namespaced program's private ``/tmp`` (its work directory is where
+it should write; ``TMPDIR`` names it)."""
+
+_LOCK_DIRS = ("/run/arbiter/uids",)
+
+
+class UidLease:
+    """A uid held for one program: a lock on a file of its own, released by
+    :meth:`release` or when this process ends (POSIX record locks are per process,
+    so a worker forked later does not inherit it)."""
+
+    def __init__(self, uid: int, fd: int) -> None:
+        self.uid = uid
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        """Kills what still runs under the uid and lets the uid go."""
+        if self._fd is None:
+            return
+        kill_uid(self.uid)
+        with contextlib.suppress(OSError):
+            os.close(self._fd)  # closing the file drops its lock
+        self._fd = None
+
+
+def _lock_dir() -> Path:
+    """The folder of the uid locks: ``/run/arbiter/uids``, or one in the temporary
+    directory, made by root and private to it.
+
+    :raises ConfigError: if neither can be made safely.
+    """
+    for where in (*_LOCK_DIRS, os.path.join(tempfile.gettempdir(), "arbiter-uids-0")):
+        path = Path(where)
+        with contextlib.suppress(OSError):
+            path.mkdir(mode=0o700, parents=True, exist_ok=True)
+            info = path.lstat()
+            if stat.S_ISDIR(info.st_mode) and info.st_uid == 0 and not info.st_mode & 0o022:
+                return path
+    raise ConfigError("cannot make a private folder for the programs' uid locks")
+
+
+def lease_uid(uids: range) -> UidLease:
+    """Takes a free uid of ``uids`` (no account of the system has it and no other
+    program holds it), killing anything a program left running under it.
+
+    :raises ConfigError: when every uid of the range is taken.
+    """
+    folder = _lock_dir()
+    for uid in uids:
+        with contextlib.suppress(KeyError):
+            pwd.getpwuid(uid)
+            continue  # an account of this machine: never a program's
+        fd = os.open(folder / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        kill_uid(uid)
+        return UidLease(uid, fd)
+    raise ConfigError(
+        f"every program uid ({uids.start}-{uids.stop - 1}) is in use: "
+        "set ARBITER_PROGRAM_UIDS to a wider range"
+    )
+
+
+def kill_uid(uid: int) -> None:
+    """Kills every process whose real or effective uid is ``uid``."""
+    for _ in range(20):
+        found = []
+        for p in psutil.process_iter(["uids"]):
+            uids = p.info["uids"]
+            if uids is not None and uid in (uids.real, uids.effective):
+                found.append(p)
+        if not found:
+            return
+        for p in found:
+            with contextlib.suppress(psutil.Error):
+                p.send_signal(signal.SIGKILL)
+        psutil.wait_procs(found, timeout=0.5)
+
+
+def remove_files_of(uid: int, folders: Iterable[str] = SHARED_TEMP) -> None:
+    """Removes what ``uid`` left at the top of the shared temporary folders."""
+    for folder in folders:
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_uid != uid:
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(entry.path, ignore_errors=True)
+                    else:
+                        os.unlink(entry.path)
+
+
+def sweep_boxes(folder: str | None = None) -> None:
+    """Removes the box folders of referee processes that no longer run (a referee
+    killed outright leaves its boxes behind; the watchdog removes them too)."""
+    folder = folder or tempfile.gettempdir()
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if not entry.name.startswith(BOX_PREFIX):
+                continue
+            owner = entry.name[len(BOX_PREFIX) :].split("-", 1)[0]
+            if owner.isdigit() and not psutil.pid_exists(int(owner)):
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_uid == os.geteuid():
+                        shutil.rmtree(entry.path, ignore_errors=True)
+
+
+_swept = False
+
+
+class Box:
+    """One program's box for one game; see the module docstring.
+
+    ``own_dir`` is the program's own directory (copied into the work directory),
+    ``argv`` its command (the files it names are its program files), ``expose``
+    more paths it may read, ``search`` the ``PATH`` its command is looked up in.
+
+    :raises Crash: if the work directory cannot be made or the program's directory
+        cannot be copied.
+    :raises ConfigError: if no program uid is free.
+    """
+
+    def __init__(
+        self,
+        walls: Walls,
+        *,
+        own_dir: str | None = None,
+        argv: Sequence[str] = (),
+        expose: Sequence[str] = (),
+        search: str | None = None,
+        name: str = "",
+        protection: Protection | None = None,
+    ) -> None:
+        global _swept
+        if not _swept:
+            _swept = True
+            sweep_boxes()
+        self.walls = walls
+        self.protection = protection or detect()
+        self.name = name or " ".join(argv)
+        self.lease: UidLease | None = None
+        self.folder = tempfile.mkdtemp(prefix=f"{BOX_PREFIX}{os.getpid()}-")
+        WATCHDOG.watch_folder(self.folder)
+        self.path = os.path.join(self.folder, "work")
+        try:
+            if walls.own_uid:
+                self.lease = lease_uid(self.protection.uids)
+            self._make_work(own_dir)
+        except BaseException:
+            self.close()
+            raise
+        self.read_only = self._program_files(argv, expose, search)
+
+    @property
+    def uid(self) -> int | None:
+        """The program's own uid, or None (it runs as the referee's user)."""
+        return None if self.lease is None else self.lease.uid
+
+    def _make_work(self, own_dir: str | None) -> None:
+        try:
+            if own_dir is not None:
+                shutil.copytree(own_dir, self.path, symlinks=True)
+            else:
+                os.mkdir(self.path)
+            os.chmod(self.path, 0o700)
+            if self.lease is not None:
+                os.chmod(self.folder, 0o711)  # the program may pass, not list or write
+                _chown_tree(self.path, self.lease.uid)
+        except OSError as e:
+            what = f"copy {own_dir!r}" if own_dir is not None else "make its work directory"
+            why = e.strerror or str(e)
+            raise Crash(f"{self.name}: cannot {what}: {why}", f"cannot {what}: {why}") from None
+
+    # -- what it sees ----------------------------------------------------------
+
+    def _program_files(
+        self,
+        argv: Sequence[str],
+        expose: Sequence[str],
+        search: str | None,
+    ) -> list[str]:
+        """The paths the program may read besides the system and its work directory:
+        the files its command names, the platform's Python and arbiter's package, and
+        ``expose``. Each keeps its own permissions: a program with a uid of its own
+        reads only what others may read (its own directory is copied into its work
+        directory and made its own)."""
+        found: dict[str, None] = {}
+
+        def add(path: str, depth: int = 0) -> None:
+            if not os.path.isabs(path) or not os.path.lexists(path) or depth > 4:
+                return
+            path = os.path.normpath(path)
+            if path in found or _under(path, (*SYSTEM_PATHS, self.folder)):
+                return
+            found[path] = None
+            real = os.path.realpath(path)
+            if real != path:
+                add(real, depth + 1)
+            interpreter = _interpreter(real)
+            if interpreter is not None:
+                add(interpreter, depth + 1)
+
+        for i, arg in enumerate(argv):
+            if i == 0 and os.sep not in arg:
+                arg = shutil.which(arg, path=search) or arg
+            add(arg)
+        for path in (*python_paths(), *expose):
+            add(path)
+        # a path inside another one is bound with it
+        ordered = sorted(found)
+        kept: list[str] = []
+        for path in ordered:
+            if not any(_under(path, (k,)) for k in kept):
+                kept.append(path)
+        return kept
+
+    def prefix(self, *, network: bool) -> list[str]:
+        """The launchers that put the program in this box, up to (and with) the one
+        that makes it die with its parent: bubblewrap's namespaces and view, then
+        ``setpriv`` for its uid."""
+        chain: list[str] = []
+        bwrap = self.protection.launcher("bwrap")
+        if self.walls.namespaces and bwrap is not None:
+            chain += [bwrap, *self.view(network=network), "--"]
+        setpriv = self.protection.launcher("setpriv")
+        if setpriv is not None:
+            chain.append(setpriv)
+            if self.lease is not None:
+                uid = str(self.lease.uid)
+                chain += ["--reuid", uid, "--regid", uid, "--clear-groups"]
+                chain += ["--inh-caps=-all", "--bounding-set=-all"]
+            if self.walls.own_uid or self.walls.namespaces:
+                chain.append("--no-new-privs")
+            chain += ["--pdeathsig", "KILL", "--"]
+        return chain
+
+    def view(self, *, network: bool) -> list[str]:
+        """bubblewrap's arguments for the program's namespaces and file system."""
+        args = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+        args += ["--hostname", "arbiter", "--die-with-parent"]
+        if not self.protection.root:
+            args.append("--unshare-user")
+        if not network:
+            args.append("--unshare-net")
+        for path in SYSTEM_PATHS:
+            if os.path.islink(path):
+                args += ["--symlink", os.readlink(path), path]
+            elif os.path.isdir(path):
+                args += ["--ro-bind", path, path]
+        args += ["--proc", "/proc", "--dev", "/dev"]
+        args += ["--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
+        made = {"/", "/tmp", *SYSTEM_PATHS}
+
+        def folders_to(path: str) -> list[str]:
+            # bubblewrap makes missing folders private to root: make them passable
+            out = []
+            for parent in reversed(Path(path).parents):
+                if str(parent) not in made:
+                    made.add(str(parent))
+                    out += ["--perms", "0755", "--dir", str(parent)]
+            return out
+
+        for path in self.read_only:
+            args += folders_to(path)
+            if os.path.islink(path):
+                args += ["--symlink", os.readlink(path), path]
+            else:
+                args += ["--ro-bind", path, path]
+        args += folders_to(self.path)
+        args += ["--bind", self.path, self.path, "--chdir", self.path]
+        return args
+
+    def close(self) -> None:
+        """Removes the work directory and lets the uid go (killing what still runs
+        under it; without namespaces, removing what it left in the shared folders)."""
+        if self.lease is not None:
+            uid = self.lease.uid
+            self.lease.release()
+            self.lease = None
+            if not self.walls.namespaces:
+                remove_files_of(uid)
+        shutil.rmtree(self.folder, ignore_errors=True)
+        WATCHDOG.forget_folder(self.folder)
+
+
+def python_paths() -> list[str]:
+    """The Python the referee runs on (its prefixes) and arbiter's own package: a
+    built-in agent run as a program needs them, and they hold nothing private."""
+    import arbiter
+
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    paths.add(str(Path(arbiter.__file__).resolve().parent))
+    return sorted(paths)
+
+
+def _under(path: str, folders: Iterable[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def _interpreter(path: str) -> str | None:
+    """The interpreter a script names on its ``#!`` line, if it is a script."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].split()
+    return os.fsdecode(words[0]) if words else None
+
+
+def _chown_tree(root: str, uid: int) -> None:
+    """Gives ``root`` and everything in it to ``uid`` (links themselves, never their
+    targets)."""
+    os.lchown(root, uid, uid)
+    for folder, dirs, files in os.walk(root):
+        for name in (*dirs, *files):
+            os.lchown(os.path.join(folder, name), uid, uid)
