@@ -498,7 +498,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
     from arbiter.agents.spec import AgentSpec, distinct_names
     from arbiter.games import find_game
-    from arbiter.record import append_record, record_key
+    from arbiter.record import append_record, open_records, record_key
     from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
     from arbiter.referee.file_seat import runs_once_per_move
     from arbiter.referee.series import GameJob, run_series
@@ -526,8 +526,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     key = None
     if args.record:
         try:
-            with open(args.record, "a", encoding="utf-8"):
-                pass
+            os.close(open_records(args.record))
         except OSError as e:
             raise ConfigError(f"cannot write records to {args.record!r}: {e.strerror}") from None
         key = record_key(create=True)

@@ -205,10 +205,19 @@ def record_key(create: bool = False) -> bytes | None:
     return record_key(create=False)
 
 
+def open_records(path: str | Path) -> int:
+    """Opens a record file for appending, made readable by its owner only when new
+    (a program of another uid can neither read nor change it); returns its descriptor.
+
+    :raises OSError: if it cannot be opened.
+    """
+    return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+
 def append_record(path: str | Path, record: GameRecord, key: bytes | None = None) -> None:
     """Appends one record as a line, sealed with ``key`` if given, and flushes it to
     disk, so a crash loses nothing."""
-    with open(path, "a", encoding="utf-8") as f:
+    with os.fdopen(open_records(path), "a", encoding="utf-8") as f:
         f.write(record.to_json(key) + "\n")
         f.flush()
         os.fsync(f.fileno())

@@ -82,6 +82,12 @@ class UidLease:
         with contextlib.suppress(OSError):
             os.close(self._fd)  # closing the file drops its lock
         self._fd = None
+        _HELD.discard(self.uid)
+
+
+_HELD: set[int] = set()
+"""The uids this process holds: a process may lock again what it has locked, so the
+lock keeps other processes out and this set the other seats of this one."""
 
 
 def _lock_dir() -> Path:
@@ -108,6 +114,8 @@ def lease_uid(uids: range) -> UidLease:
     """
     folder = _lock_dir()
     for uid in uids:
+        if uid in _HELD:
+            continue
         with contextlib.suppress(KeyError):
             pwd.getpwuid(uid)
             continue  # an account of this machine: never a program's
@@ -118,6 +126,7 @@ def lease_uid(uids: range) -> UidLease:
             os.close(fd)
             continue
         kill_uid(uid)
+        _HELD.add(uid)
         return UidLease(uid, fd)
     raise ConfigError(
         f"every program uid ({uids.start}-{uids.stop - 1}) is in use: "

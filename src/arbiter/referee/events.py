@@ -1,18 +1,16 @@
 """What a game reports while it is played: plain values, so they cross process boundaries.
 
 The referee loop sends :class:`GameStarted`, one :class:`MovePlayed` per move and
-:class:`GameEnded` to an event sink, a callable. In a worker process the sink is a
-:class:`QueueSink` that puts the events on a multiprocessing queue; the parent
-takes them off with :func:`drain` and hands them to its own sink, so a match
-played several games at a time still shows every move.
+:class:`GameEnded` to an event sink, a callable. In a worker process the sink sends
+the events over the worker's pipe (:mod:`arbiter.referee.pool`); the referee hands
+them to its own sink, so a match played several games at a time still shows every
+move.
 """
 
 from __future__ import annotations
 
-import queue
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from arbiter.game import Player
 from arbiter.record import GameRecord
@@ -71,28 +69,3 @@ EventSink = Callable[[Event], None]
 
 def ignore(event: Event) -> None:
     """The sink that drops every event."""
-
-
-class _Queue(Protocol):
-    def put(self, item: Event) -> None: ...
-    def get_nowait(self) -> Event: ...
-
-
-class QueueSink:
-    """A sink that puts events on a (multiprocessing) queue; picklable with its queue."""
-
-    def __init__(self, events: _Queue) -> None:
-        self.events = events
-
-    def __call__(self, event: Event) -> None:
-        self.events.put(event)
-
-
-def drain(events: _Queue, sink: EventSink) -> None:
-    """Hands every event now on ``events`` to ``sink``."""
-    while True:
-        try:
-            event = events.get_nowait()
-        except queue.Empty:
-            return
-        sink(event)

@@ -105,8 +105,8 @@ def choose(level: Level | str, protection: Protection | None = None) -> Walls:
     else:
         demanded = set() if level is Level.RLIMITS else {level}
         cap = level
-    for wall in demanded:
-        if not _has(have, wall):
+    for wall in _ORDER:
+        if wall in demanded and not _has(have, wall):
             raise ConfigError(f"--isolation {level} needs {_WHY[wall]}; see 'arbiter doctor'")
     top = _ORDER.index(cap)
     return Walls(

@@ -194,15 +194,15 @@ class LineSeat(Generic[S, M]):
 
     async def stop(self, outcome: Outcome) -> None:
         """Writes the contest's last lines, then closes the program and kills anything
-        of it still running."""
-        if self.transport is None:
-            return
-        if self.supervision.suspend:
-            self.transport.resume()
-        with contextlib.suppress(Exception):
-            await self.finish(outcome)
-        with contextlib.suppress(Exception):
-            await self.transport.close()
+        of it still running (a game stopped while the program was being started, too:
+        its transcript says so and its box goes)."""
+        if self.transport is not None:
+            if self.supervision.suspend:
+                self.transport.resume()
+            with contextlib.suppress(Exception):
+                await self.finish(outcome)
+            with contextlib.suppress(Exception):
+                await self.transport.close()
         if self.transcript is not None:
             self.transcript.finish(outcome)
         if self.box is not None:

@@ -4,8 +4,8 @@ Each game is described by a :class:`GameJob` (plain data, so it can cross into a
 worker process); :func:`run_series` plays the jobs, up to ``concurrency`` at a
 time, and yields each record as its game ends. Agents are built inside the
 process that plays the game, so in-process engines of parallel games do not share
-one interpreter. Events of games played in workers come back over a queue, so an
-onlooker sees every move whatever the concurrency.
+one interpreter. Events of games played in workers come back over each worker's
+pipe, so an onlooker sees every move whatever the concurrency.
 """
 
 from __future__ import annotations
@@ -14,18 +14,20 @@ import asyncio
 import os
 import signal
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from multiprocessing.managers import SyncManager
+from datetime import UTC, datetime
 from typing import Any
 
 from arbiter.agents.registry import make_seat
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
+from arbiter.errors import Reason
+from arbiter.game import Outcome
 from arbiter.games import find_game
 from arbiter.record import GameRecord
-from arbiter.referee.events import EventSink, QueueSink, drain, ignore
+from arbiter.referee.events import EventSink, MovePlayed, ignore
 from arbiter.referee.match import play_game
+from arbiter.referee.pool import WorkerPool
 from arbiter.referee.sandbox import die_with_parent
 from arbiter.referee.supervision import Supervision
 from arbiter.referee.transcript import game_dir
@@ -143,42 +145,57 @@ def run_series(
     jobs: Sequence[GameJob],
     concurrency: int = 1,
     events: EventSink = ignore,
+    *,
+    workers: bool | None = None,
 ) -> Iterator[tuple[GameJob, GameRecord]]:
     """Plays every job and yields (job, record) as each game ends.
 
-    With ``concurrency`` 1 the games run here, in order; otherwise up to
-    ``concurrency`` games run at once in worker processes, and their events reach
-    ``events`` here. On an interrupt, or when the caller stops asking (an SPRT has
-    decided), games not yet started are cancelled, and those under way stop their
-    agents as they end.
+    With ``workers`` (by default, when ``concurrency`` is above 1) up to
+    ``concurrency`` games run at once in worker processes (:mod:`arbiter.referee.pool`),
+    their events reach ``events`` here, and a game whose worker dies (a program killed
+    or stopped it) is played again, then forfeited by the side to move; otherwise the
+    games run here, in order. On an interrupt, or when the caller stops asking (an
+    SPRT has decided), games not yet started are not played, and those under way stop
+    their agents as they end.
     """
-    if concurrency <= 1:
+    if not (concurrency > 1 if workers is None else workers):
         for job in jobs:
             yield job, play_job(job, events)
         return
-    manager = SyncManager()
-    manager.start(_worker_start)
-    with manager, ProcessPoolExecutor(concurrency, initializer=_worker_start) as pool:
-        box = manager.Queue()
-        sink = QueueSink(box)
-        pending: dict[Future[GameRecord], GameJob] = {}
-        queue = list(jobs)
-        try:
-            while queue or pending:
-                while queue and len(pending) < concurrency:
-                    job = queue.pop(0)
-                    pending[pool.submit(_play_in_worker, job, sink)] = job
-                done, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-                drain(box, events)
-                for future in sorted(done, key=lambda f: pending[f].round):
-                    job = pending.pop(future)
-                    yield job, future.result()
-            drain(box, events)
-        except BaseException:
-            # the games under way end at once, each stopping its programs
-            for worker in list(getattr(pool, "_processes", {}).values()):
-                worker.terminate()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-        finally:
-            del sink, box  # let go of the queue while its manager still runs
+    pool: WorkerPool[GameJob] = WorkerPool(
+        concurrency, _play_in_worker, forfeit_job, start=_worker_start, key=_job_key
+    )
+    yield from pool.run(jobs, events)
+
+
+def _job_key(job: GameJob) -> object:
+    return job.round
+
+
+def forfeit_job(job: GameJob, moves: Sequence[MovePlayed], why: str) -> GameRecord:
+    """The record of a job whose worker died during it past its replays: its moves so
+    far, lost by the side to move (with suspension, the only program then running)."""
+    spec = find_game(job.game)
+    game = spec.make(job.options)
+    if moves:
+        s = spec.notation.parse_position(moves[-1].position)
+    else:
+        s = game.initial() if job.start is None else spec.notation.parse_position(job.start)
+    out = Outcome(1 - game.to_move(s), Reason.CRASH, why)
+    return GameRecord(
+        game=spec.name,
+        players=tuple(agent.name for agent in job.agents),
+        moves=tuple(m.text for m in moves),
+        times=tuple(m.seconds for m in moves),
+        winner=out.winner,
+        reason=out.reason,
+        detail=out.detail,
+        offending=None,
+        time_control=job.time_control,
+        seed=job.seed,
+        options=dict(job.options),
+        start=job.start,
+        date=datetime.now(UTC).isoformat(timespec="seconds"),
+        round=job.round,
+        score=spec.score(game, s, out),
+    )

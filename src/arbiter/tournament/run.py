@@ -152,7 +152,12 @@ def play(
                 noted[event.game] = now
         events(event)
 
-    played = (run_series if series is None else series)(jobs, concurrency, note)
+    if series is None:
+        # even one game at a time plays in a worker: a program that kills the process
+        # refereeing it costs that game a replay, not the tournament
+        played = run_series(jobs, concurrency, note, workers=True)
+    else:
+        played = series(jobs, concurrency, note)
     for job, record in played:
         pairing = pairings[job.round]
         store.add(tournament.id, pairing, record, seal(record))

@@ -11,7 +11,9 @@ the setting.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -108,6 +110,8 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        with contextlib.suppress(OSError):  # new: its owner's alone (SQLite's files follow)
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
             self.db.execute("PRAGMA journal_mode=WAL")
