@@ -75,9 +75,11 @@ def attack(scene: Path, key: Path, isolation: str) -> dict[str, object]:
     env = {**os.environ, "ARBITER_TEST_SECRET": "hunter2", "ARBITER_RECORD_KEY": str(key)}
     other = f"{sys.executable} -m arbiter.cli agent votey --engine random"
     done = subprocess.run(
-        [sys.executable, "-m", "arbiter.cli", "match", "votey", other, command]
-        + ["--games", "1", "--names", "random", "attacker", "--record", str(record)]
-        + ["--log-dir", str(logs), "--isolation", isolation, "--move-time", "5"],
+        [
+            *(sys.executable, "-m", "arbiter.cli", "match", "votey", other, command),
+            *("--games", "1", "--names", "random", "attacker", "--record", str(record)),
+            *("--log-dir", str(logs), "--isolation", isolation, "--move-time", "5"),
+        ],
         cwd=referee,
         env=env,
         capture_output=True,
@@ -190,9 +192,9 @@ def test_a_level_the_machine_cannot_give_is_refused_by_name() -> None:
 
 
 def test_strict_isolation_on_a_machine_without_the_walls_refuses_to_start(tmp_path) -> None:
+    argv = ["match", "votey", "true", "random", "--isolation", "strict"]
     done = subprocess.run(
-        [sys.executable, "-m", "arbiter.cli", "match", "votey", "true", "random"]
-        + ["--isolation", "strict"],
+        [sys.executable, "-m", "arbiter.cli", *argv],
         env={**os.environ, "ARBITER_WALLS_OFF": "uid,ns"},
         capture_output=True,
         text=True,

@@ -63,8 +63,9 @@ def secret_from_environs() -> str:
     """Any process's environment that holds the referee's secret."""
     for path in glob.glob("/proc/[0-9]*/environ"):
         try:
-            if b"ARBITER_TEST_SECRET" in open(path, "rb").read():
-                return f"read {path}"
+            with open(path, "rb") as f:
+                if b"ARBITER_TEST_SECRET" in f.read():
+                    return f"read {path}"
         except OSError:
             continue
     return "blocked (not found)"
