@@ -28,7 +28,7 @@ SPEC = find_game("halma")
 GAME = Halma()
 
 AGENT = """\
-import pathlib, random, sys, time, threading
+import os, pathlib, random, sys, time, threading
 from arbiter.games.halma.protocol import parse_input
 from arbiter.games.halma.rules import Halma, State
 from arbiter.games.halma.notation import format_move
@@ -51,6 +51,22 @@ if how == "slow":
         pass
 if how == "silent" and count == 1:
     sys.exit(0)
+if how == "fifo" and count == 1:
+    os.mkfifo("output.txt")
+    sys.exit(0)
+if how.startswith("link:") and count == 1:
+    os.symlink(how[5:], "output.txt")
+    sys.exit(0)
+if how == "huge" and count == 1:
+    with open("output.txt", "w") as f:
+        block = "E 4,1 5,2\\n" * 100_000
+        for _ in range(200 * 2**20 // len(block)):
+            f.write(block)
+    sys.exit(0)
+if how == "hog" and count == 1:
+    hoard = bytearray(300 * 2**20)
+    for i in range(0, len(hoard), 4096):
+        hoard[i] = 1
 if how == "burn-thread" and count == 2:
     def burn():
         end = time.process_time() + 3
@@ -159,6 +175,48 @@ def test_an_agent_that_writes_no_output_txt_loses_as_malformed(tmp_path) -> None
     record = play(agent(tmp_path, "silent"), RandomAgent())
     assert (record.winner, record.reason) == (1, Reason.MALFORMED), record
     assert record.detail == "wrote no output.txt" and len(record.moves) == 2
+
+
+@pytest.mark.parametrize(
+    ("how", "detail"),
+    [
+        ("fifo", "output.txt is a FIFO, not a file"),
+        ("link:/dev/zero", "output.txt is a link"),
+        ("link:/etc/passwd", "output.txt is a link"),
+        ("huge", "output.txt is longer than 64 KB"),
+    ],
+)
+def test_an_output_txt_that_is_no_plain_file_of_its_own_is_malformed_within_the_clock(
+    tmp_path, how: str, detail: str
+) -> None:
+    import resource
+
+    logs = tmp_path / "logs"
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    record = play(agent(tmp_path, how), RandomAgent(), tc="20 kill=10", log_dir=logs)
+    assert time.monotonic() - started < 15  # no hang on a FIFO, no endless read
+    assert (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - grown) < 32 * 1024  # KB
+    assert (record.winner, record.reason, record.detail) == (1, Reason.MALFORMED, detail)
+    # nothing of a file it linked to is read, recorded or shown
+    shown = record.to_json() + next(logs.glob("1-*.log")).read_text()
+    assert "root:" not in shown and "E 4,1 5,2" not in shown
+
+
+def test_an_agent_killed_for_its_memory_limit_loses_by_memory(tmp_path) -> None:
+    from arbiter.referee.sandbox import detect
+
+    if not detect().cgroups:
+        pytest.skip("the kernel kills for memory only in a cgroup")
+    supervision = replace(SPEC.supervision, memory_limit_mb=128)
+    game = SPEC.make({"max_plies": 1000})
+    seats = [
+        SPEC.referee.program_seat(agent(tmp_path, "hog"), supervision=supervision),
+        LocalSeat(RandomAgent(), game, SPEC.referee, seed=3),
+    ]
+    record = asyncio.run(play_game(SPEC, game, seats, TimeControl.parse("20 kill=10")))
+    assert (record.winner, record.reason) == (1, Reason.MEMORY), record
+    assert "128 MB" in record.detail
 
 
 def test_the_contest_clock_is_300_seconds_killed_10_seconds_past() -> None:
