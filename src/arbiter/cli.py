@@ -431,7 +431,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     sv.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
     )
-    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--port", type=_bounded_int(1, 65535), default=8000)
     sv.add_argument("--db", metavar="FILE", help="a tournament database whose standings to show")
     sv.add_argument(
         "--config",
@@ -798,6 +798,10 @@ def _cmd_check_agent(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+SERVE_GRACE = 5
+"""Seconds ``arbiter serve`` gives open connections to close when it is stopped."""
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -815,7 +819,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise ConfigError(f"no database {args.db!r}")
     where = "this machine only" if args.host in ("127.0.0.1", "localhost", "::1") else "the network"
     print(f"arbiter serve: http://{args.host}:{args.port}/ (listening on {where})", flush=True)
-    uvicorn.run(create_app(args.db, agents), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        create_app(args.db, agents),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        timeout_graceful_shutdown=SERVE_GRACE,
+    )
     return 0
 
 

@@ -9,6 +9,7 @@ Requests the game cannot take get a JSON ``{"error": ...}`` with a 4xx status.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 from collections.abc import AsyncIterator
@@ -286,13 +287,29 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
             await socket.close(code=4404)
             return
         queue = session.listen()
-        try:
+
+        async def forward() -> None:
             await socket.send_json(session.snapshot())
             while True:
                 await socket.send_json(await queue.get())
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+
+        async def until_closed() -> None:
+            # the client's close (or the server's, as it stops) ends the socket even
+            # when the game is over and nothing more will be sent
+            while (await socket.receive())["type"] != "websocket.disconnect":
+                pass
+
+        tasks = [asyncio.create_task(forward()), asyncio.create_task(until_closed())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(
+                    asyncio.CancelledError, WebSocketDisconnect, RuntimeError, OSError
+                ):
+                    await task
             session.forget(queue)
 
     # -- replays -------------------------------------------------------------------
