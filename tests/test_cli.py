@@ -427,3 +427,9 @@ def test_log_dir_keeps_the_standard_error_of_each_run_of_a_halma_program(tmp_pat
     for name in ("1-a", "2-b"):
         log = (logs / "game-0001" / f"{name}.log").read_text().splitlines()
         assert [line.split(" e ", 1)[1] for line in log if " e " in line] == ["run GAME"] * 3
+
+
+def test_an_engine_table_too_large_is_a_one_line_error(capsys) -> None:
+    assert main(["match", "votey", "alphabeta:hash=100000", "random", "--games", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "hash must be at most 4096" in err and err.count("\n") == 1

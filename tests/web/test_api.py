@@ -286,3 +286,37 @@ def test_a_hop_chain_is_entered_hop_by_hop_and_may_stop_at_a_landing(
 def test_a_bad_start_position_is_refused_by_name(client: TestClient) -> None:
     r = client.post("/api/sessions", json={"game": "checkers", "position": "not a board"})
     assert r.status_code == 422 and r.json()["error"].startswith("bad position: ")
+
+
+def test_abandoned_games_are_ended_so_they_never_fill_the_server(monkeypatch) -> None:
+    from arbiter.web import app as web
+
+    monkeypatch.setattr(web, "MAX_SESSIONS", 3)
+    monkeypatch.setattr(web, "ABANDONED_AFTER", 0.5)
+    new = {"game": "votey", "engine": "random", "move_time": 0.1}
+    with TestClient(create_app()) as client:
+        sids = [client.post("/api/sessions", json=new).json()["id"] for _ in range(3)]
+        assert client.post("/api/sessions", json=new).status_code == 503  # all three fresh
+        with client.websocket_connect(f"/api/sessions/{sids[0]}/live") as watched:
+            watched.receive_json()
+            time.sleep(0.8)  # the other two are closed pages now
+            r = client.post("/api/sessions", json=new)
+            assert r.status_code == 201, r.json()
+            assert client.get(f"/api/sessions/{sids[0]}").status_code == 200  # watched: kept
+        gone = [client.get(f"/api/sessions/{sid}").status_code for sid in sids[1:]]
+        assert 404 in gone  # at least one abandoned game made room
+
+
+@pytest.mark.parametrize(
+    ("engine", "message"),
+    [
+        ("alphabeta:hash=1500", "hash must be at most 64 here"),
+        ("alphabeta:hash=100000", "hash must be at most 4096"),
+        ("alphabeta:depth=40", "depth must be at most 12 here"),
+    ],
+)
+def test_engine_options_a_page_may_ask_for_are_bounded(
+    client: TestClient, engine: str, message: str
+) -> None:
+    r = client.post("/api/matches", json={"game": "votey", "engines": [engine, "random"]})
+    assert r.status_code in (400, 422) and message in r.json()["error"], r.json()

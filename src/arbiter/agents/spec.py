@@ -32,6 +32,10 @@ ENGINES: dict[str, tuple[str, ...]] = {
 transposition table in megabytes; ``pure=1``: search in Python even where the game
 has a compiled kernel)."""
 
+OPTION_LIMITS = {"depth": MAX_DEPTH, "nodes": 10**12, "hash": 4096, "pure": 1}
+"""The largest value of each engine option (a table of 4 GB is already far past what
+any contest's memory allows)."""
+
 
 @dataclass(frozen=True, slots=True)
 class AgentSpec:
@@ -62,8 +66,8 @@ class AgentSpec:
                     )
                 if not value.isdigit() or int(value) < 1:
                     raise ConfigError(f"agent {text!r}: {key} must be a whole number >= 1")
-                if key == "depth" and int(value) > MAX_DEPTH:
-                    raise ConfigError(f"agent {text!r}: depth must be at most {MAX_DEPTH}")
+                if int(value) > OPTION_LIMITS[key]:
+                    raise ConfigError(f"agent {text!r}: {key} must be at most {OPTION_LIMITS[key]}")
                 options.append((key, int(value)))
             return cls(name or text, engine=head, options=tuple(options))
         program = Program.from_command(text, cwd=cwd, name=name or text)

@@ -136,7 +136,10 @@ class LocalSeat(Generic[S, M]):
 
     async def start(self, seat: Player, clock: Clock) -> None:
         self.seat = seat
-        self.agent.reset(self.game, seat, self.seed)
+        try:
+            self.agent.reset(self.game, seat, self.seed)
+        except Exception as e:  # its tables cannot be made: that engine's crash
+            raise Crash(f"{self.name}: {type(e).__name__}: {e}", f"{type(e).__name__}: {e}") from e
 
     def _think(self, s: S, limit: Limit, clock: Clock) -> Reply:
         wall = self.supervision.charging is Charging.WALL

@@ -38,6 +38,17 @@ from arbiter.web.sessions import Session, WebError, engine_game, human_game
 
 STATIC = Path(__file__).parent / "static"
 MAX_SESSIONS = 100
+
+ABANDONED_AFTER = 120.0
+"""Seconds after which a game no page watches and no one asks about is ended and
+dropped (its page was closed), so abandoned games never fill the server."""
+
+SWEEP_EVERY = 30.0
+"""Seconds between two looks for abandoned games."""
+
+WEB_OPTION_LIMITS = {"hash": 64, "depth": 12, "nodes": 10_000_000}
+"""The largest engine options a page may ask for: a server plays many games at once
+for anyone who opens it (a 1.5 GB table, or a search of hours, is not a page's to ask)."""
 """Live games kept; past this the oldest finished ones are dropped."""
 MAX_MOVE_TIME = 60.0
 
@@ -92,11 +103,29 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
     and engines by game (the only programs a page can ask for)."""
     sessions: dict[str, Session] = {}
 
+    async def sweep() -> None:
+        """Ends and drops the abandoned games."""
+        for session in list(sessions.values()):
+            if session.abandoned(ABANDONED_AFTER):
+                sessions.pop(session.id, None)
+                await session.stop()
+
+    async def sweeping() -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            await sweep()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        for session in sessions.values():  # their programs stopped with the server
-            await session.stop()
+        sweeper = asyncio.create_task(sweeping())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            for session in sessions.values():  # their programs stopped with the server
+                await session.stop()
 
     app = FastAPI(title="arbiter", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
     configured = agents or {}
@@ -130,7 +159,12 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
             names = [a.name for a in configured.get(game, [])]
             known = ", ".join([*ENGINES, *names])
             raise WebError(422, f"unknown engine {text!r} for {game}: expected one of {known}")
-        return AgentSpec.parse(text)
+        engine = AgentSpec.parse(text)
+        for key, value in engine.options:
+            if value > WEB_OPTION_LIMITS.get(key, value):
+                limit = WEB_OPTION_LIMITS[key]
+                raise WebError(422, f"engine {text!r}: {key} must be at most {limit} here")
+        return engine
 
     def clock_of(text: str) -> TimeControl:
         try:
@@ -153,10 +187,15 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
     def session_of(sid: str) -> Session:
         session = sessions.get(sid)
         if session is None:
-            raise WebError(404, f"no game {sid!r} on this server (it may have been restarted)")
+            raise WebError(
+                404, f"no game {sid!r} on this server (it ended unwatched, or the server restarted)"
+            )
+        session.touch()
         return session
 
     async def keep(session: Session) -> dict[str, Any]:
+        if len(sessions) >= MAX_SESSIONS:
+            await sweep()
         if len(sessions) >= MAX_SESSIONS:
             for old in list(sessions.values()):
                 if old.outcome is not None:

@@ -132,6 +132,7 @@ class Session:
         self._changed = asyncio.Event()
         self.version = 0  # counts the changes, so a page can drop a snapshot older than its own
         self.task: asyncio.Task[Any] | None = None
+        self.seen = time.monotonic()  # the last request about it, or the last watcher's leave
 
     # -- the game ---------------------------------------------------------------
 
@@ -275,10 +276,21 @@ class Session:
     def listen(self) -> asyncio.Queue[dict[str, Any]]:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=64)
         self._listeners.add(queue)
+        self.touch()
         return queue
 
     def forget(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
         self._listeners.discard(queue)
+        self.touch()
+
+    def touch(self) -> None:
+        """Notes that someone asked about the game just now."""
+        self.seen = time.monotonic()
+
+    def abandoned(self, after: float) -> bool:
+        """True when no page watches the game and no one has asked about it for
+        ``after`` seconds (its page was closed)."""
+        return not self._listeners and time.monotonic() - self.seen > after
 
     def _publish(self) -> None:
         self.version += 1
