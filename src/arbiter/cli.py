@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import Sequence
@@ -969,6 +970,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except ArbiterError as e:
         print(f"arbiter {args.command}: error: {e}", file=sys.stderr)
+        return 1
+    except sqlite3.DatabaseError as e:
+        print(
+            f"arbiter {args.command}: error: the results database failed: {e} "
+            "(damaged, or in use by another program?)",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt:
         print(f"arbiter {args.command}: interrupted", file=sys.stderr)

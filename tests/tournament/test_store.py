@@ -83,9 +83,53 @@ def test_a_file_that_is_not_a_database_is_a_config_error(tmp_path) -> None:
         Store(path)
 
 
-def test_a_damaged_record_is_named(tmp_path) -> None:
+def test_a_damaged_record_is_named_and_the_others_are_read(tmp_path) -> None:
     with Store(tmp_path / "results.db") as store:
         t = store.open("cup", "votey", SETTINGS, AGENTS)
-        store.add(t.id, round_robin(2)[0], record(1, 0), "{not json")
-        with pytest.raises(ConfigError, match="game 1 is damaged"):
-            list(store.games(t.id))
+        first, second = round_robin(2)[:2]
+        store.add(t.id, first, record(1, 0), "{not json")
+        store.add(t.id, second, record(2, 1), record(2, 1).to_json())
+        assert [g.number for g in store.games(t.id)] == [second.round]
+        note = store.damage_note()
+        assert note is not None and f"game {first.round} (" in note
+
+
+def test_a_damaged_database_gives_up_what_it_still_holds(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from arbiter.cli import main
+
+    db = tmp_path / "cup.db"
+    argv = ["tournament", "votey", "--agent", "random", "--agent", "random", "--db", str(db)]
+    assert main([*argv, "--move-time", "0.01", "--rounds", "8"]) == 0  # 16 games
+    size = db.stat().st_size
+    with open(db, "r+b") as f:  # garbage in the middle of the file
+        f.seek(size // 2)
+        f.write(os.urandom(3000))
+    for command in (["report", str(db)], ["export", str(db), "-o", str(tmp_path / "g.jsonl")]):
+        done = subprocess.run(
+            [sys.executable, "-m", "arbiter.cli", *command], capture_output=True, text=True
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == 1 and "is damaged:" in done.stderr and "game " in done.stderr
+    salvaged = (tmp_path / "g.jsonl").read_text().splitlines()
+    assert 0 < len(salvaged) < 16
+
+
+def test_a_locked_database_is_said_to_be_locked(tmp_path, monkeypatch) -> None:
+    import sqlite3
+
+    from arbiter.errors import ConfigError
+    from arbiter.tournament import store
+
+    path = tmp_path / "cup.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE x (y)")
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds it (not in WAL mode yet)
+    monkeypatch.setattr(store, "LOCK_WAIT", 0.2)
+    with pytest.raises(ConfigError, match="is locked by another process"):
+        store.Store(path)
+    holder.rollback()
+    holder.close()

@@ -246,11 +246,20 @@ def cmd_report(args: argparse.Namespace) -> int:
     with Store(_existing_db(args.db)) as store:
         t = _tournament_of(store, args.tournament)
         table = standings(t.name, t.game, t.agents, list(store.games(t.id)))
+        damage = store.damage_note()
     if args.json:
         print(as_json(table))
     else:
         render(table)
-    return 0
+    return _warn(damage)
+
+
+def _warn(damage: str | None) -> int:
+    """Says what a damaged database could not give; the exit status (1 if anything)."""
+    if damage is None:
+        return 0
+    print(f"warning: {damage}", file=sys.stderr)
+    return 1
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -268,6 +277,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         finally:
             if out is not sys.stdout:
                 out.close()
+        damage = store.damage_note()
     if args.output:
         print(f"{count} games written to {args.output}", file=sys.stderr)
-    return 0
+    return _warn(damage)

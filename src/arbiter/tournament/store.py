@@ -102,6 +102,13 @@ class RunningGame:
     started: str
 
 
+LOCK_WAIT = 30.0
+"""Seconds to wait for another process's lock on the database before giving up."""
+
+PROBE_MISSES = 200
+"""Numbers tried past the last game found when a damaged index must be walked by hand."""
+
+
 class Store:
     """A results database file (created if missing).
 
@@ -112,11 +119,22 @@ class Store:
         self.path = str(path)
         with contextlib.suppress(OSError):  # new: its owner's alone (SQLite's files follow)
             os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        #: the games :meth:`games` could not read back, each with why
+        self.damaged: list[str] = []
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=LOCK_WAIT)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(SCHEMA)
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise ConfigError(
+                    f"{self.path!r} is locked by another process (a tournament writing to "
+                    "it?): try again when it is done"
+                ) from None
+            raise ConfigError(
+                f"{self.path!r} cannot be opened as a results database ({e})"
+            ) from None
         except sqlite3.DatabaseError as e:
             raise ConfigError(f"{self.path!r} is not an arbiter results database ({e})") from None
 
@@ -268,21 +286,63 @@ class Store:
             )
 
     def games(self, tournament: int) -> Iterator[StoredGame]:
-        """The finished games of a tournament, by number.
-
-        :raises ConfigError: if a stored record cannot be read back.
-        """
-        rows = self.db.execute(
-            "SELECT number, pair, first, second, record FROM games WHERE tournament = ? "
-            "ORDER BY number",
-            (tournament,),
-        )
-        for number, pair, first, second, text in rows:
+        """The finished games of a tournament that can be read back, by number. A game
+        the file's damage reaches (unreadable pages, bytes that are not text, a record
+        that does not parse) is skipped and named in :attr:`damaged`, so what the file
+        still holds is salvaged."""
+        for number in self._numbers(tournament):
             try:
-                record = GameRecord.from_json(text)
-            except RecordError as e:
-                raise ConfigError(f"{self.path!r}: game {number} is damaged: {e}") from None
+                row = self.db.execute(
+                    "SELECT pair, first, second, CAST(record AS BLOB) FROM games "
+                    "WHERE tournament = ? AND number = ?",
+                    (tournament, number),
+                ).fetchone()
+                if row is None:
+                    continue
+                pair, first, second, raw = row
+                record = GameRecord.from_json(bytes(raw).decode("utf-8"))
+            except (sqlite3.DatabaseError, RecordError, UnicodeDecodeError, TypeError) as e:
+                why = "not text" if isinstance(e, UnicodeDecodeError) else str(e)
+                self.damaged.append(f"game {number} ({why[:120]})")
+                continue
             yield StoredGame(number, pair, (first, second), record)
+
+    def _numbers(self, tournament: int) -> list[int]:
+        """The numbers of a tournament's stored games, found by its index; where the
+        index itself is damaged, each number is tried in turn."""
+        try:
+            rows = self.db.execute(
+                "SELECT number FROM games WHERE tournament = ? ORDER BY number", (tournament,)
+            )
+            return [r[0] for r in rows]
+        except sqlite3.DatabaseError as e:
+            self.damaged.append(f"the list of games ({e})")
+        found: list[int] = []
+        number, misses = 0, 0
+        while misses < PROBE_MISSES:
+            number += 1
+            try:
+                hit = self.db.execute(
+                    "SELECT 1 FROM games WHERE tournament = ? AND number = ?", (tournament, number)
+                ).fetchone()
+            except sqlite3.DatabaseError:
+                hit = (1,)  # unreadable: games() names it
+            if hit is None:
+                misses += 1
+            else:
+                misses = 0
+                found.append(number)
+        return found
+
+    def damage_note(self) -> str | None:
+        """One line naming what :meth:`games` could not read, or None."""
+        if not self.damaged:
+            return None
+        shown = ", ".join(self.damaged[:5]) + (" ..." if len(self.damaged) > 5 else "")
+        return (
+            f"{self.path!r} is damaged: {len(self.damaged)} could not be read: {shown}; "
+            "the games shown are all it still holds"
+        )
 
 
 class _Transaction:
