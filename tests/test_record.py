@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -92,13 +93,13 @@ def test_move_after_the_end_is_caught() -> None:
         ('{"game":"votey","players":[],"moves":[],"winner":3,"reason":"connected"}', "winner"),
         ('{"game":"votey","players":[],"moves":[],"winner":0,"reason":"won"}', "'won'"),
         (
-            '{"game":"votey","players":[],"moves":[],"winner":0,"reason":"connected",'
-            '"times":["x"]}',
-            "wrong type",
+            '{"game":"votey","players":["a","b"],"moves":["1434"],"winner":0,'
+            '"reason":"connected","times":["x"]}',
+            "seconds from 0 up, not 'x'",
         ),
-        ('{"game":"votey","players":5,"moves":[],"winner":0,"reason":"connected"}', "wrong type"),
+        ('{"game":"votey","players":5,"moves":[],"winner":0,"reason":"connected"}', "two names"),
         (
-            '{"game":"votey","players":[],"moves":[],"winner":0,"reason":"connected",'
+            '{"game":"votey","players":["a","b"],"moves":[],"winner":0,"reason":"connected",'
             '"options":[1]}',
             "wrong type",
         ),
@@ -148,3 +149,49 @@ def test_records_that_contradict_themselves_or_break_the_parser_are_record_error
 ) -> None:
     with pytest.raises(RecordError, match=message):
         replay(GameRecord.from_json(line))
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('"moves":["1434"],"times":[0.1,0.2],"winner":0', "one time for each move"),
+        ('"moves":["1434"],"times":[NaN],"winner":0', "seconds from 0 up, not nan"),
+        ('"moves":["1434"],"times":[-1],"winner":0', "seconds from 0 up, not -1"),
+        ('"moves":[],"winner":true', "'winner' must be 0, 1 or null, not True"),
+    ],
+)
+def test_nonsense_in_a_record_is_named(line: str, message: str) -> None:
+    text = '{"game":"votey","players":["a","b"],"reason":"time",' + line + "}"
+    with pytest.raises(RecordError, match=re.escape(message)):
+        GameRecord.from_json(text)
+
+
+@pytest.mark.parametrize("players", ['["a"]', '["a","b","c"]', '["a",""]', '"ab"'])
+def test_a_record_has_two_players(players: str) -> None:
+    text = '{"game":"votey","moves":[],"winner":0,"reason":"time","players":' + players + "}"
+    with pytest.raises(RecordError, match="must be two names"):
+        GameRecord.from_json(text)
+
+
+def test_replay_unsealed_names_each_bad_record_without_a_traceback(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    lines = [
+        '{"game":"votey","players":["a","b"],"moves":["1434"],"times":[1,2,3],"winner":0,'
+        '"reason":"time"}',
+        '{"game":"votey","players":["a"],"moves":[],"winner":0,"reason":"time"}',
+    ]
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "replay", "--unsealed", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
+    assert (
+        "bad.jsonl:1: field 'times'" in done.stdout
+        and "bad.jsonl:2: field 'players'" in done.stdout
+    )

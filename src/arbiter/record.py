@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import os
 import secrets
 from collections.abc import Iterator
@@ -111,9 +112,23 @@ class GameRecord:
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError("field 'moves' must be a list of strings")
         winner = d["winner"]
-        if winner not in (None, 0, 1):
+        if isinstance(winner, bool) or winner not in (None, 0, 1):
             raise RecordError(f"field 'winner' must be 0, 1 or null, not {winner!r}")
+        players = d["players"]
+        if (
+            not isinstance(players, list)
+            or len(players) != 2
+            or not all(isinstance(p, str) and p for p in players)
+        ):
+            raise RecordError(f"field 'players' must be two names, not {players!r}"[:200])
+        if not isinstance(d["game"], str):
+            raise RecordError(f"field 'game' must be a game's name, not {d['game']!r}"[:200])
         times = d.get("times") or [0.0] * len(moves)
+        if not isinstance(times, list) or len(times) != len(moves):
+            raise RecordError("field 'times' must give one time for each move")
+        for t in times:
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < math.inf:
+                raise RecordError(f"field 'times' must be seconds from 0 up, not {t!r}")
         if winner is None and reason.is_fault:
             raise RecordError(f"a fault ({reason}) cannot end in a draw")
         try:
