@@ -2,41 +2,58 @@
 programs and programs committing every fault, at each concurrency asked for.
 
 For each run it prints the games played, the verdicts by reason, the wrong verdicts
-(a fault not judged as the fault suite expects, or a good program blamed), the
-processes left behind (anything carrying a game's tag after its series), the
-referee errors (a game that raised instead of ending), and the slowest game.
+(a fault not judged as the fault suite expects, :func:`arbiter.agents.faulty.acceptable`,
+for that game's protocol, or a good program blamed), the processes left behind
+(anything carrying a game's tag after its series), the programs' work directories
+left behind, the referee errors (a series that raised instead of ending), and the
+slowest game. Programs run behind every wall the machine has (``--isolation``).
 
     python benchmarks/soak.py --seconds 300 --concurrency 1 2
+    python benchmarks/soak.py --games 2000 --concurrency 2
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
+import tempfile
 import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 
 import psutil
 
-from arbiter.agents.faulty import VERDICT, Fault
+from arbiter.agents.faulty import NOT_ONCE_PER_MOVE, Fault, acceptable
 from arbiter.agents.spec import AgentSpec
-from arbiter.errors import Reason
-from arbiter.games import GAME_NAMES
+from arbiter.games import GAME_NAMES, find_game
+from arbiter.referee.file_seat import runs_once_per_move
+from arbiter.referee.isolation import choose
 from arbiter.referee.sandbox import detect
 from arbiter.referee.series import GameJob, run_series
 
 GOOD = ("random", "greedy", "program")  # built-in engines, and a good external program
 
 
-def jobs(rng: random.Random, start: int, count: int, tags: list[str]) -> Iterator[GameJob]:
+def jobs(
+    rng: random.Random, start: int, count: int, tags: list[str], isolation: str
+) -> Iterator[GameJob]:
     """``count`` games from round ``start``: half with a faulty program in a random seat."""
     pids_limit = any(c in ("pids", "unified") for c, _ in detect().parents)
-    faults = [f for f in Fault if f is not Fault.FORK_BOMB or pids_limit]
+    walls = choose(isolation)
     for i in range(count):
         game = rng.choice(GAME_NAMES)
+        spec = find_game(game)
+        faults = [
+            f
+            for f in Fault
+            if (f is not Fault.FORK_BOMB or pids_limit)
+            and (f is not Fault.KILL_PARENT or walls.own_uid or walls.namespaces)
+            and not (runs_once_per_move(spec) and f in NOT_ONCE_PER_MOVE)
+        ]
         base = [sys.executable, "-m", "arbiter.cli", "agent", game, "--engine", "random"]
         seats = []
         for _ in range(2):
@@ -59,6 +76,7 @@ def jobs(rng: random.Random, start: int, count: int, tags: list[str]) -> Iterato
             seed=rng.randrange(1 << 30),
             round=start + i,
             options={"max_plies": 40},
+            supervision=replace(spec.supervision, isolation=isolation),
         )
 
 
@@ -76,8 +94,17 @@ def left(tags: list[str]) -> int:
     return count
 
 
-def soak(seconds: float, concurrency: int, seed: int, batch: int) -> None:
+def boxes() -> set[str]:
+    """The programs' work directories now in the temporary directory."""
+    return {b for b in os.listdir(tempfile.gettempdir()) if b.startswith("arbiter-game-")}
+
+
+def soak(
+    seconds: float, games_wanted: int, concurrency: int, seed: int, batch: int, isolation: str
+) -> None:
     rng = random.Random(seed)
+    walls = choose(isolation)
+    before = boxes()
     verdicts: Counter[str] = Counter()
     wrong: list[str] = []
     errors = 0
@@ -85,9 +112,10 @@ def soak(seconds: float, concurrency: int, seed: int, batch: int) -> None:
     games = 0
     slowest = 0.0
     t0 = time.monotonic()
-    while time.monotonic() - t0 < seconds:
+    while time.monotonic() - t0 < seconds and games < games_wanted:
         tags: list[str] = []
-        batch_jobs = list(jobs(rng, games + 1, batch, tags))
+        size = min(batch, games_wanted - games)
+        batch_jobs = list(jobs(rng, games + 1, size, tags, isolation))
         started = time.monotonic()
         try:
             for job, record in run_series(batch_jobs, concurrency):
@@ -97,17 +125,16 @@ def soak(seconds: float, concurrency: int, seed: int, batch: int) -> None:
                 if faulty:
                     seat = faulty[0]
                     fault = Fault(job.agents[seat].name.split(":", 1)[1])
-                    expected = VERDICT[fault]
+                    spec = find_game(job.game)
+                    rulings = acceptable(
+                        fault,
+                        once_per_move=runs_once_per_move(spec),
+                        single_process=spec.supervision.single_process,
+                        memory_limit=spec.supervision.memory_limit is not None,
+                        walled=walls.own_uid or walls.namespaces,
+                    )
                     lost = record.winner == 1 - seat and record.reason.is_fault
-                    ok = (
-                        (record.winner, record.reason) == (1 - seat, expected)
-                        if expected is not None
-                        else not lost
-                    )
-                    # under a memory limit (Alquerque's 64 MB) a fork bomb may run out of it
-                    ok = ok or (
-                        fault is Fault.FORK_BOMB and lost and record.reason is Reason.MEMORY
-                    )
+                    ok = (record.reason if lost else None) in rulings
                 elif record.reason.is_fault:
                     ok = False  # a good program blamed
                 else:
@@ -124,15 +151,18 @@ def soak(seconds: float, concurrency: int, seed: int, batch: int) -> None:
         time.sleep(0.5)
         leftover += left(tags)
     elapsed = time.monotonic() - t0
+    time.sleep(1)
+    folders = len(boxes() - before)
     print(
         f"concurrency {concurrency}: {games} games in {elapsed:.0f}s "
-        f"({games / elapsed:.1f} games/s), confinement {detect().kind}"
+        f"({games / elapsed:.1f} games/s), {walls.describe(detect())}"
     )
     print("  verdicts: " + ", ".join(f"{r} {n}" for r, n in verdicts.most_common()))
     print(f"  wrong verdicts: {len(wrong)}")
     for line in wrong[:20]:
         print(f"    {line}")
     print(f"  processes left: {leftover}")
+    print(f"  work directories left: {folders}")
     print(f"  referee errors: {errors}")
     print(f"  mean seconds per game in the slowest batch: {slowest:.2f}", flush=True)
 
@@ -140,12 +170,14 @@ def soak(seconds: float, concurrency: int, seed: int, batch: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=300, help="per concurrency")
+    parser.add_argument("--games", type=int, default=10**9, help="at most, per concurrency")
+    parser.add_argument("--isolation", default="auto", help="the walls (default: all there are)")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=40, help="games per series")
     args = parser.parse_args()
     for k in args.concurrency:
-        soak(args.seconds, k, args.seed, args.batch)
+        soak(args.seconds, args.games, k, args.seed, args.batch, args.isolation)
 
 
 if __name__ == "__main__":

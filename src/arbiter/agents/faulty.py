@@ -64,6 +64,7 @@ class Fault(StrEnum):
     BINARY = "binary"  # a line that is not UTF-8
     DETACH_EXIT = "detach-exit"  # leaves a CPU burner in a session of its own and exits
     STATS_AFTER = "stats-after"  # plays its game, then writes 1 MB nobody asked for
+    KILL_PARENT = "kill-parent"  # sends SIGKILL to the process that started it, plays on
 
 
 VERDICT: dict[Fault, Reason | None] = {
@@ -90,6 +91,9 @@ VERDICT: dict[Fault, Reason | None] = {
     Fault.BINARY: Reason.MALFORMED,
     Fault.DETACH_EXIT: Reason.CRASH,
     Fault.STATS_AFTER: None,
+    # with a uid of its own or namespaces it cannot reach its referee: the game plays
+    # on; below them the referee's worker dies (see :func:`acceptable`)
+    Fault.KILL_PARENT: None,
 }
 """How the referee rules each fault of the first program to move, with the waiting
 program suspended; ``None``: no fault of that program, the game plays on. (Under a
@@ -99,6 +103,51 @@ STARTS_PROCESSES = frozenset({Fault.BURN_CHILD, Fault.FORK_BOMB, Fault.DETACH, F
 """Faults that start another process: where a program must run alone (Chinese
 checkers) they lose by :attr:`Reason.FORKED` once the referee sees the child (a
 detached child may escape a referee without cgroups, which sees only descendants)."""
+
+NOT_ONCE_PER_MOVE = frozenset(
+    {Fault.TWO_MOVES, Fault.CLOSE_STDOUT, Fault.PONDER, Fault.LONG_LINE_UNENDED, Fault.BINARY}
+)
+"""Faults only a program running between its moves can commit: a program run once per
+move has no output stream to close or to write ahead on."""
+
+ONCE_PER_MOVE_VERDICT: dict[Fault, Reason | None] = {
+    Fault.DEBUG_LINES: None,  # its output stream is not read: harmless
+    Fault.DETACH_EXIT: Reason.MALFORMED,  # it exits 0 without its output file: no move
+}
+"""Where a program run once per move is ruled otherwise than in :data:`VERDICT`."""
+
+
+def acceptable(
+    fault: Fault,
+    *,
+    once_per_move: bool,
+    single_process: bool,
+    memory_limit: bool,
+    walled: bool = True,
+) -> frozenset[Reason | None]:
+    """The rulings a referee may give ``fault`` (committed at the program's first
+    move): the reason it loses by, or ``None`` where the program has done nothing to
+    lose by and the game plays on. ``walled``: programs run behind a uid of their own
+    or namespaces. One place for the fault suite and the soak.
+
+    >>> sorted(acceptable(Fault.CRASH, once_per_move=False, single_process=False,
+    ...     memory_limit=False))
+    [<Reason.CRASH: 'crash'>]
+    """
+    if once_per_move and fault in NOT_ONCE_PER_MOVE:
+        return frozenset()  # it cannot be committed: nothing to rule
+    if fault is Fault.KILL_PARENT and not walled:
+        return frozenset({Reason.CRASH})  # its referee's worker died: the game is forfeited
+    expected = ONCE_PER_MOVE_VERDICT.get(fault, VERDICT[fault]) if once_per_move else VERDICT[fault]
+    found: set[Reason | None] = {expected}
+    if single_process and fault in STARTS_PROCESSES:
+        found = {Reason.FORKED}
+        if fault in (Fault.DETACH, Fault.DETACH_EXIT):
+            found.add(expected)  # a detached child may get out of sight first
+    if fault is Fault.FORK_BOMB and memory_limit:
+        found.add(Reason.MEMORY)  # under a memory limit a fork bomb may run out of it first
+    return frozenset(found)
+
 
 _BURN = "import sys\nwhile True: pass"
 
@@ -218,6 +267,9 @@ class FaultyAgent(Generic[S, M]):
         if fault is Fault.DETACH_EXIT:
             self._spawn(detached=True)
             os._exit(0)
+        if fault is Fault.KILL_PARENT:
+            with contextlib.suppress(OSError):
+                os.kill(os.getppid(), signal.SIGKILL)
         texts = {
             Fault.GARBAGE: "no move here \x1b[2J\x1b[31mYOU LOSE",
             Fault.EMPTY: "",
