@@ -433,3 +433,14 @@ def test_an_engine_table_too_large_is_a_one_line_error(capsys) -> None:
     assert main(["match", "votey", "alphabeta:hash=100000", "random", "--games", "1"]) == 1
     err = capsys.readouterr().err
     assert "hash must be at most 4096" in err and err.count("\n") == 1
+
+
+def test_solve_takes_a_position_inline(capsys) -> None:
+    start = "......b/......./......./......./......./......./ww..... w 10 - -"
+    assert main(["solve", "alquerque", start, "--depth", "2"]) == 0
+    spec = find_game("alquerque")
+    s = spec.notation.parse_position(start)
+    spec.referee.judge(spec.make(), s, capsys.readouterr().out.strip(), seat=0)  # legal
+    assert main(["solve", "votey", "nonsense"]) == 1
+    err = capsys.readouterr().err
+    assert "'nonsense' is neither a file nor a position: invalid votey position" in err

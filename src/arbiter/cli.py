@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter import __version__, core
-from arbiter.errors import ArbiterError, ConfigError
+from arbiter.errors import ArbiterError, ConfigError, NotationError
 
 COMMANDS_WITH_GAME = ("match", "agent", "play", "perft", "tournament")
 
@@ -850,13 +850,24 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     spec = find_game(args.game)
     game = spec.make()
+    inline = args.file != "-" and not os.path.exists(args.file) and args.file != "input.txt"
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+        if args.file == "-":
+            text = sys.stdin.read()
+        elif inline:
+            text = args.file  # the position itself, given on the command line
+        else:
+            text = Path(args.file).read_text("utf-8")
     except OSError as e:
         raise ConfigError(f"cannot read {args.file!r}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{args.file!r} is not text") from None
-    s, given = _solve_position(spec, text)
+    try:
+        s, given = _solve_position(spec, text)
+    except NotationError as e:
+        if inline:
+            raise ConfigError(f"{args.file!r} is neither a file nor a position: {e}") from None
+        raise
     if (ended := game.outcome(s)) is not None:
         raise ConfigError(f"the game is over in that position: {ended}")
     agent = make_agent(spec, _engine(args.engine, args.depth))

@@ -153,7 +153,7 @@ def test_each_board_is_played_by_clicking_and_the_engine_answers(
             break
         status = page.text_content("#status") or ""
         target = page.locator("g.cell.target").first
-        if "click the piece again" in status and not target.count():
+        if "again to end it there" in status and not target.count():
             page.click("g.cell.selected .hit", force=True)
         else:
             target.locator(".hit").click(force=True)

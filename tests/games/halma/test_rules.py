@@ -221,6 +221,19 @@ def test_rule_1b_a_piece_must_leave_the_camp_while_one_can() -> None:
         resolve_move("E 8,8 9,9", s, seat=0)
 
 
+def test_a_square_the_piece_cannot_reach_is_named_as_such_not_as_a_camp_rule() -> None:
+    s = GAME.initial()
+    for text in ("4,1 9,9", "0,0 3,3"):
+        start, end = text.split()
+        with pytest.raises(
+            IllegalMove, match=f"no step or chain of hops takes the piece on {start} to {end}"
+        ):
+            resolve_move(text, s, seat=0)
+    s = position({(4, 1), (8, 8)}, {(10, 3), (3, 12)})
+    with pytest.raises(IllegalMove, match="must move one out"):  # reachable: the camp rule
+        resolve_move("8,8 9,9", s, seat=0)
+
+
 def test_rule_1b_else_a_piece_moves_further_from_the_corner() -> None:
     # 1,1 cannot leave the camp in one move (no hops; every neighbour is in the camp)
     s = position({(1, 1), (8, 8)}, {(10, 3), (3, 12)})

@@ -33,6 +33,8 @@ from arbiter.games.halma.rules import (
     State,
     cell,
     destinations,
+    hops_from,
+    steps_from,
     xy,
 )
 
@@ -181,6 +183,11 @@ def resolve_move(text: str, s: State, *, seat: Player) -> Move:
         for legal in _RULES.legal_moves(s):
             if legal == m:
                 return legal
+        if not ((steps_from(m.origin, occupied) | hops_from(m.origin, occupied)) >> m.target) & 1:
+            raise IllegalMove(
+                f"illegal move {shown!r}: no step or chain of hops takes the piece on "
+                f"{square(m.origin)} to {square(m.target)}"
+            )
     elif m.is_step:
         if (occupied >> m.target) & 1:
             raise IllegalMove(f"illegal move {shown!r}: {square(m.target)} is occupied")

@@ -62,7 +62,12 @@ function render() {
   if (s.result) status = "";
   else if (s.your_turn) {
     status = "Your move" + (s.forced_capture ? ": a capture is compulsory" : "");
-    if (stopHere) status += " (click the piece again to stop here)";
+    if (stopHere) {
+      const at = clicks[clicks.length - 1];
+      const cell = board && board.layout.cells.find((c) => c.id === at);
+      const where = cell ? cell.label : "the last landing square";
+      status += ` (the chain may go on: click ${where} again to end it there)`;
+    }
   } else if (s.thinking) status = `${s.players[s.to_move]} is thinking…`;
   $("status").textContent = status;
   $("result").textContent = s.result ? `Result: ${s.result.text}` : "";
