@@ -12,43 +12,59 @@ from arbiter.clock import TimeControl
 from arbiter.referee.supervision import Charging
 
 
-def started(tc: str, seat: int = 0) -> ProgramClock:
-    """A wall-charged clock past its first move (charged from the program's start)."""
-    clock = ProgramClock(TimeControl.parse(tc), seat, Charging.WALL)
+def started(tc: str, seat: int = 0) -> tuple[ProgramClock, float]:
+    """A wall-charged clock past its first move (that move charged nothing: the program
+    began just now), and the moment before its second move began."""
+    clock = ProgramClock(TimeControl.parse(tc), seat, Charging.WALL, began=time.perf_counter())
     clock.message_received()
     clock.replied()
+    t0 = time.perf_counter()
     clock.message_received()
-    return clock
+    return clock, t0
 
 
 def test_per_move_budget_is_the_move_time_less_what_the_move_has_cost() -> None:
-    clock = started("st=2")
+    clock, t0 = started("st=2")
     limit = clock.limit()
-    assert limit.time == pytest.approx(2.0, abs=0.01) and limit.wall
+    assert limit.time is not None and limit.wall
+    assert 2.0 - (time.perf_counter() - t0) <= limit.time <= 2.0
     time.sleep(0.2)
-    assert clock.limit().time == pytest.approx(1.8, abs=0.05)
+    left = clock.limit().time
+    assert 2.0 - (time.perf_counter() - t0) <= left <= 2.0 - 0.2
 
 
 def test_game_clock_is_given_as_it_stands_and_counts_down() -> None:
-    clock = started("30", seat=1)
+    clock, t0 = started("30", seat=1)
     before = clock.clock.remaining[1]
+    assert before == pytest.approx(30.0, abs=0.05)  # the first move cost (almost) nothing
     time.sleep(0.3)
     limit = clock.limit()
+    spent = time.perf_counter() - t0
     assert limit.time is None and limit.wall
-    assert limit.my_clock == pytest.approx(before - 0.3, abs=0.05)
-    assert limit.budget(moves_to_go=25) == pytest.approx((before - 0.3) / 25, abs=0.01)
+    assert before - spent <= limit.my_clock <= before - 0.3
+    assert limit.budget(moves_to_go=25) == pytest.approx(limit.my_clock / 25)
     clock.replied()
-    assert clock.clock.remaining[1] == pytest.approx(before - 0.3, abs=0.05)
+    left = clock.clock.remaining[1]
+    assert before - (time.perf_counter() - t0) <= left <= before - 0.3
     assert clock.clock.remaining[0] == 30.0
 
 
 def test_overtime_gives_each_move_the_overtime_allowance() -> None:
-    clock = started("0.1 ot=1")
+    clock, _ = started("0.1 ot=1")
     time.sleep(0.15)
     clock.replied()
     assert clock.clock.in_overtime(0)
+    t0 = time.perf_counter()
     clock.message_received()
-    assert clock.limit().time == pytest.approx(1.0, abs=0.02)
+    left = clock.limit().time
+    assert 1.0 - (time.perf_counter() - t0) <= left <= 1.0
+
+
+def test_the_first_move_is_charged_from_the_program_s_start() -> None:
+    clock = ProgramClock(
+        TimeControl.parse("st=2"), 0, Charging.WALL, began=time.perf_counter() - 0.5
+    )
+    assert clock.limit().time <= 1.5
 
 
 def test_cpu_charging_counts_start_up_against_the_first_move() -> None:

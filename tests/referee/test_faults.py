@@ -24,6 +24,7 @@ from arbiter.referee.match import play_game
 from arbiter.referee.replay import replay
 from arbiter.referee.sandbox import detect
 from arbiter.referee.seat import LocalSeat, Program
+from arbiter.referee.supervision import Supervision
 
 PROGRAM = Path(__file__).resolve().parent.parent / "fakegame" / "program.py"
 PIDS_LIMIT = any(c in ("pids", "unified") for c, _ in detect().parents)
@@ -31,18 +32,43 @@ WALLED = detect().own_uids or detect().namespaces
 
 
 class SlowRandom(RandomAgent):  # type: ignore[type-arg]
-    """A random engine that takes 1.2 s of wall time (and no CPU) over each move."""
+    """A random engine that, before each move, waits until the processes carrying
+    ``tag`` (the program and what it started) have used 1.5 s more CPU, or 30 s have
+    passed: a program awake on its opponent's time then uses more than its 1 s a
+    move however loaded the machine is (the wait is measured in the program's CPU,
+    not the machine's wall time)."""
+
+    def __init__(self, tag: str) -> None:
+        super().__init__()
+        self.tag = tag
+
+    def cpu(self) -> float:
+        total = 0.0
+        for p in psutil.process_iter(["cmdline"]):
+            try:
+                if self.tag in " ".join(p.info["cmdline"] or ()):
+                    t = p.cpu_times()
+                    total += t.user + t.system
+            except psutil.Error:
+                continue
+        return total
 
     def choose(self, s, limit):
-        time.sleep(1.2)
+        start, deadline = self.cpu(), time.monotonic() + 30
+        while self.cpu() - start < 1.5 and time.monotonic() < deadline:
+            time.sleep(0.05)
         return super().choose(s, limit)
 
 
 def play(spec, seat, tc: str = "st=1", opponent_agent=None):
-    """A game of at most 30 plies between ``seat`` (first) and a random engine."""
+    """A game of at most 30 plies between ``seat`` (first) and a random engine (which
+    may wait, at no CPU cost, as long as it likes: its wall backstop is wide)."""
     options = {"max_plies": 30}
     game = spec.make(options)
-    opponent = LocalSeat(opponent_agent or RandomAgent(), game, spec.referee, seed=1)
+    patient = Supervision(backstop_factor=60.0)
+    opponent = LocalSeat(
+        opponent_agent or RandomAgent(), game, spec.referee, seed=1, supervision=patient
+    )
     return asyncio.run(
         play_game(spec, game, [seat, opponent], TimeControl.parse(tc), options=options)
     )
@@ -135,9 +161,10 @@ def test_without_suspension_thinking_on_the_opponents_time_is_charged(
     tag = uuid.uuid4().hex
     awake = replace(spec.supervision, suspend=False)
     seat = spec.referee.program_seat(faulty(game, fault, tag, tmp_path), supervision=awake)
-    # the opponent takes 1.2 s of wall time a move: time to think for a program awake
-    # (a detached child is charged while it is the program's descendant, cgroup or not)
-    record = play(spec, seat, opponent_agent=SlowRandom())
+    # the opponent waits while the program burns 1.5 s of CPU: more than its move's
+    # 1 s, charged to its next move (a detached child is charged while it is the
+    # program's descendant, cgroup or not)
+    record = play(spec, seat, opponent_agent=SlowRandom(tag))
     seen = {Reason.TIME, Reason.FORKED} if spec.supervision.single_process else {Reason.TIME}
     assert record.winner == 1 and record.reason in seen, record
     assert left_behind(tag) == []

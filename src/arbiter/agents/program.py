@@ -29,14 +29,25 @@ MIN_BUDGET = 0.02
 class ProgramClock:
     """One program's own account of its clock (see the module docstring)."""
 
-    def __init__(self, tc: TimeControl, seat: Player, charging: Charging = Charging.CPU) -> None:
+    def __init__(
+        self,
+        tc: TimeControl,
+        seat: Player,
+        charging: Charging = Charging.CPU,
+        *,
+        began: float | None = None,
+    ) -> None:
         self.clock = Clock.start(tc)
         self.seat = seat
         self.charging = charging
         # the first move is charged from the program's start: its CPU time so far, or
-        # under wall charging the wall time since the process began, an over-estimate
-        # when the referee kept it suspended meanwhile, never an under-estimate
-        self._mark = 0.0 if charging is Charging.CPU else _process_start()
+        # under wall charging the wall time since it began (``began``, on the
+        # perf_counter scale; by default when the process began), an over-estimate when
+        # the referee kept it suspended meanwhile, never an under-estimate
+        if charging is Charging.CPU:
+            self._mark = 0.0
+        else:
+            self._mark = _process_start() if began is None else began
         self._first = True
 
     def _now(self) -> float:
