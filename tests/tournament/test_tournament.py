@@ -265,3 +265,27 @@ def test_report_asks_which_tournament_when_a_file_holds_several(tmp_path, capsys
     assert "no tournament 'winter'" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "none.db")]) == 1
     assert "no database" in capsys.readouterr().err
+
+
+def test_a_once_per_move_program_in_two_games_at_once_gets_a_copy_of_its_directory_for_each(
+    tmp_path,
+) -> None:
+    # the agent counts its plies in playdata.txt: two games sharing one directory would
+    # mix their counts and files and lose as malformed or illegal
+    home = tmp_path / "halma-agent"
+    home.mkdir()
+    (home / "notes.txt").write_text("the agent's own file, copied for each game\n")
+    agents = tmp_path / "agents.toml"
+    agents.write_text(
+        '[[agent]]\nname = "mine"\n'
+        f'command = "{sys.executable} -m arbiter.cli agent halma --engine greedy"\n'
+        f'dir = "{home}"\n'
+    )
+    db = tmp_path / "cup.db"
+    argv = ["tournament", "halma", "--agents", str(agents), "--agent", "random"]
+    argv += ["--agent", "greedy", "--db", str(db), "--concurrency", "2", "--tc", "60"]
+    assert main([*argv, "--max-plies", "16", "--no-openings"]) == 0
+    games = stored(db)
+    assert len(games) == 6
+    assert all(reason in ("move limit", "more time left") for *_, reason in games), games
+    assert sorted(p.name for p in home.iterdir()) == ["notes.txt"]  # never written
