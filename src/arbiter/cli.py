@@ -249,7 +249,9 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
 
     walls = choose(args.isolation)
     if args.no_network and not (detect().network_namespaces or walls.namespaces):
-        raise ConfigError("--no-network needs root and unshare here: see 'arbiter doctor'")
+        raise ConfigError(
+            "--no-network needs root and unshare, or bubblewrap: see 'arbiter doctor'"
+        )
     for path in args.expose:
         if not os.path.exists(path):
             raise ConfigError(f"--expose: no such path {path!r}")

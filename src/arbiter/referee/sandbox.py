@@ -323,7 +323,10 @@ class Protection:
             lines.append(f"  {tool}: {where or 'not found'}")
         pdeath = "yes" if self.launcher("setpriv") else "no (setpriv missing)"
         lines.append(f"  programs die with the referee: {pdeath}")
-        net = "available" if self.network_namespaces else "not available (needs root and unshare)"
+        if self.network_namespaces or self.namespaces:
+            net = "available"
+        else:
+            net = "not available (needs root and unshare, or bubblewrap)"
         lines.append(f"  --no-network: {net}")
         if self.own_uids:
             uids = f"yes: {self.uids.start}-{self.uids.stop - 1}, one free uid for each program"
