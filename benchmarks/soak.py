@@ -72,7 +72,9 @@ def jobs(
         yield GameJob(
             game=game,
             agents=(seats[0], seats[1]),
-            time_control="st=0.5",
+            # a clock on wall time (Alquerque's) counts a program's start-up and a
+            # loaded machine: it gets more of it
+            time_control="st=2" if spec.supervision.charging == "wall" else "st=0.5",
             seed=rng.randrange(1 << 30),
             round=start + i,
             options={"max_plies": 40},
