@@ -71,6 +71,7 @@ def test_replay_reports_a_tampered_record(tmp_path, capsys) -> None:
     main(["match", "votey", "random", "random", "--games", "1", "--record", str(record)])
     capsys.readouterr()
     text = record.read_text().replace('"moves":["', '"moves":["8888","', 1)
+    text = text.replace('"times":[', '"times":[0.1,', 1)
     record.write_text(text)
     # changed after the referee sealed it
     assert main(["replay", str(record)]) == 1
@@ -443,4 +444,4 @@ def test_solve_takes_a_position_inline(capsys) -> None:
     spec.referee.judge(spec.make(), s, capsys.readouterr().out.strip(), seat=0)  # legal
     assert main(["solve", "votey", "nonsense"]) == 1
     err = capsys.readouterr().err
-    assert "'nonsense' is neither a file nor a position: invalid votey position" in err
+    assert "'nonsense': no such file, nor is it a position (invalid votey position" in err

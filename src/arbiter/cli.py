@@ -868,7 +868,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         s, given = _solve_position(spec, text)
     except NotationError as e:
         if inline:
-            raise ConfigError(f"{args.file!r} is neither a file nor a position: {e}") from None
+            raise ConfigError(
+                f"cannot read {args.file!r}: no such file, nor is it a position ({e})"
+            ) from None
         raise
     if (ended := game.outcome(s)) is not None:
         raise ConfigError(f"the game is over in that position: {ended}")
