@@ -10,7 +10,11 @@ it at a pace nearer a contest's.
 Agents are built-in engines run as programs (``arbiter agent``), so each game goes
 through the contest's protocol exactly as a contestant's program would.
 
+``--isolation LEVEL`` (repeatable) plays the rows behind those walls, to compare what
+they cost; by default every wall the machine has.
+
 Usage: python benchmarks/tournament.py [--game NAME] [--games N] [--depth D] [--move-time S]
+       [--isolation LEVEL ...]
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
@@ -81,7 +86,9 @@ def program(game: str, engine: str, name: str) -> AgentSpec:
     return AgentSpec.parse(command, name=name)
 
 
-def run(game: str, engine: str, games: int, concurrency: int) -> tuple[float, float, float]:
+def run(
+    game: str, engine: str, games: int, concurrency: int, isolation: str = "auto"
+) -> tuple[float, float, float]:
     """(games per hour, the referee's share of the games' summed wall time, its
     milliseconds per move)."""
     spec = find_game(game)
@@ -92,7 +99,7 @@ def run(game: str, engine: str, games: int, concurrency: int) -> tuple[float, fl
         agents,
         rounds=max(1, games // 2),
         time_control=TimeControl.parse("st=10") if game != "halma" else TimeControl.parse("300"),
-        supervision=spec.supervision,
+        supervision=replace(spec.supervision, isolation=isolation),
     )
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
         tournament = open_tournament(store, plan)
@@ -117,19 +124,32 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--depth", type=int, default=2)
     parser.add_argument("--move-time", type=float, default=0.1, help="the timed rows' seconds")
+    parser.add_argument("--isolation", action="append", help="walls (default: all there are)")
+    parser.add_argument(
+        "--engine", action="append", help="only these agents (random, alphabeta:depth=D, ...)"
+    )
     args = parser.parse_args()
     print(
-        f"{'game':17s} {'agents':18s} {'conc':>4s} {'games/h':>9s} {'referee':>8s} {'ms/move':>8s}"
+        f"{'game':17s} {'agents':18s} {'walls':10s} {'conc':>4s} {'games/h':>9s} "
+        f"{'referee':>8s} {'ms/move':>8s}"
     )
+    engines = args.engine or [
+        "random",
+        f"alphabeta:depth={args.depth}",
+        f"alphabeta@{args.move_time}",
+    ]
     for game in args.game or GAME_NAMES:
-        for engine in ("random", f"alphabeta:depth={args.depth}", f"alphabeta@{args.move_time}"):
-            for concurrency in (1, 2):
-                per_hour, share, per_move = run(game, engine, args.games, concurrency)
-                print(
-                    f"{game:17s} {engine:18s} {concurrency:4d} {per_hour:9.0f} {share:8.1%} "
-                    f"{per_move:8.1f}",
-                    flush=True,
-                )
+        for engine in engines:
+            for isolation in args.isolation or ["auto"]:
+                for concurrency in (1, 2):
+                    per_hour, share, per_move = run(
+                        game, engine, args.games, concurrency, isolation
+                    )
+                    print(
+                        f"{game:17s} {engine:18s} {isolation:10s} {concurrency:4d} "
+                        f"{per_hour:9.0f} {share:8.1%} {per_move:8.1f}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":
