@@ -176,8 +176,14 @@ def test_a_level_the_machine_cannot_give_is_refused_by_name() -> None:
     with pytest.raises(ConfigError, match="unknown isolation level 'tight'"):
         choose("tight", bare)
     # a level caps the walls: 'cgroup' leaves uid and namespaces down where they exist
-    assert choose("rlimits", detect()) == Walls()
-    assert not choose("cgroup", detect()).own_uid
+    full = replace(detect(), kind="cgroup v2", own_uids=True, namespaces=True)
+    assert choose("rlimits", full) == Walls()
+    assert choose("cgroup", full) == Walls(cgroup=True)
+    assert choose("user", full) == Walls(cgroup=True, own_uid=True)
+    assert choose("auto", full) == choose("strict", full) == Walls(True, True, True)
+    # and the line said at a match's start names each wall
+    line = Walls(cgroup=True, own_uid=True).describe(full)
+    assert line.startswith("isolation: user (cgroup: cgroup v2, own uid: yes (60000-60999)")
 
 
 def test_strict_isolation_on_a_machine_without_the_walls_refuses_to_start(tmp_path) -> None:
