@@ -1,6 +1,8 @@
 """Shared test settings: the test game is registered with the games."""
 
+import atexit
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 
@@ -17,7 +19,9 @@ register(RACE_FILES)
 collect_ignore_glob = ["referee/agents/*.py", "fakegame/program.py"]
 
 # records written by the tests are sealed with a key of their own, never the user's
-os.environ["ARBITER_RECORD_KEY"] = os.path.join(tempfile.mkdtemp(prefix="arbiter-key-"), "key")
+_KEY_DIR = tempfile.mkdtemp(prefix="arbiter-key-")
+atexit.register(shutil.rmtree, _KEY_DIR, ignore_errors=True)
+os.environ["ARBITER_RECORD_KEY"] = os.path.join(_KEY_DIR, "key")
 
 
 BOTH_PATHS = ("test_rules", "test_openspiel", "test_pydraughts", "test_perft_files")
