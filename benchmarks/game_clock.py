@@ -18,12 +18,12 @@ import re
 import statistics
 from collections import defaultdict
 
-from arbiter.agents.registry import make_seat
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.referee.events import Event, MovePlayed
 from arbiter.referee.match import play_game
+from arbiter.referee.seat import make_seat
 
 PHASES = (("opening", 1, 20), ("middle", 21, 80), ("end", 81, 10_000))
 

@@ -23,13 +23,15 @@ import statistics
 import sys
 import time
 
+from arbiter.clock import Charging
+from arbiter.contract import Supervision
 from arbiter.referee.box import Box
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.isolation import Level, choose
 from arbiter.referee.pipe import LinePipe
 from arbiter.referee.process import AgentProcess
 from arbiter.referee.sandbox import detect
-from arbiter.referee.supervision import Charging, Supervision, program_environment
+from arbiter.referee.supervision import confinement, program_environment, walls
 
 ECHO = [sys.executable, "-u", "-c", "import sys\nfor line in sys.stdin: print(line, end='')"]
 WRITER = ["/bin/sh", "-c", "echo 'E 4,1 5,2' > output.txt"]
@@ -51,14 +53,14 @@ def levels() -> list[Level]:
 async def start_once(level: Level) -> float:
     supervision = Supervision(isolation=str(level))
     t0 = time.perf_counter()
-    box = Box(supervision.walls(), argv=["/bin/true"], name="true")
+    box = Box(walls(supervision), argv=["/bin/true"], name="true")
     try:
         process = AgentProcess(
             ["/bin/true"],
             cwd=box.path,
             stdin=False,
             env=program_environment(box.path),
-            confinement=supervision.confinement,
+            confinement=confinement(supervision),
             box=box,
         )
         await process.start()
@@ -71,12 +73,12 @@ async def start_once(level: Level) -> float:
 
 async def moves(level: Level, count: int) -> float:
     supervision = Supervision(isolation=str(level))
-    box = Box(supervision.walls(), argv=ECHO, name="echo")
+    box = Box(walls(supervision), argv=ECHO, name="echo")
     pipe = LinePipe(
         ECHO,
         cwd=box.path,
         env=program_environment(box.path),
-        confinement=supervision.confinement,
+        confinement=confinement(supervision),
         box=box,
     )
     try:
@@ -100,12 +102,12 @@ async def moves(level: Level, count: int) -> float:
 
 async def runs(level: Level, count: int) -> float:
     supervision = Supervision(isolation=str(level))
-    box = Box(supervision.walls(), argv=WRITER, name="writer")
+    box = Box(walls(supervision), argv=WRITER, name="writer")
     runner = FileRunner(
         WRITER,
         box.path,
         env=program_environment(box.path),
-        confinement=supervision.confinement,
+        confinement=confinement(supervision),
         box=box,
     )
     times = []

@@ -12,7 +12,7 @@ from typing import Any
 
 from arbiter import core
 from arbiter.agents.alphabeta import AlphaBetaAgent
-from arbiter.agents.base import Limit
+from arbiter.clock import Limit
 from arbiter.games import GAME_NAMES, find_game
 
 

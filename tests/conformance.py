@@ -27,7 +27,7 @@ def check_game(
     the game's record, in the first seat's numbering, replays to the same outcome.
     """
     game = spec.make({"max_plies": max_plies})
-    notation, referee = spec.notation, spec.referee
+    notation, referee = spec.notation, spec.contest
     rng = random.Random(seed)
     for _ in range(n_games):
         s = game.initial()
@@ -80,8 +80,8 @@ def check_notation(spec: GameSpec[Any, Any], game: Any, s: Any) -> None:
     sample = moves[:: -(-len(moves) // SAMPLE_MOVES)] if moves else moves
     for seat in range(2):
         for m in sample:
-            text = spec.referee.move_text(game, s, m, seat=seat)
-            assert spec.referee.judge(game, s, text, seat=seat) == m
+            text = spec.contest.move_text(game, s, m, seat=seat)
+            assert spec.contest.judge(game, s, text, seat=seat) == m
             plain = spec.notation.format_move(m, seat=seat)
             assert spec.notation.resolve_move(plain, s, seat=seat) == m
     back = spec.notation.parse_position(spec.notation.format_position(s))

@@ -27,7 +27,7 @@ def test_move_text_gives_a_clean_error_or_a_legal_move(name: str, text: str) -> 
     game = spec.make()
     s = game.initial()
     try:
-        m = spec.referee.judge(game, s, text, seat=0)
+        m = spec.contest.judge(game, s, text, seat=0)
     except (NotationError, IllegalMove, AgentFault) as e:
         assert str(e)
     else:

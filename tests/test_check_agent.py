@@ -74,9 +74,9 @@ def test_steered_games_meet_the_rules_and_the_built_in_passes(name: str, met: se
 
 def test_the_steering_opponent_leaves_more_wins_open_than_random() -> None:
     """The winning-claim check meets wins far sooner than a random opponent would."""
-    from arbiter.agents.base import Limit
     from arbiter.agents.random import RandomAgent
     from arbiter.agents.steering import SteeringAgent
+    from arbiter.clock import Limit
 
     spec = find_game("votey")
     steer = next(c for c in checks(spec, None) if c.name == "winning claim").steer
@@ -101,7 +101,7 @@ def test_the_steering_opponent_leaves_more_wins_open_than_random() -> None:
 
 STRAY = """\
 from pathlib import Path
-from arbiter.games.halma.protocol import parse_input
+from arbiter.games.halma.contest import parse_input
 from arbiter.games.halma.rules import CAMPS, NEIGHBOURS, xy
 
 given = parse_input(Path("input.txt").read_text())
@@ -207,7 +207,7 @@ def test_an_alquerque_player_that_dodges_captures_fails_its_games(tmp_path) -> N
 
 NO_CLAIM = """\
 import sys
-from arbiter.agents.base import Limit
+from arbiter.clock import Limit
 from arbiter.agents.greedy import GreedyAgent
 from arbiter.games.votey import evaluate
 from arbiter.games.votey.notation import format_move, resolve_move
@@ -361,7 +361,7 @@ SLOW = """\
 import time
 from pathlib import Path
 from arbiter.games.halma.notation import format_move
-from arbiter.games.halma.protocol import parse_input
+from arbiter.games.halma.contest import parse_input
 from arbiter.games.halma.rules import Halma
 
 # a Halma program that thinks 0.5 s of CPU whatever time input.txt gives it

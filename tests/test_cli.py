@@ -11,12 +11,13 @@ import pytest
 from arbiter.agents.registry import make_agent
 from arbiter.cli import main
 from arbiter.clock import TimeControl
+from arbiter.contract import Program
 from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.games.votey.protocol import VoteySeat
+from arbiter.games.votey.referee import VoteySeat
 from arbiter.record import read_records
 from arbiter.referee.match import play_game
-from arbiter.referee.seat import LocalSeat, Program
+from arbiter.referee.seat import LocalSeat
 
 AGENT = [sys.executable, "-m", "arbiter.cli", "agent", "votey"]
 
@@ -33,9 +34,9 @@ def test_external_agent_plays_the_same_game_as_in_process() -> None:
     tc = TimeControl.per_move_seconds(30)
 
     def greedy() -> LocalSeat:
-        return LocalSeat(make_agent(spec, "greedy"), game, spec.referee, seed=4)
+        return LocalSeat(make_agent(spec, "greedy"), game, spec.contest, seed=4)
 
-    local = LocalSeat(make_agent(spec, "alphabeta:depth=2"), game, spec.referee, seed=3)
+    local = LocalSeat(make_agent(spec, "alphabeta:depth=2"), game, spec.contest, seed=3)
     external = VoteySeat(
         Program((*AGENT, "--engine", "alphabeta", "--depth", "2", "--seed", "3"), name="ext")
     )
@@ -320,7 +321,7 @@ def test_interrupted_match_still_prints_the_games_already_played(tmp_path) -> No
 
 
 def test_solve_answers_a_halma_input_txt_and_names_a_broken_line(tmp_path, capsys) -> None:
-    from arbiter.games.halma.protocol import input_text
+    from arbiter.games.halma.contest import input_text
 
     spec = find_game("halma")
     game = spec.make()
@@ -329,7 +330,7 @@ def test_solve_answers_a_halma_input_txt_and_names_a_broken_line(tmp_path, capsy
     path.write_text(input_text(s, 0, 0.5, single=True))
     assert main(["solve", "halma", "--depth", "1", str(path)]) == 0
     move = capsys.readouterr().out
-    assert spec.referee.judge(game, s, move, seat=0) in game.legal_moves(s)
+    assert spec.contest.judge(game, s, move, seat=0) in game.legal_moves(s)
     path.write_text(input_text(s, 0, 0.5, single=True).replace("BLACK", "GREEN"))
     assert main(["solve", "halma", str(path)]) == 1
     assert "input.txt line 2: expected BLACK or WHITE, found 'GREEN'" in capsys.readouterr().err
@@ -342,7 +343,7 @@ def test_solve_answers_any_game_s_position_text(tmp_path, capsys) -> None:
     path.write_text(spec.notation.format_position(game.initial()) + "\n")
     assert main(["solve", "checkers", str(path), "--depth", "2"]) == 0
     text = capsys.readouterr().out.strip()
-    assert spec.referee.judge(game, game.initial(), text, seat=0) in game.legal_moves(
+    assert spec.contest.judge(game, game.initial(), text, seat=0) in game.legal_moves(
         game.initial()
     )
 
@@ -441,7 +442,7 @@ def test_solve_takes_a_position_inline(capsys) -> None:
     assert main(["solve", "alquerque", start, "--depth", "2"]) == 0
     spec = find_game("alquerque")
     s = spec.notation.parse_position(start)
-    spec.referee.judge(spec.make(), s, capsys.readouterr().out.strip(), seat=0)  # legal
+    spec.contest.judge(spec.make(), s, capsys.readouterr().out.strip(), seat=0)  # legal
     assert main(["solve", "votey", "nonsense"]) == 1
     err = capsys.readouterr().err
     assert "'nonsense': no such file, nor is it a position (invalid votey position" in err

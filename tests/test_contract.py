@@ -19,10 +19,20 @@ GOOD_NOTATION = (ROOT / "tests" / "fakegame" / "notation.py").read_text()
 GOOD_PROTOCOL = (ROOT / "tests" / "fakegame" / "protocol.py").read_text()
 
 SPEC_MODULE = """
-from arbiter.contract import GameSpec
+from arbiter.contract import GameSpec, PlayerSide, RefereeSide
 from brokengame import notation, protocol
 from tests.fakegame import evaluate
 from tests.fakegame.rules import Move, Race, State
+
+
+
+def player_side() -> PlayerSide[State, Move]:
+    return protocol
+
+
+def referee_side() -> RefereeSide[State, Move]:
+    return protocol
+
 
 SPEC: GameSpec[State, Move] = GameSpec(
     name="broken",
@@ -30,10 +40,12 @@ SPEC: GameSpec[State, Move] = GameSpec(
     seat_names=("up", "down"),
     rules=Race,
     notation=notation,
-    referee=protocol,
+    contest=protocol,
     evaluation=evaluate,
     time_control=protocol.TIME_CONTROL,
     supervision=protocol.SUPERVISION,
+    player_side=player_side,
+    referee_side=referee_side,
 )
 """
 
@@ -91,6 +103,8 @@ def test_the_whole_test_game_meets_the_contract(tmp_path) -> None:
             "parse_move",
         ),
         ("protocol", "def adjudicate(", "def adjudication(", "adjudicate"),
+        ("protocol", "def serve(", "def serves(", "PlayerSide"),
+        ("protocol", "def program_seat(", "def program_set(", "RefereeSide"),
         (
             "protocol",
             "def judge(game: Game[State, Move], s: State, text: str, *, seat: Player)",

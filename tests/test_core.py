@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from arbiter import core
 from arbiter.agents.alphabeta import AlphaBetaAgent
-from arbiter.agents.base import Limit
+from arbiter.clock import Limit
 from arbiter.games import GAME_NAMES, find_game
 
 if not core.available():

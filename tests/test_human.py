@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from arbiter.agents.base import Limit
 from arbiter.agents.random import RandomAgent
-from arbiter.clock import TimeControl
+from arbiter.clock import Limit, TimeControl
 from arbiter.errors import Reason
 from arbiter.games import find_game
 from arbiter.human import HumanSeat, terminal_events
@@ -29,7 +28,7 @@ def session(name: str, entries: list[str], human: int = 0, agent=None, **rules) 
             raise EOFError from None
 
     person = HumanSeat(spec, game, read=read, write=shown.append)
-    engine = LocalSeat(agent or RandomAgent(), game, spec.referee, limit=Limit(time=0.1))
+    engine = LocalSeat(agent or RandomAgent(), game, spec.contest, limit=Limit(time=0.1))
     seats = [person, engine] if human == 0 else [engine, person]
     record = asyncio.run(
         play_game(

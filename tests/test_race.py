@@ -14,11 +14,12 @@ import pytest
 
 from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
+from arbiter.contract import Program
 from arbiter.errors import Reason, RecordError
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
 from arbiter.referee.replay import replay
-from arbiter.referee.seat import LocalSeat, Program
+from arbiter.referee.seat import LocalSeat
 from tests.fakegame import RACE, RACE_FILES
 from tests.fakegame.notation import format_move, parse_move, resolve_move
 from tests.fakegame.protocol_files import parse_input
@@ -46,12 +47,12 @@ def test_second_seat_numbers_the_board_from_its_own_side() -> None:
     m = resolve_move("2-4", s, seat=0)
     assert format_move(m, seat=1) == "9-7"
     s = game.apply(s, m)
-    assert RACE.referee.judge(game, s, "2-3", seat=1) == Move(8, 7)
+    assert RACE.contest.judge(game, s, "2-3", seat=1) == Move(8, 7)
 
 
 def test_programs_in_their_own_numbering_play_a_whole_game_and_it_replays() -> None:
     seats = [
-        RACE.referee.program_seat(program("lines", "random", i), supervision=RACE.supervision)
+        RACE.program_seat(program("lines", "random", i), supervision=RACE.supervision)
         for i in (1, 2)
     ]
     record = play(RACE, seats, "20 ot=1")
@@ -69,7 +70,7 @@ def test_programs_in_their_own_numbering_play_a_whole_game_and_it_replays() -> N
 def test_thinking_on_the_opponents_time_is_charged_under_a_game_clock() -> None:
     # the ponderer burns 0.25 s after every reply; with a 1 s game clock the burns
     # are charged to its next moves and its flag falls
-    ponder = RACE.referee.program_seat(program("lines", "ponder"), supervision=RACE.supervision)
+    ponder = RACE.program_seat(program("lines", "ponder"), supervision=RACE.supervision)
     record = play(RACE, [ponder, LocalSeat(RandomAgent(), RACE.make(), RACE.referee)], "1")
     assert (record.winner, record.reason) == (1, Reason.TIME)
     charged = record.times[0::2]
@@ -80,7 +81,7 @@ def test_thinking_on_the_opponents_time_is_charged_under_a_game_clock() -> None:
 def test_clock_ruling_goes_through_the_adjudication_hook_and_replays() -> None:
     # the lazy program moves only its lead token and uses 0.12 s a move: its 0.3 s base
     # runs out with a token still at home, and the overtime ruling takes the game
-    lazy = RACE.referee.program_seat(program("lines", "lazy"), supervision=RACE.supervision)
+    lazy = RACE.program_seat(program("lines", "lazy"), supervision=RACE.supervision)
     record = play(RACE, [lazy, LocalSeat(RandomAgent(), RACE.make(), RACE.referee)], "0.3 ot=1")
     assert (record.winner, record.reason) == (1, Reason.ADJUDICATED)
     assert record.score == (0.0, 3.0)
@@ -99,7 +100,7 @@ def test_programs_run_once_per_move_keep_their_files_within_a_game(tmp_path) -> 
     logs = tmp_path / "logs"
     supervision = replace(RACE_FILES.supervision, log_dir=str(logs))
     seats = [
-        RACE_FILES.referee.program_seat(program("files", "random", i, d), supervision=supervision)
+        RACE_FILES.program_seat(program("files", "random", i, d), supervision=supervision)
         for i, d in enumerate(dirs)
     ]
     record = play(RACE_FILES, seats, "10 kill=2")
@@ -125,7 +126,7 @@ def test_programs_run_once_per_move_keep_their_files_within_a_game(tmp_path) -> 
 def test_a_silent_once_per_move_program_loses_as_malformed(tmp_path) -> None:
     silent = tmp_path / "silent.py"
     silent.write_text("pass\n")
-    seat = RACE_FILES.referee.program_seat(
+    seat = RACE_FILES.program_seat(
         Program((sys.executable, str(silent)), str(tmp_path), "silent"),
         supervision=RACE_FILES.supervision,
     )

@@ -21,11 +21,11 @@ from arbiter.agents.base import Agent
 from arbiter.agents.random import RandomAgent
 from arbiter.agents.steering import SteeringAgent
 from arbiter.clock import TimeControl
-from arbiter.contract import GameSpec
+from arbiter.contract import GameSpec, Program
 from arbiter.probes import PROBES, STEERED_PLIES, Check
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
-from arbiter.referee.seat import LocalSeat, Program
+from arbiter.referee.seat import LocalSeat
 from arbiter.referee.transcript import game_dir
 
 TRANSCRIPT_LINES = 12
@@ -85,10 +85,10 @@ def run(spec: GameSpec[Any, Any], command: str, check: Check, workdir: str) -> R
     log_dir = str(Path(workdir) / check.name.replace(" ", "-"))
     supervision = replace(spec.supervision, log_dir=game_dir(log_dir, 1))
     program = Program.from_command(command, name="program")
-    seat = spec.referee.program_seat(program, supervision=supervision)
+    seat = spec.program_seat(program, supervision=supervision)
     steering = None if check.steer is None else SteeringAgent(check.steer.prefer, check.steer.watch)
     agent: Agent[Any, Any] = steering or RandomAgent()
-    opponent: LocalSeat[Any, Any] = LocalSeat(agent, game, spec.referee, seed=7)
+    opponent: LocalSeat[Any, Any] = LocalSeat(agent, game, spec.contest, seed=7)
     seats = [seat, opponent] if check.seat == 0 else [opponent, seat]
     tc = TimeControl.parse(check.clock) if check.clock else spec.time_control
     record: GameRecord = asyncio.run(

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 import time
 from collections.abc import Sequence
@@ -243,9 +242,9 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
     """
     from dataclasses import replace
 
+    from arbiter.clock import Charging
     from arbiter.referee.isolation import choose
     from arbiter.referee.sandbox import detect
-    from arbiter.referee.supervision import Charging
 
     walls = choose(args.isolation)
     if args.no_network and not (detect().network_namespaces or walls.namespaces):
@@ -677,7 +676,7 @@ def _cmd_agent(args: argparse.Namespace) -> int:
         verbose=args.verbose,
         reply_filter=reply_filter,
     )
-    status = spec.referee.serve(agent, game, args.args, run)
+    status = spec.serve(agent, game, args.args, run)
     if faulty is not None:
         faulty.after_game()
     return status
@@ -686,13 +685,13 @@ def _cmd_agent(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     import asyncio
 
-    from arbiter.agents.base import Limit
     from arbiter.agents.registry import make_agent
-    from arbiter.clock import TimeControl
+    from arbiter.clock import Limit, TimeControl
+    from arbiter.contract import Seat
     from arbiter.games import find_game
     from arbiter.human import HELP, HumanSeat, terminal_events
     from arbiter.referee.match import play_game
-    from arbiter.referee.seat import LocalSeat, Seat
+    from arbiter.referee.seat import LocalSeat
 
     spec = find_game(args.game)
     human = spec.seat_by_name(args.side or spec.seat_names[0])
@@ -704,7 +703,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     computer: Seat[Any, Any] = LocalSeat(
         make_agent(spec, engine),
         game,
-        spec.referee,
+        spec.contest,
         name=engine.name,
         seed=args.seed,
         limit=limit,
@@ -742,7 +741,7 @@ def _cmd_perft(args: argparse.Namespace) -> int:
         total = 0
         p = game.to_move(s)
         for m, nodes in divide(game, s, args.depth):
-            print(f"{spec.referee.move_text(game, s, m, seat=p)} {nodes}")
+            print(f"{spec.contest.move_text(game, s, m, seat=p)} {nodes}")
             total += nodes
         print(f"total {total}")
         return 0
@@ -838,7 +837,8 @@ def _solve_position(spec: Any, text: str) -> tuple[Any, float | None]:
     :raises NotationError: naming what is wrong with the text.
     """
     if spec.name == "halma" and text.split(maxsplit=1)[:1] in (["SINGLE"], ["GAME"]):
-        from arbiter.games.halma.protocol import SAFETY, parse_input
+        from arbiter.games.halma.contest import parse_input
+        from arbiter.games.halma.player import SAFETY
 
         given = parse_input(text)
         return given.state, given.remaining * (1 - SAFETY)
@@ -846,8 +846,8 @@ def _solve_position(spec: Any, text: str) -> tuple[Any, float | None]:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from arbiter.agents.base import Limit
     from arbiter.agents.registry import make_agent
+    from arbiter.clock import Limit
     from arbiter.games import find_game
 
     spec = find_game(args.game)
@@ -879,7 +879,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     agent.reset(game, p, args.seed)
     seconds = args.move_time or given or 1.0
     m = agent.choose(s, Limit(depth=args.depth) if args.depth else Limit(time=seconds))
-    print(spec.referee.move_text(game, s, m, seat=p))
+    print(spec.contest.move_text(game, s, m, seat=p))
     if agent.note():
         print(agent.note(), file=sys.stderr)
     return 0
@@ -939,8 +939,9 @@ def describe_walls(supervision: Any) -> str:
     """The one line said at the start of a match or tournament with programs: the
     walls they run behind on this machine."""
     from arbiter.referee.sandbox import detect
+    from arbiter.referee.supervision import walls
 
-    return str(supervision.walls().describe(detect()))
+    return str(walls(supervision).describe(detect()))
 
 
 COMMANDS = {
@@ -986,7 +987,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ArbiterError as e:
         print(f"arbiter {args.command}: error: {e}", file=sys.stderr)
         return 1
-    except sqlite3.DatabaseError as e:
+    except BrokenPipeError:
+        return 1
+    except Exception as e:
+        # a database's failure; sqlite3 is loaded only by the commands that use one (a
+        # contest program started by ``arbiter agent`` does not pay for its import)
+        sqlite3 = sys.modules.get("sqlite3")
+        if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
+            raise
         print(
             f"arbiter {args.command}: error: the results database failed: {e} "
             "(damaged, or in use by another program?)",
@@ -996,8 +1004,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"arbiter {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 1
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Time controls: a one-line spec (:class:`TimeControl`) and the running state (:class:`Clock`).
 
 What counts as time used (CPU of an agent's process tree, or wall time) is the
-contest's choice, made in its ``protocol.py``; the clock only does the arithmetic.
+contest's choice, made in its ``contest.py``; the clock only does the arithmetic.
 
 Text forms (space-separated parts; ``str`` round-trips with ``parse``):
 
@@ -24,11 +24,64 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from enum import StrEnum
 from typing import Self
 
-from arbiter.agents.base import Limit
 from arbiter.errors import ConfigError, Timeout
 from arbiter.game import Player
+
+
+class Charging(StrEnum):
+    """What a move costs on the clock: ``CPU`` time of the program's whole process tree
+    since its previous reply, or ``WALL`` time from the referee's message to the reply
+    (CodeCup's jury). The contest chooses; the clock only does the arithmetic."""
+
+    CPU = "cpu"
+    WALL = "wall"
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """What an agent may spend on one move (python-chess ``Limit``).
+
+    ``time`` is a fixed budget for this move; the clock fields describe a whole-game
+    clock when the contest has one (``moves_left`` 0: no moves until a new period,
+    the agent estimates how many remain). ``wall`` says the contest charges wall
+    time, so a search measures its budget on the wall clock rather than in CPU time
+    (on a busy machine the two differ). All times are seconds.
+    """
+
+    time: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    my_clock: float | None = None
+    their_clock: float | None = None
+    increment: float = 0.0
+    moves_left: int = 0
+    wall: bool = False
+
+    def budget(self, moves_to_go: int = 30) -> float | None:
+        """Returns the seconds to aim for on this move, or ``None`` for no time limit.
+
+        On a clock, the time left is shared over ``moves_left`` moves, or over
+        ``moves_to_go`` (the agent's estimate of the moves still to play) in sudden
+        death, with 80% of the increment; never more than half of the time left goes
+        on one move before the increment, nor more than 80% of it with the increment.
+
+        >>> Limit(time=2.0).budget()
+        2.0
+        >>> Limit(my_clock=60.0, moves_left=10).budget()
+        6.0
+        >>> Limit(my_clock=30.0).budget(moves_to_go=1)
+        15.0
+        """
+        if self.time is not None:
+            return self.time
+        if self.my_clock is None:
+            return None
+        clock = max(0.0, self.my_clock)
+        moves = max(1, self.moves_left or moves_to_go)
+        return min(min(clock / moves, clock / 2) + self.increment * 0.8, clock * 0.8)
 
 
 def _seconds(text: str, whole: str) -> float:

@@ -1,37 +1,45 @@
-"""The typed contract every game meets: its notation, its contest protocol, its evaluation.
+"""The typed contract every game meets, and the values the platform's layers pass
+between them.
 
-A game is four modules (``rules``, ``notation``, ``protocol``, ``evaluate``); the last
-three are checked against the protocols below, and :class:`GameSpec` holds them
-together with what the platform needs to know of the contest: its title, seat
-names, rule options, default time control, how programs are watched, and its score.
-The modules themselves are the implementations (a module satisfies a
-``typing.Protocol`` by its functions), so ``mypy --strict`` rejects a game whose
-module misses or misspells a function or gets a signature wrong.
+A game is a folder of modules: ``rules``, ``notation`` and ``evaluate``; ``contest``
+(the contest's rulings: how a program's reply is judged, its clock and how its
+programs are watched); ``player`` (the program's side of the contest's protocol,
+which ``arbiter agent`` runs) and ``referee`` (the referee's side: the seat that runs
+a program through that protocol). :class:`GameSpec` holds them together with what
+the platform needs to know of the contest: its title, seat names, rule options,
+default time control, supervision and score. The modules themselves are the
+implementations (a module satisfies a ``typing.Protocol`` by its functions), so
+``mypy --strict`` rejects a game whose module misses or misspells a function or gets
+a signature wrong. A spec loads its player and referee sides only when they are
+used: a contest program imports no referee, and a referee no program's side.
 
 Every function that turns text into a move, or a move into text, takes ``seat``
 keyword-only: some contests number the board from each player's own side (Chinese
 checkers), and the seat says whose numbering the text is in. Internal moves and
 positions, and records, are always absolute (the first player's numbering).
+
+This module sits just above the base (:mod:`arbiter.game`, :mod:`arbiter.clock`,
+:mod:`arbiter.errors`): every layer above may use it, and it uses none of them.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, Protocol, TextIO, TypeVar
+from typing import Generic, Protocol, TextIO, TypeVar
 
-from arbiter.clock import Clock, TimeControl
+from arbiter.agents.base import Agent
+from arbiter.clock import Charging, Clock, TimeControl
 from arbiter.errors import ConfigError
 from arbiter.game import Game, Outcome, Player
-
-if TYPE_CHECKING:
-    from arbiter.agents.base import Agent
-    from arbiter.referee.seat import Program, Seat
-    from arbiter.referee.supervision import Supervision
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
 S_in = TypeVar("S_in", contravariant=True)
+M_in = TypeVar("M_in", bound=Hashable, contravariant=True)
 
 
 class Notation(Protocol[S, M]):
@@ -106,6 +114,171 @@ class Evaluation(Protocol[S_in, M]):
 
 
 @dataclass(frozen=True, slots=True)
+class Supervision:
+    """How the referee watches a contest program: what time counts, and what it may do
+    meanwhile. These are options of a contest, not subclasses: every seat that runs a
+    program (a line pipe or a file-per-move runner) reads them.
+
+    - ``charging``: the time a move costs. ``CPU`` is user+sys time of the program's
+      whole process tree since its previous reply (Votey, checkers, Chinese checkers,
+      Halma); ``WALL`` is wall time from the referee's message to the reply (CodeCup's
+      Alquerque jury).
+    - ``suspend``: the waiting program's whole process tree is stopped (SIGSTOP) from
+      its reply until it is asked again (RULES.md: the waiting program). CPU it used
+      between its reply and the stop is charged to its next move either way, so a
+      program that thinks on its opponent's time pays for it.
+    - ``memory_limit_mb``: resident memory of the tree while it thinks; beyond it the
+      program loses.
+    - ``max_processes``: processes and threads a program may have at once (a cgroup's
+      limit, where there is one; it stops fork bombs).
+    - ``network``: False runs programs in a network namespace of their own (root).
+    - ``single_process``: the program may not start another process (the Chinese
+      checkers sheet: "the player must not fork"); one that does loses as soon as the
+      referee sees it (always in a cgroup; otherwise while the child is its descendant).
+    - ``pass_env``: the only variables of the referee's environment a program sees
+      besides its minimal one (see :func:`arbiter.referee.supervision.program_environment`).
+    - ``isolation``: the walls programs run behind (:mod:`arbiter.referee.isolation`:
+      ``auto``, every wall the machine has, by default), and ``expose``: more paths a
+      namespaced program may read (a compiler's or a runtime's folder, shared data).
+    - The wall-clock backstop for CPU charging (a program that sleeps or blocks uses
+      no CPU) is computed in one place, :meth:`Supervision.wall_limit`.
+    """
+
+    charging: Charging = Charging.CPU
+    suspend: bool = True
+    memory_limit_mb: float | None = None
+    backstop_factor: float = 2.0
+    backstop_extra: float = 1.0
+    max_processes: int | None = 256
+    network: bool = True
+    pass_env: tuple[str, ...] = ()
+    single_process: bool = False
+    log_dir: str | None = None
+    isolation: str = "auto"
+    expose: tuple[str, ...] = ()
+
+    def wall_limit(self, kill_at: float | None) -> float | None:
+        """Returns the wall seconds a program may take for a move that is killed at
+        ``kill_at`` seconds of charged time (``None``: no limit).
+
+        Under wall charging that is the kill deadline itself; under CPU charging it is
+        the backstop ``kill_at * backstop_factor + backstop_extra``.
+
+        >>> Supervision().wall_limit(1.0)
+        3.0
+        >>> Supervision(Charging.WALL).wall_limit(30.0)
+        30.0
+        """
+        if kill_at is None:
+            return None
+        if self.charging is Charging.WALL:
+            return kill_at
+        return kill_at * self.backstop_factor + self.backstop_extra
+
+    @property
+    def memory_limit(self) -> int | None:
+        """The memory limit in bytes, or ``None``."""
+        return None if self.memory_limit_mb is None else int(self.memory_limit_mb * 2**20)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A seat's answer: its text (in the seat's own numbering), the seconds to charge,
+    and a note for onlookers (an engine's depth and score)."""
+
+    text: str
+    seconds: float
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """An external contest program: its argv, working directory and display name."""
+
+    argv: tuple[str, ...]
+    cwd: str | None = None
+    name: str = ""
+
+    @classmethod
+    def from_command(
+        cls, command: str | Sequence[str], *, cwd: str | None = None, name: str = ""
+    ) -> Program:
+        """Returns the program of a shell-quoted command string or an argv list.
+
+        :raises ConfigError: for an empty command or unbalanced quotes.
+        """
+        argv = tuple(split_command(command))
+        return cls(argv, cwd, name or " ".join(argv))
+
+    @property
+    def label(self) -> str:
+        """The name to show for the program."""
+        return self.name or " ".join(self.argv)
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    """Returns the argv of a shell-quoted command string (or a copy of an argv list).
+
+    :raises ConfigError: for an empty command or unbalanced quotes.
+    """
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:
+            raise ConfigError(f"invalid command {command!r}: {e}") from None
+    else:
+        argv = list(command)
+    if not argv:
+        raise ConfigError(f"invalid command {command!r}: it is empty")
+    return argv
+
+
+def program_problem(exe: str, cwd: str | None, search: str | None = None) -> str | None:
+    """Says why the program ``exe`` cannot be started from ``cwd`` (``no such file``,
+    ``not an executable file``, ``not found on PATH``), or None if it can."""
+    if os.sep in exe:
+        path = exe if os.path.isabs(exe) else os.path.join(cwd or ".", exe)
+        if not os.path.isfile(path):
+            return "no such file"
+        return None if os.access(path, os.X_OK) else "not an executable file"
+    if exe and shutil.which(exe, path=search) is not None:
+        return None
+    return "not found on PATH"
+
+
+class Seat(Protocol[S_in, M_in]):
+    """One side of one game."""
+
+    name: str
+
+    async def start(self, seat: Player, clock: Clock) -> None:
+        """Gets ready to play ``seat``; raises AgentFault if it cannot."""
+        ...
+
+    async def ask(self, s: S_in, clock: Clock) -> Reply:
+        """Returns the seat's reply for ``s`` and the seconds to charge for it.
+
+        :raises AgentFault: for a crash, a time-out or a broken protocol.
+        """
+        ...
+
+    async def tell(self, before: S_in, move: M_in, after: S_in) -> None:
+        """Passes on the opponent's ``move``, played in ``before`` and leading to ``after``.
+
+        :raises AgentFault: if the seat cannot be told.
+        """
+        ...
+
+    async def rewind(self, s: S_in) -> bool:
+        """Goes back to ``s`` after a take-back; False if this seat cannot."""
+        ...
+
+    async def stop(self, outcome: Outcome) -> None:
+        """Ends the game for this seat; never raises."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
 class AgentRun:
     """How a built-in engine runs as a contest program: its clock, seed and streams.
     Every protocol's ``serve`` writes its replies through :meth:`reply`."""
@@ -124,8 +297,10 @@ class AgentRun:
         return text if self.reply_filter is None else self.reply_filter(text)
 
 
-class RefereeProtocol(Protocol[S, M]):
-    """Both sides of a contest's protocol, and the contest's rulings that need a clock.
+class Contest(Protocol[S, M]):
+    """A contest's rulings: how the referee judges a program's reply, the reply a
+    built-in engine writes, and the rulings that need a clock. Pure functions of the
+    rules and the notation, used by both sides of the protocol.
 
     ``STARTS_ANYWHERE`` says whether a program can begin a game from any position:
     True where the contest gives a program the whole board with every move (checkers,
@@ -150,21 +325,6 @@ class RefereeProtocol(Protocol[S, M]):
         """Returns the reply a program at ``seat`` writes for ``m`` in ``s``."""
         ...
 
-    def program_seat(self, program: Program, *, supervision: Supervision) -> Seat[S, M]:
-        """Returns the referee's seat that runs ``program`` through this protocol."""
-        ...
-
-    def serve(
-        self, agent: Agent[S, M], game: Game[S, M], args: Sequence[str], run: AgentRun
-    ) -> int:
-        """Plays one game as a contest program; ``args`` are the program's arguments.
-
-        Returns the exit status.
-
-        :raises ConfigError: if ``args`` are not what the contest starts a program with.
-        """
-        ...
-
     def adjudicate(
         self, game: Game[S, M], s: S, clock: Clock, ended: Outcome | None
     ) -> Outcome | None:
@@ -181,6 +341,30 @@ class RefereeProtocol(Protocol[S, M]):
         clock ruling of :meth:`adjudicate` would punish ``m`` and another move escapes
         it (Chinese checkers: no marble left at home once the time is spent), else
         ``m``. ``out_of_time``: the seat's base time is spent, this move included."""
+        ...
+
+
+class PlayerSide(Protocol[S, M]):
+    """The program's side of a contest's protocol: a built-in engine playing one game
+    as a contest program (``arbiter agent``)."""
+
+    def serve(
+        self, agent: Agent[S, M], game: Game[S, M], args: Sequence[str], run: AgentRun
+    ) -> int:
+        """Plays one game as a contest program; ``args`` are the program's arguments.
+
+        Returns the exit status.
+
+        :raises ConfigError: if ``args`` are not what the contest starts a program with.
+        """
+        ...
+
+
+class RefereeSide(Protocol[S_in, M_in]):
+    """The referee's side of a contest's protocol: the seat that runs a program."""
+
+    def program_seat(self, program: Program, *, supervision: Supervision) -> Seat[S_in, M_in]:
+        """Returns the referee's seat that runs ``program`` through this protocol."""
         ...
 
 
@@ -261,6 +445,8 @@ class GameSpec(Generic[S, M]):
     """Everything the platform knows of one contest game.
 
     ``rules`` builds the rules engine from keyword options, each one of ``options``.
+    ``player_side`` and ``referee_side`` load the two sides of the contest's protocol
+    when first used (see the module docstring).
     """
 
     name: str
@@ -268,12 +454,28 @@ class GameSpec(Generic[S, M]):
     seat_names: tuple[str, str]
     rules: Callable[..., Game[S, M]]
     notation: Notation[S, M]
-    referee: RefereeProtocol[S, M]
+    contest: Contest[S, M]
     evaluation: Evaluation[S, M]
     time_control: TimeControl
     supervision: Supervision
+    player_side: Callable[[], PlayerSide[S, M]]
+    referee_side: Callable[[], RefereeSide[S, M]]
     options: tuple[RuleOption, ...] = (MAX_PLIES,)
     score: ContestScore[S, M] = field(default=win_draw_loss)
+
+    def serve(
+        self, agent: Agent[S, M], game: Game[S, M], args: Sequence[str], run: AgentRun
+    ) -> int:
+        """Plays one game of ``agent`` as a contest program (:meth:`PlayerSide.serve`).
+
+        :raises ConfigError: if ``args`` are not what the contest starts a program with.
+        """
+        return self.player_side().serve(agent, game, args, run)
+
+    def program_seat(self, program: Program, *, supervision: Supervision) -> Seat[S, M]:
+        """Returns the referee's seat that runs ``program`` through the contest's
+        protocol (:meth:`RefereeSide.program_seat`)."""
+        return self.referee_side().program_seat(program, supervision=supervision)
 
     def make(self, options: Mapping[str, object] | None = None) -> Game[S, M]:
         """Returns the rules engine with ``options`` (the defaults for those not given).

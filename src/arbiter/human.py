@@ -19,11 +19,11 @@ from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 from arbiter.clock import Clock
-from arbiter.contract import GameSpec
+from arbiter.contract import GameSpec, Reply
 from arbiter.errors import IllegalMove, NotationError, Resigned
 from arbiter.game import Game, Outcome, Player
 from arbiter.referee.events import Event, GameEnded, MovePlayed, one_line
-from arbiter.referee.seat import Reply, TakeBack
+from arbiter.referee.seat import TakeBack
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
@@ -112,7 +112,7 @@ class HumanSeat(Generic[S, M]):
                 continue
             self.moved += 1
             self.last, self.state = m, self.game.apply(s, m)
-            text = self.spec.referee.move_text(self.game, s, m, seat=self.seat)
+            text = self.spec.contest.move_text(self.game, s, m, seat=self.seat)
             return Reply(text, time.monotonic() - t0)
 
     async def tell(self, before: S, move: M, after: S) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from arbiter.agents.alphabeta import AlphaBetaAgent
-from arbiter.agents.base import Limit
 from arbiter.agents.registry import ENGINES, make_agent
 from arbiter.agents.spec import AgentSpec
+from arbiter.clock import Limit
 from arbiter.errors import ConfigError
 from arbiter.games import find_game
 from arbiter.games.votey.notation import format_move, parse_position

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.agents.base import Limit
 from arbiter.agents.registry import ENGINES, make_agent
 from arbiter.agents.spec import AgentSpec
+from arbiter.clock import Limit
 from arbiter.games import find_game
 from arbiter.games.checkers.evaluate import evaluate
 from arbiter.games.checkers.notation import format_move

@@ -8,8 +8,7 @@ import psutil
 import pytest
 
 from arbiter.agents.program import ProgramClock
-from arbiter.clock import TimeControl
-from arbiter.referee.supervision import Charging
+from arbiter.clock import Charging, TimeControl
 
 
 def started(tc: str, seat: int = 0) -> tuple[ProgramClock, float]:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from arbiter.agents.alphabeta import WIN, AlphaBetaAgent
-from arbiter.agents.base import Limit
+from arbiter.clock import Limit
 from arbiter.games import find_game
 
 

@@ -67,7 +67,7 @@ def main() -> int:
     run = AgentRun(
         spec.time_control, sys.stdin, sys.stdout, sys.stderr, seed=seed, reply_filter=reply_filter
     )
-    status = spec.referee.serve(agent, spec.make(), [], run)
+    status = spec.serve(agent, spec.make(), [], run)
     if faulty is not None:
         faulty.after_game()
     return status

@@ -12,12 +12,10 @@ from pathlib import Path
 from arbiter.agents.base import Agent
 from arbiter.agents.program import ProgramClock
 from arbiter.clock import Clock, TimeControl
-from arbiter.contract import AgentRun, keep_move
+from arbiter.contract import AgentRun, Program, Supervision, keep_move
 from arbiter.errors import ConfigError, Reason
 from arbiter.game import Game, Outcome, Player
 from arbiter.referee.line_seat import LineSeat
-from arbiter.referee.seat import Program
-from arbiter.referee.supervision import Supervision
 from tests.fakegame.notation import format_move, resolve_move
 from tests.fakegame.rules import START, TARGET, Move, State
 

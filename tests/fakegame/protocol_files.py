@@ -10,14 +10,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from arbiter.agents.base import Agent, Limit
-from arbiter.clock import Clock, TimeControl
-from arbiter.contract import AgentRun, keep_move, keep_outcome
+from arbiter.agents.base import Agent
+from arbiter.clock import Clock, Limit, TimeControl
+from arbiter.contract import AgentRun, Program, Supervision, keep_move, keep_outcome
 from arbiter.errors import ConfigError
 from arbiter.game import Game, Player
 from arbiter.referee.file_seat import FileSeat
-from arbiter.referee.seat import Program
-from arbiter.referee.supervision import Supervision
 from tests.fakegame.notation import cell_of, format_move
 from tests.fakegame.protocol import judge, move_text
 from tests.fakegame.rules import CELLS, Move, State

@@ -134,7 +134,7 @@ def test_statistics_written_after_the_game_are_drained(tmp_path: Path) -> None:
         "from arbiter.games import find_game\n"
         "spec = find_game('votey')\n"
         "run = AgentRun(TimeControl(), sys.stdin, sys.stdout, sys.stderr)\n"
-        "spec.referee.serve(RandomAgent(), spec.make(), sys.argv[1:], run)\n"
+        "spec.serve(RandomAgent(), spec.make(), sys.argv[1:], run)\n"
         "for i in range(20000):\n"
         "    print('stat', i, 'x' * 40)\n"
     )
@@ -203,11 +203,11 @@ def test_programs_run_in_a_directory_of_their_own_with_a_minimal_environment(
 
     from arbiter.agents.random import RandomAgent
     from arbiter.clock import TimeControl
+    from arbiter.contract import Program, Supervision
     from arbiter.games import find_game
-    from arbiter.games.votey.protocol import VoteySeat
+    from arbiter.games.votey.referee import VoteySeat
     from arbiter.referee.match import play_game
-    from arbiter.referee.seat import LocalSeat, Program
-    from arbiter.referee.supervision import Supervision
+    from arbiter.referee.seat import LocalSeat
 
     spy = tmp_path / "spy.py"
     spy.write_text(
@@ -227,7 +227,7 @@ def test_programs_run_in_a_directory_of_their_own_with_a_minimal_environment(
             supervision=Supervision(pass_env=passed, log_dir=str(logs)),
         )
         monkeypatch.chdir(tmp_path)
-        white = LocalSeat(RandomAgent(), spec.make(), spec.referee)
+        white = LocalSeat(RandomAgent(), spec.make(), spec.contest)
         asyncio.run(play_game(spec, spec.make(), [seat, white], TimeControl.parse("st=5")))
         line = next(x for x in (logs / "1-spy.log").read_text().splitlines() if " e seen " in x)
         seen.append(eval(line.split(" e seen ", 1)[1]))

@@ -17,14 +17,14 @@ import pytest
 from arbiter.agents.faulty import NOT_ONCE_PER_MOVE, Fault, acceptable
 from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
+from arbiter.contract import Program, Supervision
 from arbiter.errors import Reason
 from arbiter.games import find_game, game_names
 from arbiter.referee.file_seat import FileSeat, runs_once_per_move
 from arbiter.referee.match import play_game
 from arbiter.referee.replay import replay
 from arbiter.referee.sandbox import detect
-from arbiter.referee.seat import LocalSeat, Program
-from arbiter.referee.supervision import Supervision
+from arbiter.referee.seat import LocalSeat
 
 PROGRAM = Path(__file__).resolve().parent.parent / "fakegame" / "program.py"
 PIDS_LIMIT = any(c in ("pids", "unified") for c, _ in detect().parents)
@@ -67,7 +67,7 @@ def play(spec, seat, tc: str = "st=1", opponent_agent=None):
     game = spec.make(options)
     patient = Supervision(backstop_factor=60.0)
     opponent = LocalSeat(
-        opponent_agent or RandomAgent(), game, spec.referee, seed=1, supervision=patient
+        opponent_agent or RandomAgent(), game, spec.contest, seed=1, supervision=patient
     )
     return asyncio.run(
         play_game(spec, game, [seat, opponent], TimeControl.parse(tc), options=options)
@@ -119,7 +119,7 @@ def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> N
     spec = find_game(game)
     tag = uuid.uuid4().hex
     program = faulty(game, fault, tag, tmp_path)
-    seat = spec.referee.program_seat(program, supervision=spec.supervision)
+    seat = spec.program_seat(program, supervision=spec.supervision)
     files = isinstance(seat, FileSeat)
     if files and fault in NOT_ONCE_PER_MOVE:
         pytest.skip(f"{fault} needs a program that runs between its moves")
@@ -160,7 +160,7 @@ def test_without_suspension_thinking_on_the_opponents_time_is_charged(
     spec = find_game(game)
     tag = uuid.uuid4().hex
     awake = replace(spec.supervision, suspend=False)
-    seat = spec.referee.program_seat(faulty(game, fault, tag, tmp_path), supervision=awake)
+    seat = spec.program_seat(faulty(game, fault, tag, tmp_path), supervision=awake)
     # the opponent waits while the program burns 1.5 s of CPU: more than its move's
     # 1 s, charged to its next move (a detached child is charged while it is the
     # program's descendant, cgroup or not)

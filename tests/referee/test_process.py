@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from arbiter.clock import Charging
 from arbiter.errors import Crash, Timeout
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.pipe import LinePipe
-from arbiter.referee.supervision import Charging
 
 ECHO = [
     sys.executable,

@@ -5,15 +5,15 @@ from __future__ import annotations
 import asyncio
 
 from arbiter.clock import TimeControl
+from arbiter.contract import Program
 from arbiter.errors import Reason
 from arbiter.games import find_game
 from arbiter.games.checkers.notation import board_rows, resolve_move
-from arbiter.games.checkers.protocol import CheckersSeat
+from arbiter.games.checkers.referee import CheckersSeat
 from arbiter.games.votey.notation import parse_position
-from arbiter.games.votey.protocol import VoteySeat
+from arbiter.games.votey.referee import VoteySeat
 from arbiter.referee.match import play_game
 from arbiter.referee.scripted import ScriptedChannel
-from arbiter.referee.seat import Program
 
 from ..games.votey.test_rules import FIGURE3
 
@@ -122,7 +122,8 @@ def test_a_fault_while_telling_a_seat_during_the_game_is_that_seats_loss() -> No
 
 
 def test_wall_charging_counts_from_the_message_to_the_reply() -> None:
-    from arbiter.referee.supervision import Charging, Supervision
+    from arbiter.clock import Charging
+    from arbiter.contract import Supervision
 
     wall = Supervision(charging=Charging.WALL)
 

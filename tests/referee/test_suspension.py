@@ -48,7 +48,7 @@ if mode == "spin":
     threading.Thread(target=spin, daemon=True).start()
 spec = find_game(game_name)
 run = AgentRun(spec.time_control, sys.stdin, sys.stdout, sys.stderr)
-sys.exit(spec.referee.serve(Player(), spec.make(), args, run))
+sys.exit(spec.serve(Player(), spec.make(), args, run))
 """
 
 

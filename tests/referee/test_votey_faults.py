@@ -17,15 +17,15 @@ import pytest
 
 from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
+from arbiter.contract import Program, Supervision
 from arbiter.errors import Reason
 from arbiter.games import find_game
 from arbiter.games.votey.notation import parse_position
-from arbiter.games.votey.protocol import VoteySeat
+from arbiter.games.votey.referee import VoteySeat
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
 from arbiter.referee.replay import replay
-from arbiter.referee.seat import LocalSeat, Program
-from arbiter.referee.supervision import Supervision
+from arbiter.referee.seat import LocalSeat
 
 from ..games.votey.test_rules import FIGURE3
 
@@ -82,7 +82,7 @@ def run(black, white, move_time: float = 1.0, start=None, max_plies: int = 1000)
 
 
 def random_white() -> LocalSeat:
-    return LocalSeat(RandomAgent(), SPEC.make(), SPEC.referee, seed=1)
+    return LocalSeat(RandomAgent(), SPEC.make(), SPEC.contest, seed=1)
 
 
 @pytest.mark.parametrize(
@@ -194,19 +194,19 @@ class _Broken(_Stuck):
 
 
 def test_in_process_agent_past_its_time_loses() -> None:
-    stuck = LocalSeat(_Stuck(), SPEC.make(), SPEC.referee)
+    stuck = LocalSeat(_Stuck(), SPEC.make(), SPEC.contest)
     record = run(stuck, random_white(), move_time=0.3)
     assert (record.winner, record.reason) == (1, Reason.TIME)
 
 
 def test_in_process_agent_that_raises_loses_by_crash() -> None:
-    record = run(random_white(), LocalSeat(_Broken(), SPEC.make(), SPEC.referee))
+    record = run(random_white(), LocalSeat(_Broken(), SPEC.make(), SPEC.contest))
     assert (record.winner, record.reason) == (0, Reason.CRASH)
     assert "bug in the agent" in record.detail
 
 
 def test_white_first_line_zero_from_the_sheets_play_function_is_ignored(tmp_path) -> None:
-    black = LocalSeat(RandomAgent(), SPEC.make(), SPEC.referee, seed=2)
+    black = LocalSeat(RandomAgent(), SPEC.make(), SPEC.contest, seed=2)
     white = script_seat("play0", tmp_path, backstop_factor=1.0, backstop_extra=0.5)
     record = run(black, white, move_time=0.5)
     assert record.moves[1] == "2123"

@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from arbiter.agents.base import Limit
+from arbiter.clock import Limit
 from arbiter.contract import Evaluation
 from arbiter.core import CompiledRules
 from arbiter.game import Game, Player

@@ -25,7 +25,8 @@ from collections.abc import Hashable
 from enum import StrEnum
 from typing import Generic, TypeVar
 
-from arbiter.agents.base import Agent, Limit
+from arbiter.agents.base import Agent
+from arbiter.clock import Limit
 from arbiter.contract import GameSpec
 from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason
 from arbiter.game import Game, Player
@@ -146,6 +147,10 @@ def acceptable(
             found.add(expected)  # a detached child may get out of sight first
     if fault is Fault.FORK_BOMB and memory_limit:
         found.add(Reason.MEMORY)  # under a memory limit a fork bomb may run out of it first
+    if once_per_move and fault is Fault.DETACH_EXIT:
+        # run once per move, its time is judged when it exits, and its detached burner's
+        # CPU until then is its own (the whole tree, and its cgroup): it may be over
+        found.add(Reason.TIME)
     return frozenset(found)
 
 
@@ -280,7 +285,7 @@ class FaultyAgent(Generic[S, M]):
         elif fault is Fault.ILLEGAL:
             self._replacement = self._illegal_text(s)
         elif fault is Fault.TWO_MOVES:
-            text = self.spec.referee.move_text(self._game_(), s, m, seat=self.seat)
+            text = self.spec.contest.move_text(self._game_(), s, m, seat=self.seat)
             self._replacement = f"{text}\n{text}"
         return m
 
@@ -291,7 +296,7 @@ class FaultyAgent(Generic[S, M]):
     def _illegal_text(self, s: S) -> str:
         """A well-formed move text that is not legal in ``s``: a move of some position
         near ``s`` that the referee rejects as illegal."""
-        game, referee = self._game_(), self.spec.referee
+        game, referee = self._game_(), self.spec.contest
         rng = random.Random(0)
         frontier = [s]
         for _ in range(200):

@@ -15,7 +15,7 @@ import random
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
-from arbiter.agents.base import Limit
+from arbiter.clock import Limit
 from arbiter.contract import Evaluation
 from arbiter.game import Game, Player
 

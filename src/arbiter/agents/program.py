@@ -10,17 +10,14 @@ as the referee counts it.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-import psutil
-
-from arbiter.agents.base import Limit
-from arbiter.clock import Clock, TimeControl
+from arbiter.clock import Charging, Clock, Limit, TimeControl
 from arbiter.errors import ConfigError
 from arbiter.game import Player
-from arbiter.referee.supervision import Charging
 
 MIN_BUDGET = 0.02
 """The least a move is given, in seconds, however little is left."""
@@ -85,9 +82,20 @@ class ProgramClock:
 
 
 def _process_start() -> float:
-    """When this process began, on the :func:`time.perf_counter` scale."""
-    age = time.time() - psutil.Process().create_time()
-    return time.perf_counter() - max(0.0, age)
+    """When this process began, on the :func:`time.perf_counter` scale: its start in
+    clock ticks since boot (``/proc/self/stat``) against the time since boot, read
+    directly (no process library: a program's start-up is charged to its first move).
+    Where ``/proc`` cannot tell, now."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            stat = f.read()
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+        # fields after the command name, which may hold spaces and parentheses
+        started = int(stat[stat.rindex(b")") + 2 :].split()[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.perf_counter()
+    return time.perf_counter() - max(0.0, uptime - started)
 
 
 def seat_argument(args: Sequence[str], program: str) -> Player:

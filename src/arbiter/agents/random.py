@@ -6,7 +6,7 @@ import random
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
-from arbiter.agents.base import Limit
+from arbiter.clock import Limit
 from arbiter.game import Game, Player
 
 S = TypeVar("S")

@@ -1,5 +1,4 @@
-"""Built-in agents by name (``random``, ``greedy``, ``alphabeta``), and the seat of any
-:class:`~arbiter.agents.spec.AgentSpec`."""
+"""Built-in agents by name (``random``, ``greedy``, ``alphabeta``), with their options."""
 
 from __future__ import annotations
 
@@ -13,14 +12,11 @@ from arbiter.agents.random import RandomAgent
 from arbiter.agents.spec import ENGINES, AgentSpec
 from arbiter.contract import GameSpec
 from arbiter.errors import ConfigError
-from arbiter.game import Game
-from arbiter.referee.seat import LocalSeat, Seat
-from arbiter.referee.supervision import Supervision
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
 
-__all__ = ["ENGINES", "make_agent", "make_seat"]
+__all__ = ["ENGINES", "make_agent"]
 
 
 def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
@@ -44,23 +40,3 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
             compiled=not agent.option("pure"),
         )
     raise ConfigError(f"unknown engine {agent.name!r}: expected one of {', '.join(ENGINES)}")
-
-
-def make_seat(
-    spec: GameSpec[S, M],
-    game: Game[S, M],
-    agent: AgentSpec,
-    *,
-    supervision: Supervision,
-    seed: int = 0,
-) -> Seat[S, M]:
-    """Returns the seat for ``agent``: a built-in engine in this process, or the
-    program run through the contest's protocol; both are judged alike."""
-    if agent.program is not None:
-        seat = spec.referee.program_seat(agent.program, supervision=supervision)
-        seat.name = agent.name
-        return seat
-    engine = make_agent(spec, agent)
-    return LocalSeat(
-        engine, game, spec.referee, supervision=supervision, name=agent.name, seed=seed
-    )

@@ -16,9 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arbiter.contract import Program, program_problem
 from arbiter.errors import ConfigError
-from arbiter.referee.process import program_problem
-from arbiter.referee.seat import Program
 
 MAX_DEPTH = 64
 """The deepest fixed search depth accepted (no game here is searched deeper)."""

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from arbiter.agents.base import Limit
+from arbiter.clock import Limit
 from arbiter.game import Game, Player
 
 S = TypeVar("S")

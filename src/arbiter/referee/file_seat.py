@@ -7,7 +7,7 @@ directory: before each game it clears the files the program keeps, for each move
 it writes the input file the contest defines, runs the program, charges it (CPU
 of its whole tree, or wall time) and reads the output file. The program is not
 running between its moves, so there is nothing to suspend. A contest's
-``protocol.py`` subclasses it for the files' contents: :meth:`input_text` and
+``referee.py`` subclasses it for the files' contents: :meth:`input_text` and
 :meth:`reply_text`.
 """
 
@@ -16,14 +16,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from arbiter.clock import Clock
+from arbiter.contract import Program, Reply, Supervision
 from arbiter.errors import AgentFault, Crash, Malformed
 from arbiter.game import Outcome, Player
 from arbiter.referee.box import Box
 from arbiter.referee.filerun import FileRunner
-from arbiter.referee.seat import Program, Reply
 from arbiter.referee.supervision import (
-    Supervision,
     absolute_arguments,
+    confinement,
+    make_box,
     program_environment,
 )
 from arbiter.referee.transcript import Transcript
@@ -81,7 +82,7 @@ class FileSeat(Generic[S, M]):
         self.seat = seat
         sup = self.supervision
         argv = absolute_arguments(self.program.argv)
-        self.box = box = sup.box(self.program, argv)
+        self.box = box = make_box(sup, self.program, argv)
         self._runner = FileRunner(
             argv,
             box.path,
@@ -90,7 +91,7 @@ class FileSeat(Generic[S, M]):
             output_name=self.output_name,
             scratch=self.scratch,
             env=program_environment(box.path, sup.pass_env),
-            confinement=sup.confinement,
+            confinement=confinement(sup),
             box=box,
         )
         self.runner.new_game()
@@ -157,5 +158,5 @@ def runs_once_per_move(spec: GameSpec[Any, Any]) -> bool:
     """True when ``spec``'s contest runs its programs once per move (they do not run
     between their moves, so there is nothing to suspend and no opponent's time to
     think on)."""
-    seat = spec.referee.program_seat(Program(("true",), "."), supervision=spec.supervision)
+    seat = spec.program_seat(Program(("true",), "."), supervision=spec.supervision)
     return isinstance(seat, FileSeat)

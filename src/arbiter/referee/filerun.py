@@ -28,12 +28,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arbiter.clock import Charging
 from arbiter.errors import Crash, Malformed, MemoryExceeded, Timeout
 from arbiter.referee.box import Box
 from arbiter.referee.pipe import check_limits
 from arbiter.referee.process import AgentProcess
 from arbiter.referee.sandbox import Confinement
-from arbiter.referee.supervision import Charging
 
 MAX_OUTPUT = 1 << 16
 """The most bytes of an output file the referee reads; a longer file is malformed

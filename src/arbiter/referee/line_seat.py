@@ -9,7 +9,7 @@ each game, a copy of the program's own if it has one, in its box:
 reply (CPU of the tree since the program's previous reply, or wall time from the
 referee's message to the reply); stops the program at its kill deadline or wall
 backstop; suspends its whole tree from each reply until it is asked again; and
-kills everything it started at the end. A contest's ``protocol.py`` subclasses it
+kills everything it started at the end. A contest's ``referee.py`` subclasses it
 only for the lines themselves: :meth:`arguments`, :meth:`request`, :meth:`accept`,
 :meth:`tell`, :meth:`finish`.
 
@@ -27,16 +27,16 @@ import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from arbiter.clock import Clock
+from arbiter.clock import Charging, Clock
+from arbiter.contract import Program, Reply, Supervision
 from arbiter.errors import AgentFault, EarlyOutput, Timeout
 from arbiter.game import Outcome, Player
 from arbiter.referee.box import Box
 from arbiter.referee.pipe import LinePipe, LineTransport
-from arbiter.referee.seat import Program, Reply
 from arbiter.referee.supervision import (
-    Charging,
-    Supervision,
     absolute_arguments,
+    confinement,
+    make_box,
     program_environment,
 )
 from arbiter.referee.transcript import Transcript
@@ -103,13 +103,13 @@ class LineSeat(Generic[S, M]):
             self.transport = self.transport_factory(argv, self.program.cwd)
         else:
             sup = self.supervision
-            self.box = box = sup.box(self.program, argv)
+            self.box = box = make_box(sup, self.program, argv)
             self.transport = LinePipe(
                 argv,
                 name=self.name,
                 cwd=box.path,
                 env=program_environment(box.path, sup.pass_env),
-                confinement=sup.confinement,
+                confinement=confinement(sup),
                 on_stderr=None if self.transcript is None else self.transcript.stderr,
                 box=box,
             )

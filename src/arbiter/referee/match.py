@@ -15,12 +15,12 @@ from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from arbiter.clock import Clock, TimeControl
-from arbiter.contract import GameSpec
+from arbiter.contract import GameSpec, Seat
 from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason, visible
 from arbiter.game import Game, Outcome, Player
 from arbiter.record import GameRecord
 from arbiter.referee.events import EventSink, GameEnded, GameStarted, MovePlayed, ignore
-from arbiter.referee.seat import Seat, TakeBack
+from arbiter.referee.seat import TakeBack
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -82,7 +82,7 @@ async def play_game(
     """
     s = game.initial() if start is None else start
     clock = Clock.start(tc, n=len(seats))
-    referee = spec.referee
+    referee = spec.contest
     texts: list[str] = []
     times: list[float] = []
     out: Outcome | None = None

@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -40,6 +39,7 @@ from typing import TYPE_CHECKING
 
 import psutil
 
+from arbiter.contract import program_problem
 from arbiter.errors import Crash, visible
 from arbiter.referee.sandbox import (
     Cgroup,
@@ -494,19 +494,6 @@ async def settle(task: asyncio.Task[None], timeout: float | None = None) -> None
         await asyncio.wait({task})
     if not task.cancelled():
         task.exception()  # retrieved: a pump's failure was reported where it happened
-
-
-def program_problem(exe: str, cwd: str | None, search: str | None = None) -> str | None:
-    """Says why the program ``exe`` cannot be started from ``cwd`` (``no such file``,
-    ``not an executable file``, ``not found on PATH``), or None if it can."""
-    if os.sep in exe:
-        path = exe if os.path.isabs(exe) else os.path.join(cwd or ".", exe)
-        if not os.path.isfile(path):
-            return "no such file"
-        return None if os.access(path, os.X_OK) else "not an executable file"
-    if exe and shutil.which(exe, path=search) is not None:
-        return None
-    return "not found on PATH"
 
 
 def kill_orphans() -> None:

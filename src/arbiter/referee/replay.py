@@ -47,7 +47,7 @@ def replay(record: GameRecord) -> Outcome:
 def _check(
     spec: GameSpec[S, M], game: Game[S, M], s: S, tc: TimeControl, record: GameRecord
 ) -> Outcome:
-    referee = spec.referee
+    referee = spec.contest
     clock = Clock.start(tc, n=len(record.players))
     out = referee.adjudicate(game, s, clock, game.outcome(s))
     times = list(record.times) + [0.0] * (len(record.moves) - len(record.times))
@@ -99,7 +99,7 @@ def _check_fault(spec: GameSpec[S, M], game: Game[S, M], s: S, record: GameRecor
         return record.outcome  # a fault in how or when the text came, not in the text
     text = record.offending
     try:
-        spec.referee.judge(game, s, text, seat=mover)
+        spec.contest.judge(game, s, text, seat=mover)
     except FAULTS as e:
         got = forfeit(mover, e)
         if got.reason != record.reason:

@@ -1,4 +1,5 @@
-"""Seats: one side of one game as the referee sees it (cutechess ``ChessPlayer``).
+"""Seats: one side of one game as the referee sees it (cutechess ``ChessPlayer``;
+the :class:`~arbiter.contract.Seat` protocol).
 
 A seat is asked for a move (the reply text, in its own seat's numbering, and the
 seconds to charge), told the opponent's moves, and stopped at the end. Programs,
@@ -12,96 +13,25 @@ referee loop and are judged alike: :class:`LocalSeat` runs a built-in engine;
 from __future__ import annotations
 
 import asyncio
-import shlex
 import time
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from collections.abc import Hashable
+from dataclasses import replace
+from typing import Generic, TypeVar
 
-from arbiter.agents.base import Agent, Limit
-from arbiter.clock import Clock
-from arbiter.errors import AgentFault, ConfigError, Crash, Timeout
+from arbiter.agents.base import Agent
+from arbiter.agents.registry import make_agent
+from arbiter.agents.spec import AgentSpec
+from arbiter.clock import Charging, Clock, Limit
+from arbiter.contract import Contest, GameSpec, Reply, Seat, Supervision
+from arbiter.errors import AgentFault, Crash, Timeout
 from arbiter.game import Game, Outcome, Player
-from arbiter.referee.supervision import Charging, Supervision
-
-if TYPE_CHECKING:
-    from arbiter.contract import RefereeProtocol
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
-S_in = TypeVar("S_in", contravariant=True)
-M_in = TypeVar("M_in", bound=Hashable, contravariant=True)
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """A seat's answer: its text (in the seat's own numbering), the seconds to charge,
-    and a note for onlookers (an engine's depth and score)."""
-
-    text: str
-    seconds: float
-    note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Program:
-    """An external contest program: its argv, working directory and display name."""
-
-    argv: tuple[str, ...]
-    cwd: str | None = None
-    name: str = ""
-
-    @classmethod
-    def from_command(
-        cls, command: str | Sequence[str], *, cwd: str | None = None, name: str = ""
-    ) -> Program:
-        """Returns the program of a shell-quoted command string or an argv list.
-
-        :raises ConfigError: for an empty command or unbalanced quotes.
-        """
-        argv = tuple(split_command(command))
-        return cls(argv, cwd, name or " ".join(argv))
-
-    @property
-    def label(self) -> str:
-        """The name to show for the program."""
-        return self.name or " ".join(self.argv)
 
 
 class TakeBack(Exception):
     """Raised by a person's seat to take back their last move (casual play only)."""
-
-
-class Seat(Protocol[S_in, M_in]):
-    """One side of one game."""
-
-    name: str
-
-    async def start(self, seat: Player, clock: Clock) -> None:
-        """Gets ready to play ``seat``; raises AgentFault if it cannot."""
-        ...
-
-    async def ask(self, s: S_in, clock: Clock) -> Reply:
-        """Returns the seat's reply for ``s`` and the seconds to charge for it.
-
-        :raises AgentFault: for a crash, a time-out or a broken protocol.
-        """
-        ...
-
-    async def tell(self, before: S_in, move: M_in, after: S_in) -> None:
-        """Passes on the opponent's ``move``, played in ``before`` and leading to ``after``.
-
-        :raises AgentFault: if the seat cannot be told.
-        """
-        ...
-
-    async def rewind(self, s: S_in) -> bool:
-        """Goes back to ``s`` after a take-back; False if this seat cannot."""
-        ...
-
-    async def stop(self, outcome: Outcome) -> None:
-        """Ends the game for this seat; never raises."""
-        ...
 
 
 class LocalSeat(Generic[S, M]):
@@ -118,7 +48,7 @@ class LocalSeat(Generic[S, M]):
         self,
         agent: Agent[S, M],
         game: Game[S, M],
-        referee: RefereeProtocol[S, M],
+        contest: Contest[S, M],
         *,
         supervision: Supervision | None = None,
         name: str | None = None,
@@ -128,7 +58,7 @@ class LocalSeat(Generic[S, M]):
         self.agent = agent
         self.limit = limit
         self.game = game
-        self.referee = referee
+        self.contest = contest
         self.supervision = supervision or Supervision()
         self.name = name or agent.name
         self.seed = seed
@@ -146,8 +76,8 @@ class LocalSeat(Generic[S, M]):
         t0 = time.perf_counter() if wall else time.thread_time()
         m = self.agent.choose(s, limit)
         used = (time.perf_counter() if wall else time.thread_time()) - t0
-        m = self.referee.comply(self.game, s, m, out_of_time=clock.base_spent(self.seat, used))
-        text = self.referee.move_text(self.game, s, m, seat=self.seat)
+        m = self.contest.comply(self.game, s, m, out_of_time=clock.base_spent(self.seat, used))
+        text = self.contest.move_text(self.game, s, m, seat=self.seat)
         return Reply(text, used, self.agent.note())
 
     def _limit(self, clock: Clock) -> Limit:
@@ -184,18 +114,21 @@ class LocalSeat(Generic[S, M]):
         self.agent.halt()
 
 
-def split_command(command: str | Sequence[str]) -> list[str]:
-    """Returns the argv of a shell-quoted command string (or a copy of an argv list).
-
-    :raises ConfigError: for an empty command or unbalanced quotes.
-    """
-    if isinstance(command, str):
-        try:
-            argv = shlex.split(command)
-        except ValueError as e:
-            raise ConfigError(f"invalid command {command!r}: {e}") from None
-    else:
-        argv = list(command)
-    if not argv:
-        raise ConfigError(f"invalid command {command!r}: it is empty")
-    return argv
+def make_seat(
+    spec: GameSpec[S, M],
+    game: Game[S, M],
+    agent: AgentSpec,
+    *,
+    supervision: Supervision,
+    seed: int = 0,
+) -> Seat[S, M]:
+    """Returns the seat for ``agent``: a built-in engine in this process, or the
+    program run through the contest's protocol; both are judged alike."""
+    if agent.program is not None:
+        seat = spec.program_seat(agent.program, supervision=supervision)
+        seat.name = agent.name
+        return seat
+    engine = make_agent(spec, agent)
+    return LocalSeat(
+        engine, game, spec.contest, supervision=supervision, name=agent.name, seed=seed
+    )

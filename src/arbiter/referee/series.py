@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from arbiter.agents.registry import make_seat
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
+from arbiter.contract import Supervision
 from arbiter.errors import Reason
 from arbiter.game import Outcome
 from arbiter.games import find_game
@@ -29,7 +29,7 @@ from arbiter.referee.events import EventSink, MovePlayed, ignore
 from arbiter.referee.match import play_game
 from arbiter.referee.pool import WorkerPool
 from arbiter.referee.sandbox import die_with_parent
-from arbiter.referee.supervision import Supervision
+from arbiter.referee.seat import make_seat
 from arbiter.referee.transcript import game_dir
 
 

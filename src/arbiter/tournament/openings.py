@@ -54,7 +54,7 @@ def search_score(spec: GameSpec[Any, Any], game: Any, text: str, depth: int) -> 
     """The built-in alpha-beta's score of a position at a fixed depth, for the side to
     move (deterministic: the same position, rules and evaluation give the same score)."""
     from arbiter.agents.alphabeta import AlphaBetaAgent
-    from arbiter.agents.base import Limit
+    from arbiter.clock import Limit
 
     s = spec.notation.parse_position(text)
     engine: AlphaBetaAgent[Any, Any] = AlphaBetaAgent(spec.evaluation, depth=depth)
@@ -124,7 +124,7 @@ def check_programs_can_start(spec: GameSpec[Any, Any], agents: Sequence[Any]) ->
 
     :raises ConfigError: naming the game, when a program of it cannot.
     """
-    if spec.referee.STARTS_ANYWHERE:
+    if spec.contest.STARTS_ANYWHERE:
         return
     programs = [a.name for a in agents if a.program is not None]
     if programs:
@@ -160,7 +160,7 @@ def select_openings(
         return random_openings(spec, plies, pairs, seed), f"{plies} random plies"
     if not default:
         return [], "none"
-    if not spec.referee.STARTS_ANYWHERE and any(a.program is not None for a in agents):
+    if not spec.contest.STARTS_ANYWHERE and any(a.program is not None for a in agents):
         return [], "none (the game's programs always start from its start)"
     found = default_openings(spec)
     return found, f"the default set ({len(found)})" if found else "none"

@@ -19,11 +19,10 @@ from typing import Any
 
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
-from arbiter.contract import GameSpec
+from arbiter.contract import GameSpec, Supervision
 from arbiter.record import GameRecord
 from arbiter.referee.events import Event, EventSink, GameStarted, MovePlayed, ignore
 from arbiter.referee.series import GameJob, run_series
-from arbiter.referee.supervision import Supervision
 from arbiter.tournament.openings import for_pairs
 from arbiter.tournament.schedule import Pairing, schedule
 from arbiter.tournament.store import Store, Tournament

@@ -30,7 +30,7 @@ def replay_json(record: GameRecord) -> dict[str, Any]:
     for ply, text in enumerate(record.moves, 1):
         seat = game.to_move(s)
         try:
-            m = spec.referee.judge(game, s, text, seat=0)
+            m = spec.contest.judge(game, s, text, seat=0)
         except ArbiterError as e:
             raise WebError(422, f"move {ply} ({one_line(text)!r}) does not replay: {e}") from None
         path = paths.move_path(spec.name, s, m)

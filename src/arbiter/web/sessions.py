@@ -21,16 +21,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from arbiter.agents.base import Limit
-from arbiter.agents.registry import make_agent, make_seat
+from arbiter.agents.registry import make_agent
 from arbiter.agents.spec import AgentSpec
-from arbiter.clock import Clock, TimeControl
-from arbiter.contract import GameSpec
+from arbiter.clock import Clock, Limit, TimeControl
+from arbiter.contract import GameSpec, Reply, Seat
 from arbiter.errors import Resigned
 from arbiter.game import Outcome, Player
 from arbiter.referee.events import Event, GameEnded, MovePlayed, one_line
 from arbiter.referee.match import play_game
-from arbiter.referee.seat import LocalSeat, Reply, Seat, TakeBack
+from arbiter.referee.seat import LocalSeat, TakeBack, make_seat
 from arbiter.web import paths
 from arbiter.web.boards import pieces
 
@@ -82,7 +81,7 @@ class WebSeat:
         if action == "resign":
             raise Resigned(f"{self.name} resigned", "resigned")
         self.moved += 1
-        text = session.spec.referee.move_text(session.game, s, action, seat=self.seat)
+        text = session.spec.contest.move_text(session.game, s, action, seat=self.seat)
         return Reply(text, time.monotonic() - started)
 
     async def tell(self, before: Any, move: Any, after: Any) -> None:
@@ -158,7 +157,7 @@ class Session:
     def _event(self, event: Event) -> None:
         if isinstance(event, MovePlayed):
             before = self.state
-            move = self.spec.referee.judge(self.game, before, event.text, seat=0)
+            move = self.spec.contest.judge(self.game, before, event.text, seat=0)
             after = self.game.apply(before, move)
             self.clock = self.clock.spend(event.seat, event.seconds)
             path = paths.move_path(self.spec.name, before, move)
@@ -383,7 +382,7 @@ def human_game(
         computer = LocalSeat(
             make_agent(spec, engine),
             session.game,
-            spec.referee,
+            spec.contest,
             name=engine.name,
             seed=seed,
             limit=Limit(time=move_time),
@@ -414,7 +413,7 @@ def engine_game(
                 LocalSeat(
                     make_agent(spec, engine),
                     session.game,
-                    spec.referee,
+                    spec.contest,
                     name=engine.name,
                     seed=seed + i,
                     limit=Limit(time=move_time),

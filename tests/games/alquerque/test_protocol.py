@@ -8,20 +8,20 @@ import io
 import pytest
 
 from arbiter.agents.alphabeta import AlphaBetaAgent
-from arbiter.agents.base import Agent, Limit
+from arbiter.agents.base import Agent
 from arbiter.agents.greedy import GreedyAgent
 from arbiter.agents.random import RandomAgent
-from arbiter.clock import TimeControl
-from arbiter.contract import AgentRun
+from arbiter.clock import Limit, TimeControl
+from arbiter.contract import AgentRun, Program
 from arbiter.errors import Reason
 from arbiter.game import Outcome
 from arbiter.games import find_game
 from arbiter.games.alquerque.notation import format_move, parse_position, resolve_move
-from arbiter.games.alquerque.protocol import AlquerqueSeat, serve
+from arbiter.games.alquerque.player import serve
+from arbiter.games.alquerque.referee import AlquerqueSeat
 from arbiter.games.alquerque.rules import Alquerque, Move, State
 from arbiter.referee.match import play_game
 from arbiter.referee.scripted import ScriptedChannel
-from arbiter.referee.seat import Program
 
 SPEC = find_game("alquerque")
 TIE_SEED = 0
@@ -223,7 +223,7 @@ def test_built_in_players_never_lose_on_time_on_a_busy_machine() -> None:
     import subprocess
     import sys
 
-    from arbiter.referee.seat import split_command
+    from arbiter.contract import split_command
 
     player = f"{sys.executable} -m arbiter.cli agent alquerque --engine alphabeta --tc 4"
     hogs = [

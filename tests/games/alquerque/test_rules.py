@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from arbiter.errors import IllegalMove, Reason
+from arbiter.games.alquerque.contest import score
 from arbiter.games.alquerque.notation import (
     format_move,
     parse_position,
     resolve_move,
 )
-from arbiter.games.alquerque.protocol import score
 from arbiter.games.alquerque.rules import Alquerque, State
 from arbiter.perft import perft
 

@@ -8,7 +8,7 @@ from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
 from arbiter.contract import AgentRun
 from arbiter.games.checkers.notation import board_rows, resolve_move
-from arbiter.games.checkers.protocol import serve
+from arbiter.games.checkers.player import serve
 from arbiter.games.checkers.rules import Checkers
 
 
@@ -47,7 +47,7 @@ def test_bad_board_exits_with_status_1() -> None:
 
 def test_next_board_continues_the_game_history() -> None:
     from arbiter.games.checkers.notation import parse_board
-    from arbiter.games.checkers.protocol import _continue
+    from arbiter.games.checkers.player import _continue
 
     from .test_rules import pos
 

@@ -11,14 +11,15 @@ import pytest
 
 from arbiter.agents.greedy import GreedyAgent
 from arbiter.clock import TimeControl
-from arbiter.contract import AgentRun
+from arbiter.contract import AgentRun, Program
 from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.games.chinese_checkers.protocol import MediatorSeat, comply, serve
+from arbiter.games.chinese_checkers.contest import comply
+from arbiter.games.chinese_checkers.player import serve
+from arbiter.games.chinese_checkers.referee import MediatorSeat
 from arbiter.games.chinese_checkers.rules import ChineseCheckers, State
 from arbiter.referee.match import play_game
 from arbiter.referee.scripted import ScriptedChannel
-from arbiter.referee.seat import Program
 
 SPEC = find_game("chinese-checkers")
 GAME = ChineseCheckers()
@@ -228,7 +229,7 @@ def test_a_built_in_engine_out_of_time_also_moves_its_last_marble_out_of_home() 
     clock = Clock.start(TimeControl.parse("1 ot=1")).spend(0, 1.5)
     assert clock.in_overtime(0)
     for seed in range(5):
-        seat = LocalSeat(RandomAgent(), GAME, SPEC.referee, supervision=SPEC.supervision, seed=seed)
+        seat = LocalSeat(RandomAgent(), GAME, SPEC.contest, supervision=SPEC.supervision, seed=seed)
         asyncio.run(seat.start(0, clock))
         reply = asyncio.run(seat.ask(home_one, clock))
         assert resolve_move(reply.text, home_one, seat=0).origin == 6

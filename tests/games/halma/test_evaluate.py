@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from arbiter.agents.base import Limit
 from arbiter.agents.registry import make_agent
 from arbiter.agents.spec import AgentSpec
+from arbiter.clock import Limit
 from arbiter.games import find_game
 from arbiter.games.halma.evaluate import DISTANCE, evaluate, moves_to_go, order_hint
 from arbiter.games.halma.rules import CELLS, Halma, State, cell, xy

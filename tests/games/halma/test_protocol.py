@@ -15,21 +15,22 @@ import pytest
 
 from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
+from arbiter.contract import Program
 from arbiter.errors import NotationError, Reason
 from arbiter.games import find_game
-from arbiter.games.halma.protocol import input_text, parse_input, remaining_text
+from arbiter.games.halma.contest import input_text, parse_input, remaining_text
 from arbiter.games.halma.rules import Halma, State
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
 from arbiter.referee.replay import replay
-from arbiter.referee.seat import LocalSeat, Program
+from arbiter.referee.seat import LocalSeat
 
 SPEC = find_game("halma")
 GAME = Halma()
 
 AGENT = """\
 import os, pathlib, random, sys, time, threading
-from arbiter.games.halma.protocol import parse_input
+from arbiter.games.halma.contest import parse_input
 from arbiter.games.halma.rules import Halma, State
 from arbiter.games.halma.notation import format_move
 
@@ -99,9 +100,9 @@ def play(
     game = SPEC.make(options)
     supervision = replace(SPEC.supervision, log_dir=None if log_dir is None else str(log_dir))
     seats = [
-        SPEC.referee.program_seat(p, supervision=supervision)
+        SPEC.program_seat(p, supervision=supervision)
         if isinstance(p, Program)
-        else LocalSeat(p, game, SPEC.referee, seed=3)
+        else LocalSeat(p, game, SPEC.contest, seed=3)
         for p in (first, second)
     ]
     return asyncio.run(play_game(SPEC, game, seats, TimeControl.parse(tc), options=options))
@@ -211,8 +212,8 @@ def test_an_agent_killed_for_its_memory_limit_loses_by_memory(tmp_path) -> None:
     supervision = replace(SPEC.supervision, memory_limit_mb=128)
     game = SPEC.make({"max_plies": 1000})
     seats = [
-        SPEC.referee.program_seat(agent(tmp_path, "hog"), supervision=supervision),
-        LocalSeat(RandomAgent(), game, SPEC.referee, seed=3),
+        SPEC.program_seat(agent(tmp_path, "hog"), supervision=supervision),
+        LocalSeat(RandomAgent(), game, SPEC.contest, seed=3),
     ]
     record = asyncio.run(play_game(SPEC, game, seats, TimeControl.parse("20 kill=10")))
     assert (record.winner, record.reason) == (1, Reason.MEMORY), record
@@ -271,7 +272,7 @@ def test_the_agent_answers_a_single_position_with_a_legal_move(tmp_path) -> None
     done = run_agent(tmp_path, text)
     assert done.returncode == 0, done.stderr
     move = (tmp_path / "output.txt").read_text()
-    assert SPEC.referee.judge(GAME, s, move, seat=1) in GAME.legal_moves(s)
+    assert SPEC.contest.judge(GAME, s, move, seat=1) in GAME.legal_moves(s)
     assert not (tmp_path / "playdata.txt").exists()  # SINGLE: nothing kept
 
 
@@ -279,7 +280,7 @@ def test_with_almost_no_time_left_the_agent_moves_at_once(tmp_path) -> None:
     s = State(GAME.initial().pieces, 0)
     done = run_agent(tmp_path, input_text(s, 0, 0.01), "-v")
     assert done.returncode == 0, done.stderr
-    assert SPEC.referee.judge(GAME, s, (tmp_path / "output.txt").read_text(), seat=0)
+    assert SPEC.contest.judge(GAME, s, (tmp_path / "output.txt").read_text(), seat=0)
     assert "no search" in done.stderr
 
 

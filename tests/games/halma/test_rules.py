@@ -10,8 +10,8 @@ import pytest
 from arbiter.clock import Clock, TimeControl
 from arbiter.errors import IllegalMove, NotationError, Reason
 from arbiter.game import Outcome
+from arbiter.games.halma.contest import adjudicate
 from arbiter.games.halma.notation import format_move, parse_move, resolve_move
-from arbiter.games.halma.protocol import adjudicate
 from arbiter.games.halma.rules import CAMPS, CELLS, Halma, Move, State, cell, xy
 from arbiter.perft import perft
 

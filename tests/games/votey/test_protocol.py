@@ -10,8 +10,9 @@ from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
 from arbiter.contract import AgentRun
 from arbiter.errors import FalseClaim, IllegalMove, NotationError, UnclaimedWin
+from arbiter.games.votey.contest import judge, move_text
 from arbiter.games.votey.notation import parse_position
-from arbiter.games.votey.protocol import judge, move_text, serve
+from arbiter.games.votey.player import serve
 from arbiter.games.votey.rules import Votey
 
 from .test_rules import FIGURE3
@@ -93,8 +94,8 @@ def test_agent_negates_its_own_winning_move() -> None:
     # From Figure 3 the greedy agent must find 2454 and write -2454. The agent side
     # always starts from the contest's start position, so drive serve's helpers
     # directly through move_text, which serve uses for every line it writes.
-    from arbiter.agents.base import Limit
     from arbiter.agents.greedy import GreedyAgent
+    from arbiter.clock import Limit
     from arbiter.games.votey import evaluate
 
     game = Votey()

@@ -51,7 +51,7 @@ def play_legal(before: float, after: float) -> None:
     while game.outcome(s) is None:
         burn(before)
         m = rng.choice(game.legal_moves(s))
-        say(SPEC.referee.move_text(game, s, m, seat=0))
+        say(SPEC.contest.move_text(game, s, m, seat=0))
         s = game.apply(s, m)
         burn(after)
         line = hear()

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from arbiter.contract import MAX_PLIES, GameSpec
-from arbiter.games.alquerque import evaluate, notation, protocol
+from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
+from arbiter.games.alquerque import contest, evaluate, notation
 from arbiter.games.alquerque.rules import Alquerque, Move, State
+
+
+def _player_side() -> PlayerSide[State, Move]:
+    from arbiter.games.alquerque import player
+
+    return player
+
+
+def _referee_side() -> RefereeSide[State, Move]:
+    from arbiter.games.alquerque import referee
+
+    return referee
+
 
 SPEC: GameSpec[State, Move] = GameSpec(
     name="alquerque",
@@ -12,10 +25,12 @@ SPEC: GameSpec[State, Move] = GameSpec(
     seat_names=("white", "black"),
     rules=Alquerque,
     notation=notation,
-    referee=protocol,
+    contest=contest,
     evaluation=evaluate,
-    time_control=protocol.TIME_CONTROL,
-    supervision=protocol.SUPERVISION,
+    time_control=contest.TIME_CONTROL,
+    supervision=contest.SUPERVISION,
+    player_side=_player_side,
+    referee_side=_referee_side,
     options=(MAX_PLIES,),
-    score=protocol.score,
+    score=contest.score,
 )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from arbiter.contract import MAX_PLIES, GameSpec, RuleOption
-from arbiter.games.checkers import evaluate, notation, protocol
+from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide, RuleOption
+from arbiter.games.checkers import contest, evaluate, notation
 from arbiter.games.checkers.rules import Checkers, Move, State
 
 PLAIN_DRAWS = RuleOption(
@@ -13,15 +13,30 @@ PLAIN_DRAWS = RuleOption(
     "score a repetition or 40-move end as a draw instead of by piece count",
 )
 
+
+def _player_side() -> PlayerSide[State, Move]:
+    from arbiter.games.checkers import player
+
+    return player
+
+
+def _referee_side() -> RefereeSide[State, Move]:
+    from arbiter.games.checkers import referee
+
+    return referee
+
+
 SPEC: GameSpec[State, Move] = GameSpec(
     name="checkers",
     title="American checkers",
     seat_names=("red", "white"),
     rules=Checkers,
     notation=notation,
-    referee=protocol,
+    contest=contest,
     evaluation=evaluate,
-    time_control=protocol.TIME_CONTROL,
-    supervision=protocol.SUPERVISION,
+    time_control=contest.TIME_CONTROL,
+    supervision=contest.SUPERVISION,
+    player_side=_player_side,
+    referee_side=_referee_side,
     options=(MAX_PLIES, PLAIN_DRAWS),
 )

@@ -3,9 +3,22 @@ competition's mediator played it."""
 
 from __future__ import annotations
 
-from arbiter.contract import MAX_PLIES, GameSpec
-from arbiter.games.chinese_checkers import evaluate, notation, protocol
+from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
+from arbiter.games.chinese_checkers import contest, evaluate, notation
 from arbiter.games.chinese_checkers.rules import ChineseCheckers, Move, State
+
+
+def _player_side() -> PlayerSide[State, Move]:
+    from arbiter.games.chinese_checkers import player
+
+    return player
+
+
+def _referee_side() -> RefereeSide[State, Move]:
+    from arbiter.games.chinese_checkers import referee
+
+    return referee
+
 
 SPEC: GameSpec[State, Move] = GameSpec(
     name="chinese-checkers",
@@ -13,10 +26,12 @@ SPEC: GameSpec[State, Move] = GameSpec(
     seat_names=("first", "second"),
     rules=ChineseCheckers,
     notation=notation,
-    referee=protocol,
+    contest=contest,
     evaluation=evaluate,
-    time_control=protocol.TIME_CONTROL,
-    supervision=protocol.SUPERVISION,
+    time_control=contest.TIME_CONTROL,
+    supervision=contest.SUPERVISION,
+    player_side=_player_side,
+    referee_side=_referee_side,
     options=(MAX_PLIES,),
-    score=protocol.score,
+    score=contest.score,
 )

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from arbiter.contract import MAX_PLIES, GameSpec
-from arbiter.games.votey import evaluate, notation, protocol
+from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
+from arbiter.games.votey import contest, evaluate, notation
 from arbiter.games.votey.rules import Move, State, Votey
+
+
+def _player_side() -> PlayerSide[State, Move]:
+    from arbiter.games.votey import player
+
+    return player
+
+
+def _referee_side() -> RefereeSide[State, Move]:
+    from arbiter.games.votey import referee
+
+    return referee
+
 
 SPEC: GameSpec[State, Move] = GameSpec(
     name="votey",
@@ -12,9 +25,11 @@ SPEC: GameSpec[State, Move] = GameSpec(
     seat_names=("black", "white"),
     rules=Votey,
     notation=notation,
-    referee=protocol,
+    contest=contest,
     evaluation=evaluate,
-    time_control=protocol.TIME_CONTROL,
-    supervision=protocol.SUPERVISION,
+    time_control=contest.TIME_CONTROL,
+    supervision=contest.SUPERVISION,
+    player_side=_player_side,
+    referee_side=_referee_side,
     options=(MAX_PLIES,),
 )

@@ -3,7 +3,7 @@
 A move is the integer ``FFTT``: ``FF`` the square it leaves, ``TT`` the square it
 reaches, each square ``10 * row + column`` with rows and columns 1..8 (``11`` top
 left). A move that wins is written negated: ``-2454``. The sign is a claim the
-referee checks (see :mod:`arbiter.games.votey.protocol`); parsing only reads it.
+referee checks (see :mod:`arbiter.games.votey.contest`); parsing only reads it.
 
 A position is eight rows of ``b`` (black), ``w`` (white) or ``.``, row 1 first,
 separated by ``/``, then a space and the side to move (``b`` or ``w``):

@@ -16,20 +16,13 @@ opponent's move. Records keep the moves in the first player's numbering.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from arbiter.agents.base import Agent
-from arbiter.agents.program import ProgramClock
-from arbiter.clock import Clock, TimeControl
-from arbiter.contract import AgentRun, win_draw_loss
-from arbiter.errors import ConfigError, NotationError, Reason
+from arbiter.clock import Charging, Clock, TimeControl
+from arbiter.contract import Supervision, win_draw_loss
+from arbiter.errors import Reason
 from arbiter.game import Game, Outcome, Player
 from arbiter.games.chinese_checkers.evaluate import order_hint
 from arbiter.games.chinese_checkers.notation import format_move, resolve_move
 from arbiter.games.chinese_checkers.rules import HOMES, Move, State
-from arbiter.referee.line_seat import LineSeat
-from arbiter.referee.seat import Program
-from arbiter.referee.supervision import Charging, Supervision
 
 TIME_CONTROL = TimeControl.parse("300 ot=1")
 """The sheet: 300 s of CPU for the game, then 1 s per move."""
@@ -90,71 +83,3 @@ def judge(game: Game[State, Move], s: State, text: str, *, seat: Player) -> Move
     :raises IllegalMove: for a hole number past 121 or a move that is not legal.
     """
     return resolve_move(text, s, seat=seat)
-
-
-class MediatorSeat(LineSeat[State, Move]):
-    """A player under the mediator: told ``1`` or ``2`` at the start, then each of the
-    opponent's moves in its own numbering."""
-
-    async def start(self, seat: Player, clock: Clock) -> None:
-        await super().start(seat, clock)
-        await self.send(str(seat + 1))
-
-    async def tell(self, before: State, move: Move, after: State) -> None:
-        if self.supervision.suspend and self.transport is not None:
-            self.transport.resume()  # the sheet: resumed before it is sent the move
-        await self.send(format_move(move, seat=self.seat))
-
-
-def program_seat(program: Program, *, supervision: Supervision) -> MediatorSeat:
-    """Returns the mediator's seat for an external player."""
-    return MediatorSeat(program, supervision=supervision)
-
-
-# -- the player side ----------------------------------------------------------
-
-
-def serve(
-    agent: Agent[State, Move], game: Game[State, Move], args: Sequence[str], run: AgentRun
-) -> int:
-    """Plays one game as a player under the mediator: reads ``1`` or ``2``, keeps the
-    board in its own numbering, writes its moves and reads the opponent's. Its clock
-    is its own CPU time, start-up included, as the mediator charges it.
-
-    Returns 0 when the game ends or the input does, 1 if the mediator's first line
-    is not ``1`` or ``2`` or a relayed move is not legal.
-
-    :raises ConfigError: if started with arguments (players take none).
-    """
-    if args:
-        raise ConfigError(f"a mediator player is started with no arguments, not {list(args)!r}")
-    first = run.stdin.readline().strip()
-    if first not in ("1", "2"):
-        print(f"chinese-checkers player: expected 1 or 2 first, not {first!r}", file=run.stderr)
-        return 1
-    seat: Player = int(first) - 1
-    clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
-    agent.reset(game, seat, run.seed)
-    s = game.initial()
-    while game.outcome(s) is None:
-        if game.to_move(s) == seat:
-            m = comply(game, s, agent.choose(s, clock.limit()), out_of_time=clock.out_of_time())
-            text = move_text(game, s, m, seat=seat)
-            if run.verbose:
-                print(f"{text}: {agent.note()}", file=run.stderr, flush=True)
-            run.stdout.write(run.reply(text) + "\n")
-            run.stdout.flush()
-            clock.replied()
-        else:
-            line = run.stdin.readline()
-            clock.message_received()
-            if not line.strip():
-                return 0
-            try:
-                m = resolve_move(line, s, seat=seat)
-            except (NotationError, ValueError) as e:
-                print(f"chinese-checkers player: bad move from the mediator: {e}", file=run.stderr)
-                return 1
-            agent.observe(s, m)
-        s = game.apply(s, m)
-    return 0

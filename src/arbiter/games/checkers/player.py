@@ -1,0 +1,77 @@
+"""The program's side of the checkers engine protocol: a built-in engine playing as a
+contest program (``arbiter agent``; see :mod:`arbiter.games.checkers.contest` for the
+protocol)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arbiter.agents.base import Agent
+from arbiter.agents.program import ProgramClock, seat_argument
+from arbiter.contract import AgentRun
+from arbiter.errors import NotationError
+from arbiter.game import Game
+from arbiter.games.checkers.contest import (
+    SUPERVISION,
+    move_text,
+)
+from arbiter.games.checkers.notation import parse_board
+from arbiter.games.checkers.rules import Move, State
+
+
+def serve(
+    agent: Agent[State, Move], game: Game[State, Move], args: Sequence[str], run: AgentRun
+) -> int:
+    """Plays one game as an engine started as ``PROGRAM 1`` (red) or ``PROGRAM 2`` (white).
+
+    Reads 8 board rows, answers one move, until its input ends. When a board is one
+    opponent move away from the last position, that move is replayed so the game's
+    history (repetitions, the 80-ply count) is kept; otherwise the board is taken
+    as it is. Returns 0, or 1 for a board that cannot be read or has no legal move.
+
+    :raises ConfigError: unless ``args`` is ``1`` or ``2``.
+    """
+    seat = seat_argument(args, "a checkers engine")
+    stdin, stdout, stderr = run.stdin, run.stdout, run.stderr
+    agent.reset(game, seat, run.seed)
+    previous: State | None = None
+    clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
+    while True:
+        rows = []
+        for _ in range(8):
+            line = stdin.readline()
+            if not line:
+                return 0
+            rows.append(line.strip())
+        clock.message_received()
+        try:
+            board = parse_board(rows, seat)
+        except NotationError as e:
+            print(f"checkers engine: {e}", file=stderr)
+            return 1
+        s = board
+        if previous is not None:
+            s, theirs = _continue(game, previous, board)
+            if theirs is not None:
+                agent.observe(previous, theirs)
+        if not game.legal_moves(s):
+            print("checkers engine: no legal move on this board", file=stderr)
+            return 1
+        m = agent.choose(s, clock.limit())
+        text = move_text(game, s, m, seat=seat)
+        if run.verbose:
+            print(f"{text}: {agent.note()}", file=stderr, flush=True)
+        stdout.write(run.reply(text) + "\n")
+        stdout.flush()
+        clock.replied()
+        previous = game.apply(s, m)
+
+
+def _continue(game: Game[State, Move], previous: State, board: State) -> tuple[State, Move | None]:
+    """Returns the state after the opponent move that turns ``previous`` into
+    ``board``, with that move (the board alone and ``None`` if no move does)."""
+    for m in game.legal_moves(previous):
+        after = game.apply(previous, m)
+        if after.pieces == board.pieces and after.kings == board.kings:
+            return after, m
+    return board, None

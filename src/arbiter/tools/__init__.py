@@ -1,0 +1,1 @@
+"""Tools for arbiter's own developers (``python -m arbiter.tools.layers``)."""
