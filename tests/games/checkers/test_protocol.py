@@ -62,3 +62,46 @@ def test_next_board_continues_the_game_history() -> None:
     assert move == resolve_move("32-28", mine, seat=0)  # the move the engine observes
     # a board no opponent move explains is taken as it is
     assert _continue(game, mine, game.initial()) == (game.initial(), None)
+
+
+class Script:
+    """An engine that plays the given moves in turn."""
+
+    name = "script"
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = list(texts)
+
+    def reset(self, game, seat, seed) -> None:
+        pass
+
+    def choose(self, s, limit):
+        return resolve_move(self.texts.pop(0), s, seat=0)
+
+    def observe(self, s, m) -> None:
+        pass
+
+    def note(self) -> str:
+        return ""
+
+    def halt(self) -> None:
+        pass
+
+
+def test_a_board_after_a_threefold_repetition_is_played_from_and_the_end_said() -> None:
+    from .test_rules import pos
+
+    game = Checkers()
+    s = pos(red_kings=[1], white_kings=[32])
+    boards = [s]
+    for mine, theirs in [("1-5", "32-28"), ("5-1", "28-32")] * 2:
+        s = game.apply(s, resolve_move(mine, s, seat=0))
+        s = game.apply(s, resolve_move(theirs, s, seat=0))
+        boards.append(s)
+    assert game.outcome(s) is not None and game.outcome(s).reason == "repetition"
+    out, err = io.StringIO(), io.StringIO()
+    text = "".join("\n".join(board_rows(b)) + "\n" for b in boards)
+    engine = Script(["1-5", "5-1", "1-5", "5-1", "1-5"])
+    assert serve(engine, game, ["1"], run(text, out, err)) == 0, err.getvalue()
+    assert out.getvalue().split() == ["1-5", "5-1", "1-5", "5-1", "1-5"]
+    assert "ended by repetition" in err.getvalue()

@@ -64,6 +64,9 @@ def test_judge_accepts_claimed_win_and_rejects_wrong_claims() -> None:
         judge(game, s, "-2446", seat=0)
     with pytest.raises(NotationError):
         judge(game, s, "24 54", seat=0)
+    # well written, never legal: an illegal move, not a malformed line
+    with pytest.raises(IllegalMove, match="starts and ends on one square"):
+        judge(game, s, "1111", seat=0)
     assert move_text(game, s, judge(game, s, "-2454", seat=0), seat=0) == "-2454"
 
 

@@ -66,6 +66,13 @@ def resolve_move(text: str, s: State, *, seat: Player) -> Move:
     elif legal and legal[0].captures and not wanted.captures:
         shown = ", ".join(format_move(m, seat=seat) for m in legal[:4])
         why = f": a capture is compulsory ({shown})"
+    elif wanted.captures and (
+        longer := sorted(
+            {m.path[len(wanted.path)] for m in legal if m.path[: len(wanted.path)] == wanted.path}
+        )
+    ):
+        to = " or ".join(str(c + 1) for c in longer)
+        why = f": incomplete jump: must continue to {to}"
     elif wanted.captures and any(
         m.origin == wanted.path[0] and m.target == wanted.path[-1] for m in legal
     ):

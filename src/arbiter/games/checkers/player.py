@@ -27,7 +27,10 @@ def serve(
     Reads 8 board rows, answers one move, until its input ends. When a board is one
     opponent move away from the last position, that move is replayed so the game's
     history (repetitions, the 80-ply count) is kept; otherwise the board is taken
-    as it is. Returns 0, or 1 for a board that cannot be read or has no legal move.
+    as it is. A board sent after the game ended by a draw rule of its history (a
+    threefold repetition, the move count: the referee does not apply them) is said
+    on standard error and played from as it stands. Returns 0, or 1 for a board that
+    cannot be read or has no legal move.
 
     :raises ConfigError: unless ``args`` is ``1`` or ``2``.
     """
@@ -54,6 +57,17 @@ def serve(
             s, theirs = _continue(game, previous, board)
             if theirs is not None:
                 agent.observe(previous, theirs)
+        ended = game.outcome(s)
+        if ended is not None and ended.winner is None and game.legal_moves(board):
+            # drawn by a rule of the game's history (repetition, the move count) that
+            # this referee does not apply: the board stands, its history is dropped
+            print(
+                f"checkers engine: the game ended by {ended.reason} under this engine's "
+                "rules; the referee plays on, and so does the engine",
+                file=stderr,
+                flush=True,
+            )
+            s = board
         if not game.legal_moves(s):
             print("checkers engine: no legal move on this board", file=stderr)
             return 1

@@ -63,10 +63,9 @@ def parse_move(text: str, *, seat: Player) -> Move:
             text,
         )
     r1, c1, r2, c2 = (int(g) - 1 for g in m.groups())
-    origin, target = 8 * r1 + c1, 8 * r2 + c2
-    if origin == target:
-        raise NotationError(f"invalid votey move {text!r}: it starts and ends on one square", text)
-    return MOVES[64 * origin + target]
+    # a move that starts and ends on one square (``1111``) is well written and never
+    # legal: the referee judges it an illegal move, not a malformed line
+    return MOVES[64 * (8 * r1 + c1) + 8 * r2 + c2]
 
 
 def claims_win(text: str) -> bool:
@@ -83,7 +82,10 @@ def resolve_move(text: str, s: State, *, seat: Player) -> Move:
     m = parse_move(text, seat=seat)
     if m not in _RULES.legal_moves(s):
         side = "black" if s.to_move == 0 else "white"
-        raise IllegalMove(f"illegal votey move {text.strip()!r} for {side} in {format_position(s)}")
+        why = ": it starts and ends on one square" if m.origin == m.target else ""
+        raise IllegalMove(
+            f"illegal votey move {text.strip()!r} for {side} in {format_position(s)}{why}"
+        )
     return m
 
 
