@@ -66,11 +66,11 @@ def test_short_jump_notation_is_explained() -> None:
 
 def test_an_unfinished_multi_jump_names_where_it_must_go_on() -> None:
     s = pos(red=[1], white=[6, 15, 30])
-    with pytest.raises(IllegalMove, match="incomplete jump: must continue to 19$"):
+    with pytest.raises(IllegalMove, match=r"incomplete jump: must continue to 19$"):
         resolve_move("1x10", s, seat=0)
     # two ways on from the same landing: both named
     s = pos(red=[1], white=[6, 14, 15])
-    with pytest.raises(IllegalMove, match="must continue to 17 or 19$"):
+    with pytest.raises(IllegalMove, match=r"must continue to 17 or 19$"):
         resolve_move("1x10", s, seat=0)
 
 
