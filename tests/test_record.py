@@ -195,3 +195,37 @@ def test_replay_unsealed_names_each_bad_record_without_a_traceback(tmp_path) -> 
         "bad.jsonl:1: field 'times'" in done.stdout
         and "bad.jsonl:2: field 'players'" in done.stdout
     )
+
+
+CHANGED = {
+    "game": "checkers",
+    "players": ("b", "a"),
+    "moves": ("1434", "2124"),
+    "times": (0.1, 0.25),
+    "winner": 0,
+    "reason": Reason.TIME,
+    "detail": "legal",
+    "offending": "1419",
+    "time_control": "st=1",
+    "seed": 7,
+    "options": {"max_plies": 10},
+    "start": FIGURE3 + " w",
+    "date": "2030-01-01T00:00:00+00:00",
+    "round": 3,
+    "score": (1.0, 0.0),
+}
+
+
+@pytest.mark.parametrize(
+    "name", [f.name for f in dataclasses.fields(GameRecord) if f.name != "seal"]
+)
+def test_the_seal_covers_every_field_of_a_record(name: str) -> None:
+    key = b"k" * 32
+    record = dataclasses.replace(opening(), round=1, date="2026-01-01T00:00:00+00:00")
+    sealed = GameRecord.from_json(record.to_json(key))
+    assert sealed.sealed_by(key)
+    changed = dataclasses.replace(sealed, **{name: CHANGED[name]})
+    assert getattr(changed, name) != getattr(sealed, name)
+    # the same seal on a record changed in this one field no longer holds
+    assert not GameRecord.from_json(changed.to_json()).sealed_by(key)
+    assert not sealed.sealed_by(b"x" * 32)

@@ -12,6 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arbiter.games import GAME_NAMES, find_game
+from arbiter.games.chinese_checkers import rules as cc_rules
+from arbiter.games.halma import rules as halma_rules
 from arbiter.probes import find_position
 from arbiter.web.app import create_app
 from arbiter.web.paths import move_path
@@ -281,6 +283,40 @@ def test_a_hop_chain_is_entered_hop_by_hop_and_may_stop_at_a_landing(
     assert answers[-1]["complete"]
     done = client.post(f"/api/sessions/{snap['id']}/move", json={"clicks": path}).json()
     assert done["ply"] >= 1 and done["last"][0] == path[0] and done["last"][-1] == path[-1]
+
+
+@pytest.mark.parametrize("game", ["halma", "chinese-checkers"])
+def test_clicks_that_skip_a_landing_of_a_hop_chain_are_no_move(
+    client: TestClient, game: str
+) -> None:
+    spec = find_game(game)
+    rules = spec.make()
+    neighbours = {"halma": halma_rules.NEIGHBOURS, "chinese-checkers": cc_rules.NEIGHBOURS}[game]
+
+    def skipping(s: Any) -> list[tuple[int, int]]:
+        """(start, second landing) of chains of two hops or more, the landing no
+        neighbour of the start: a legal end, but not one hop on from the start."""
+        found = []
+        for m in rules.legal_moves(s):
+            p = move_path(game, s, m)
+            if len(p) >= 3 and p[2] not in neighbours[p[0]]:
+                found.append((p[0], p[2]))
+        return found
+
+    text, s = _position(game, lambda rules, s: bool(skipping(s)), 3)
+    start, landing = skipping(s)[0]
+    assert any(m.origin == start and m.target == landing for m in rules.legal_moves(s))
+    sid = client.post(
+        "/api/sessions",
+        json={"game": game, "side": spec.seat_names[s.to_move], "position": text},
+    ).json()["id"]
+    found = client.post(
+        f"/api/sessions/{sid}/continuations", json={"clicks": [start, landing]}
+    ).json()
+    assert not found["complete"] and found["next"] == []
+    r = client.post(f"/api/sessions/{sid}/move", json={"clicks": [start, landing]})
+    assert r.status_code == 422 and "error" in r.json()
+    assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
 
 
 def test_a_bad_start_position_is_refused_by_name(client: TestClient) -> None:

@@ -307,3 +307,16 @@ def test_a_broken_input_txt_makes_the_agent_say_which_line(tmp_path) -> None:
     assert done.returncode == 1
     assert "input.txt line 2: expected BLACK or WHITE" in done.stderr
     assert not (tmp_path / "output.txt").exists()
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_input_txt_gives_an_agent_its_own_time_not_its_opponents(seat: int) -> None:
+    from arbiter.clock import Clock
+
+    clock = Clock.start(TimeControl.parse("300 kill=10")).spend(0, 100.0).spend(1, 7.5)
+    halma = SPEC.program_seat(Program(("true",)), supervision=SPEC.supervision)
+    halma.seat = seat
+    given = parse_input(halma.input_text(GAME.initial(), clock))
+    assert given.seat == seat
+    assert given.remaining == pytest.approx(clock.remaining[seat], abs=0.001)
+    assert clock.remaining[0] != clock.remaining[1]

@@ -1,0 +1,33 @@
+"""The standings computed from stored games, on hand-made games whose every column
+can be worked out by hand."""
+
+from __future__ import annotations
+
+from arbiter.errors import Reason
+from arbiter.record import GameRecord
+from arbiter.tournament.report import standings
+from arbiter.tournament.store import StoredGame
+
+
+def game(number: int, seats: tuple[int, int], winner: int | None, score) -> StoredGame:
+    reason = Reason.NO_PIECES if winner is not None else Reason.MOVE_LIMIT
+    record = GameRecord("alquerque", ("x", "y"), (), (), winner, reason, score=score)
+    return StoredGame(number, (number + 1) // 2, seats, record)
+
+
+def test_contest_points_go_to_the_agent_in_the_seat_that_scored_them() -> None:
+    # agent 0 and agent 1 meet twice, seats swapped; CodeCup ties score unevenly
+    games = [
+        game(1, (0, 1), None, (4.0, 1.0)),  # 0 first: 4 points, 1 second: 1 point
+        game(2, (1, 0), None, (6.0, 2.0)),  # 1 first: 6 points, 0 second: 2 points
+        game(3, (0, 1), 0, (12.0, 0.0)),  # 0 first wins
+    ]
+    table = standings("t", "alquerque", ["zero", "one"], games)
+    lines = {s.name: s for s in table.lines}
+    assert table.contest_scored
+    assert lines["zero"].contest_points == 4.0 + 2.0 + 12.0
+    assert lines["one"].contest_points == 1.0 + 6.0
+    assert (lines["zero"].points, lines["one"].points) == (2.0, 1.0)
+    assert (lines["zero"].games, lines["one"].games) == (3, 3)
+    assert table.crosstable == ((0.0, 2.0), (1.0, 0.0))
+    assert table.reasons == {"move limit": 2, "no pieces": 1}
