@@ -35,7 +35,10 @@ def test_a_program_that_plays_illegally_fails_with_its_transcript(capsys) -> Non
     ("name", "prepared"),
     [
         ("checkers", {"forced capture", "multi-jump"}),
-        ("halma", {"camp first", "hop chain", "very little time"}),
+        (
+            "halma",
+            {"camp first", "camp first (2)", "camp first (3)", "hop chain", "very little time"},
+        ),
     ],
 )
 def test_prepared_positions_exercise_the_rules_and_the_built_in_passes(
@@ -131,6 +134,43 @@ def test_a_halma_program_that_ignores_the_camp_rule_fails_that_check() -> None:
         result = run(spec, f"{sys.executable} {path}", probe, workdir)
     assert not result.passed and "by illegal move" in result.verdict
     assert "must move one out" in result.verdict
+
+
+CAMP_BLIND = """\
+import random, sys
+from pathlib import Path
+from arbiter.bitboard import bits
+from arbiter.games.halma.contest import parse_input
+from arbiter.games.halma.notation import format_move
+from arbiter.games.halma.rules import Move, hop_paths, reach
+
+# any move the board and rule 1(a) allow, at random: rule 1(b) ignored
+given = parse_input(Path("input.txt").read_text())
+s, p = given.state, given.seat
+occupied = s.pieces[0] | s.pieces[1]
+moves = [(a, b) for a in bits(s.pieces[p]) for b in bits(reach(p, a, occupied))]
+(a, b) = random.Random(int(sys.argv[1])).choice(moves)
+m = Move(a, b)
+if not m.is_step:
+    m = Move(a, b, hop_paths(a, occupied)[b])
+Path("output.txt").write_text(format_move(m, seat=p) + "\\n")
+"""
+"""A Halma program that plays any move the board and rule 1(a) allow, at random, each
+written as the contest writes it, as if camp rule 1(b) were not there."""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_halma_program_that_ignores_rule_1b_at_random_fails_a_camp_check(seed) -> None:
+    spec = find_game("halma")
+    camp = [c for c in checks(spec, None) if c.name.startswith("camp first")]
+    assert len(camp) == 3
+    with tempfile.TemporaryDirectory() as workdir:
+        path = f"{workdir}/blind.py"
+        with open(path, "w") as f:
+            f.write(CAMP_BLIND)
+        verdicts = [run(spec, f"{sys.executable} {path} {seed}", c, workdir) for c in camp]
+    failed = [r.verdict for r in verdicts if not r.passed]
+    assert failed and all("must move one out" in v for v in failed), failed
 
 
 ONE_NUMBERING = """\

@@ -116,12 +116,18 @@ def _checkers(spec: GameSpec[Any, Any]) -> list[Check]:
 
 def _halma(spec: GameSpec[Any, Any]) -> list[Check]:
     def narrowed(game: halma.Halma, s: halma.State) -> bool:
-        """Rule 1(b) rules out moves the board allows (a piece outside could move)."""
+        """Rule 1(b) rules out nine in ten of the moves the board and rule 1(a) allow,
+        among them every move of a piece outside the camp: a program that ignores the
+        rule all but surely plays one of them."""
         p = s.to_move
         occupied = s.pieces[0] | s.pieces[1]
         outside = list(bits(s.pieces[p] & ~halma.CAMPS[p]))
-        return any(halma.reach(p, c, occupied) for c in outside) and not set(outside) & set(
-            halma.destinations(s)
+        allowed = sum(popcount(halma.reach(p, c, occupied)) for c in bits(s.pieces[p]))
+        legal = halma.destinations(s)
+        return (
+            any(halma.reach(p, c, occupied) for c in outside)
+            and not set(outside) & set(legal)
+            and 10 * sum(popcount(ends) for ends in legal.values()) <= allowed
         )
 
     def chain(game: halma.Halma, s: halma.State) -> bool:
@@ -139,12 +145,15 @@ def _halma(spec: GameSpec[Any, Any]) -> list[Check]:
     return late + _prepared(
         spec,
         [
-            (
-                "camp first",
-                "while pieces are in the camp, one must leave it (rule 1(b))",
-                narrowed,
-                3,
-                120,
+            *(
+                (
+                    "camp first" + (f" ({i + 1})" if i else ""),
+                    "while pieces are in the camp, one must leave it (rule 1(b))",
+                    narrowed,
+                    seed,
+                    120,
+                )
+                for i, seed in enumerate((3, 4, 5))
             ),
             ("hop chain", "a chain of three hops or more, one J line each", chain, 4, 120),
         ],
