@@ -35,6 +35,7 @@ from arbiter.agents.base import Agent
 from arbiter.clock import Charging, Clock, TimeControl
 from arbiter.errors import ConfigError
 from arbiter.game import Game, Outcome, Player
+from arbiter.layout import BoardView
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
@@ -446,7 +447,7 @@ class GameSpec(Generic[S, M]):
 
     ``rules`` builds the rules engine from keyword options, each one of ``options``.
     ``player_side`` and ``referee_side`` load the two sides of the contest's protocol
-    when first used (see the module docstring).
+    when first used (see the module docstring), and ``board`` its board in the browser.
     """
 
     name: str
@@ -462,6 +463,16 @@ class GameSpec(Generic[S, M]):
     referee_side: Callable[[], RefereeSide[S, M]]
     options: tuple[RuleOption, ...] = (MAX_PLIES,)
     score: ContestScore[S, M] = field(default=win_draw_loss)
+    board: Callable[[], BoardView[S]] | None = None
+
+    def board_view(self) -> BoardView[S]:
+        """The game's board in the browser (its ``board`` module, loaded when asked).
+
+        :raises ConfigError: if the game has no board for the browser.
+        """
+        if self.board is None:
+            raise ConfigError(f"{self.name} has no board for the browser")
+        return self.board()
 
     def serve(
         self, agent: Agent[S, M], game: Game[S, M], args: Sequence[str], run: AgentRun

@@ -16,7 +16,11 @@ from arbiter.games.chinese_checkers import rules as cc_rules
 from arbiter.games.halma import rules as halma_rules
 from arbiter.probes import find_position
 from arbiter.web.app import create_app
-from arbiter.web.paths import move_path
+
+
+def move_path(game: str, s: Any, m: Any) -> tuple[int, ...]:
+    """The cells a person clicks for the legal move ``m`` of ``game`` in ``s``."""
+    return find_game(game).board_view().clicks.move_path(s, m)
 
 
 @pytest.fixture

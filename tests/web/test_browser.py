@@ -28,7 +28,6 @@ import uvicorn
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.probes import find_position
 from arbiter.web.app import create_app
-from arbiter.web.paths import move_path
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = os.environ.get("ARBITER_BROWSER_TESTS") == "required"
@@ -43,6 +42,11 @@ if (CHROMIUM is None or sync_playwright is None) and not REQUIRED:
     pytestmark = pytest.mark.skip(
         reason="no Chromium or Playwright here (apt-get install chromium)"
     )
+
+
+def move_path(game: str, s: Any, m: Any) -> tuple[int, ...]:
+    """The cells a person clicks for the legal move ``m`` of ``game`` in ``s``."""
+    return find_game(game).board_view().clicks.move_path(s, m)
 
 
 def _free_port() -> int:

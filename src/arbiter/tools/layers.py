@@ -37,7 +37,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "arbiter.perft",
         ),
     ),
-    ("contract", ("arbiter.contract", "arbiter.agents", "arbiter.agents.base")),
+    (
+        "contract",
+        ("arbiter.contract", "arbiter.layout", "arbiter.agents", "arbiter.agents.base"),
+    ),
     (
         "rules",
         (
@@ -45,6 +48,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "arbiter.games.*.notation",
             "arbiter.games.*.evaluate",
             "arbiter.games.*.contest",
+            "arbiter.games.*.board",
         ),
     ),
     ("engines", ("arbiter.agents.*", "arbiter.games.*.player")),

@@ -32,7 +32,6 @@ from arbiter.record import GameRecord
 from arbiter.tournament.report import standings
 from arbiter.tournament.schedule import schedule
 from arbiter.tournament.store import Store
-from arbiter.web.boards import LAYOUTS
 from arbiter.web.replays import replay_json
 from arbiter.web.sessions import Session, WebError, engine_game, human_game
 
@@ -259,8 +258,7 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
 
     @app.get("/api/games/{game}/board")
     async def board(game: str) -> dict[str, Any]:
-        spec_of(game)
-        return LAYOUTS[game].to_json()
+        return spec_of(game).board_view().layout.to_json()
 
     @app.post("/api/sessions", status_code=201)
     async def new_game(body: NewGame) -> dict[str, Any]:

@@ -10,8 +10,6 @@ from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.record import GameRecord
 from arbiter.referee.events import one_line
-from arbiter.web import paths
-from arbiter.web.boards import pieces
 from arbiter.web.sessions import WebError, result_json
 
 
@@ -26,18 +24,19 @@ def replay_json(record: GameRecord) -> dict[str, Any]:
         s = game.initial() if record.start is None else spec.notation.parse_position(record.start)
     except ArbiterError as e:
         raise WebError(422, f"cannot set up the game of this record: {e}") from None
-    frames: list[dict[str, Any]] = [{"pieces": pieces(spec.name, s), "last": [], "text": ""}]
+    view = spec.board_view()
+    frames: list[dict[str, Any]] = [{"pieces": view.pieces(s), "last": [], "text": ""}]
     for ply, text in enumerate(record.moves, 1):
         seat = game.to_move(s)
         try:
             m = spec.contest.judge(game, s, text, seat=0)
         except ArbiterError as e:
             raise WebError(422, f"move {ply} ({one_line(text)!r}) does not replay: {e}") from None
-        path = paths.move_path(spec.name, s, m)
+        path = view.clicks.move_path(s, m)
         s = game.apply(s, m)
         frames.append(
             {
-                "pieces": pieces(spec.name, s),
+                "pieces": view.pieces(s),
                 "last": list(path),
                 "text": one_line(text),
                 "seat": seat,

@@ -27,11 +27,10 @@ from arbiter.clock import Clock, Limit, TimeControl
 from arbiter.contract import GameSpec, Reply, Seat
 from arbiter.errors import Resigned
 from arbiter.game import Outcome, Player
+from arbiter.layout import Continuation
 from arbiter.referee.events import Event, GameEnded, MovePlayed, one_line
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat, TakeBack, make_seat
-from arbiter.web import paths
-from arbiter.web.boards import pieces
 
 
 class WebError(Exception):
@@ -160,7 +159,7 @@ class Session:
             move = self.spec.contest.judge(self.game, before, event.text, seat=0)
             after = self.game.apply(before, move)
             self.clock = self.clock.spend(event.seat, event.seconds)
-            path = paths.move_path(self.spec.name, before, move)
+            path = self.spec.board_view().clicks.move_path(before, move)
             text = one_line(event.text)
             self.plies.append(
                 Ply(after, move, text, event.seat, event.seconds, event.note, path, self.clock)
@@ -200,10 +199,10 @@ class Session:
         if self.game.to_move(self.state) != self.human or self._request is None:
             raise WebError(409, "it is not your turn: the engine is thinking")
 
-    def continuations(self, clicks: list[int]) -> paths.Continuation[Any]:
+    def continuations(self, clicks: list[int]) -> Continuation[Any]:
         """The cells that may follow ``clicks``, for the person to move."""
         self._check_turn()
-        return paths.continuations(self.spec.name, self.game, self.state, clicks)
+        return self.spec.board_view().clicks.continuations(self.game, self.state, clicks)
 
     async def play(self, clicks: list[int]) -> None:
         """Plays the person's move given as the cells clicked.
@@ -212,7 +211,7 @@ class Session:
             not a legal move.
         """
         self._check_turn()
-        found = paths.continuations(self.spec.name, self.game, self.state, clicks)
+        found = self.spec.board_view().clicks.continuations(self.game, self.state, clicks)
         if found.move is None:
             shown = " ".join(self.label(c) for c in clicks) or "nothing"
             more = "; it can go on" if found.next else ""
@@ -267,9 +266,7 @@ class Session:
     # -- what the page sees ---------------------------------------------------------
 
     def label(self, cell: int) -> str:
-        from arbiter.web.boards import LAYOUTS
-
-        cells = LAYOUTS[self.spec.name].cells
+        cells = self.spec.board_view().layout.cells
         return cells[cell].label if 0 <= cell < len(cells) else str(cell)
 
     def listen(self) -> asyncio.Queue[dict[str, Any]]:
@@ -324,7 +321,7 @@ class Session:
             "your_turn": mine,
             "thinking": not over and not mine and (self.human is None or to_move != self.human),
             "ply": len(self.plies),
-            "pieces": pieces(spec.name, s),
+            "pieces": spec.board_view().pieces(s),
             "last": list(self.plies[-1].path) if self.plies else [],
             "origins": sorted({m.origin for m in legal}),
             "forced_capture": bool(legal) and len(captures) == len(legal),

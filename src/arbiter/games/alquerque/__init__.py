@@ -5,6 +5,7 @@ from __future__ import annotations
 from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.alquerque import contest, evaluate, notation
 from arbiter.games.alquerque.rules import Alquerque, Move, State
+from arbiter.layout import BoardView
 
 
 def _player_side() -> PlayerSide[State, Move]:
@@ -19,6 +20,12 @@ def _referee_side() -> RefereeSide[State, Move]:
     return referee
 
 
+def _board() -> BoardView[State]:
+    from arbiter.games.alquerque import board
+
+    return board.VIEW
+
+
 SPEC: GameSpec[State, Move] = GameSpec(
     name="alquerque",
     title="Alquerque (CodeCup 2008)",
@@ -31,6 +38,7 @@ SPEC: GameSpec[State, Move] = GameSpec(
     supervision=contest.SUPERVISION,
     player_side=_player_side,
     referee_side=_referee_side,
+    board=_board,
     options=(MAX_PLIES,),
     score=contest.score,
 )

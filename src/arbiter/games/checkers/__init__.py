@@ -5,6 +5,7 @@ from __future__ import annotations
 from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide, RuleOption
 from arbiter.games.checkers import contest, evaluate, notation
 from arbiter.games.checkers.rules import Checkers, Move, State
+from arbiter.layout import BoardView
 
 PLAIN_DRAWS = RuleOption(
     "plain_draws",
@@ -26,6 +27,12 @@ def _referee_side() -> RefereeSide[State, Move]:
     return referee
 
 
+def _board() -> BoardView[State]:
+    from arbiter.games.checkers import board
+
+    return board.VIEW
+
+
 SPEC: GameSpec[State, Move] = GameSpec(
     name="checkers",
     title="American checkers",
@@ -38,5 +45,6 @@ SPEC: GameSpec[State, Move] = GameSpec(
     supervision=contest.SUPERVISION,
     player_side=_player_side,
     referee_side=_referee_side,
+    board=_board,
     options=(MAX_PLIES, PLAIN_DRAWS),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.chinese_checkers import contest, evaluate, notation
 from arbiter.games.chinese_checkers.rules import ChineseCheckers, Move, State
+from arbiter.layout import BoardView
 
 
 def _player_side() -> PlayerSide[State, Move]:
@@ -20,6 +21,12 @@ def _referee_side() -> RefereeSide[State, Move]:
     return referee
 
 
+def _board() -> BoardView[State]:
+    from arbiter.games.chinese_checkers import board
+
+    return board.VIEW
+
+
 SPEC: GameSpec[State, Move] = GameSpec(
     name="chinese-checkers",
     title="Chinese checkers (1997 ACM Hong Kong)",
@@ -32,6 +39,7 @@ SPEC: GameSpec[State, Move] = GameSpec(
     supervision=contest.SUPERVISION,
     player_side=_player_side,
     referee_side=_referee_side,
+    board=_board,
     options=(MAX_PLIES,),
     score=contest.score,
 )

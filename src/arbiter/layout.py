@@ -1,8 +1,17 @@
-"""Moves as the cells a person clicks: the piece, then each landing point.
+"""A game's board as the browser shows it and a person enters moves on it: the
+geometry one renderer draws for every game, the pieces of a position, and how a
+move is clicked (its piece, then each landing point).
+
+Each game's ``board`` module builds its :class:`BoardView` from its rules' tables;
+the web app asks the game's spec for it and knows nothing of any game. Coordinates
+are in cell units, the board as the contest's diagrams and the terminal show it;
+``bottom`` is the seat whose side is at the bottom there, so the page can turn the
+board to put the person's side nearest them. Pieces are given per cell as ``"0"`` or
+``"1"`` (the seat that owns it), with ``"K"`` added for a checkers king.
 
 The page never decides legality: it asks the server which cells may be clicked next
-after the ones clicked so far (:func:`continuations`), and sends the whole path when
-the server says it is a move. Two kinds of game:
+after the ones clicked so far (:meth:`Clicks.continuations`), and sends the whole
+path when the server says it is a move. Two kinds of game:
 
 - *Whole paths* (Votey, checkers, Alquerque): every legal move has one path, its
   start and each landing (a capture chain's every landing), and the continuations
@@ -18,14 +27,52 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from dataclasses import asdict, dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
-from arbiter.games.chinese_checkers import rules as cc
-from arbiter.games.halma import rules as halma
+from arbiter.bitboard import bits
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A place a piece can stand: its id (the rules' cell number), its centre, the
+    contest's name for it, and its shading (``light``, ``dark``, ``camp0``, ``home1``,
+    ``neutral``, ``point``)."""
+
+    id: int
+    x: float
+    y: float
+    label: str
+    shade: str
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A board: its cells, the lines drawn between points, its size in cell units, how
+    cells are drawn (``square`` tiles, or ``point`` and ``hole`` circles), and the seat
+    whose side is at the bottom, and each seat's piece colour (as its contest names
+    the sides)."""
+
+    game: str
+    width: float
+    height: float
+    shape: str
+    cells: tuple[Cell, ...]
+    lines: tuple[tuple[float, float, float, float], ...] = ()
+    bottom: int = 0
+    colours: tuple[str, str] = ("black", "white")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def two_sides(s: Any) -> dict[str, str]:
+    """The pieces of a position whose ``pieces[p]`` are seat ``p``'s pieces as bits,
+    by cell id (as text, for JSON)."""
+    return {str(c): str(p) for p in (0, 1) for c in bits(s.pieces[p])}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +104,10 @@ class WholePaths:
                 following.add(p[n])
         return Continuation(tuple(sorted(following)), move)
 
+    def move_path(self, s: Any, m: Any) -> tuple[int, ...]:
+        """The cells of the legal move ``m``: its one path."""
+        return self.path(m)
+
 
 class HopChains:
     """Games whose moves are a start and an end, reached by a step or a chain of hops.
@@ -74,6 +125,13 @@ class HopChains:
         self.hops = hops
         self.make = make
         self.neighbours = neighbours
+
+    def move_path(self, s: Any, m: Any) -> tuple[int, ...]:
+        """The cells of the legal move ``m``: the chain it was made by where it has
+        one (Halma's ``hops``), else a shortest chain of clicks to its end."""
+        if getattr(m, "hops", ()):
+            return (m.origin, *m.hops)
+        return self.path(s, m)
 
     def path(self, s: Any, m: Any) -> tuple[int, ...]:
         """A shortest chain of clicks for the legal move ``m`` (for showing it)."""
@@ -138,59 +196,27 @@ class HopChains:
         return self.make(start, clicks) if clicks[-1] in ends else None
 
 
-def _halma_hops(s: halma.State, start: int, at: int) -> set[int]:
-    occupied = (s.pieces[0] | s.pieces[1]) & ~(1 << start)
-    return {
-        land
-        for over, land in halma.HOPS[at]
-        if (occupied >> over) & 1 and not (occupied >> land) & 1
-    }
+class Clicks(Protocol):
+    """How a game's moves are clicked (:class:`WholePaths` or :class:`HopChains`)."""
+
+    def continuations(self, game: Any, s: Any, clicks: Sequence[int]) -> Continuation[Any]:
+        """The cells that may follow ``clicks`` in ``s``, and the move they make if any."""
+        ...
+
+    def move_path(self, s: Any, m: Any) -> tuple[int, ...]:
+        """The cells of the legal move ``m`` in ``s``, start first (for showing it)."""
+        ...
 
 
-def _cc_hops(s: cc.State, start: int, at: int) -> set[int]:
-    occupied = (s.pieces[0] | s.pieces[1]) & ~(1 << start)
-    out = set()
-    for line in cc.HOPS[at]:
-        for over, clear, land in line:
-            if occupied & over:
-                if not occupied & clear:
-                    out.add(land)
-                break
-    return out
+@dataclass(frozen=True, slots=True)
+class BoardView(Generic[S]):
+    """A game's board for the browser: its layout, its pieces in a position (by cell
+    id), and how its moves are clicked."""
 
+    layout: Layout
+    pieces: Callable[[S], dict[str, str]]
+    clicks: Clicks
 
-def _halma_move(start: int, clicks: Sequence[int]) -> halma.Move:
-    hops = () if clicks[-1] in halma.NEIGHBOURS[start] else tuple(clicks[1:])
-    return halma.Move(start, clicks[-1], hops)
-
-
-ENTRY: dict[str, WholePaths | HopChains] = {
-    "votey": WholePaths(lambda m: (m.origin, m.target)),
-    "checkers": WholePaths(lambda m: tuple(m.path)),
-    "alquerque": WholePaths(lambda m: tuple(m.path)),
-    "halma": HopChains(_halma_hops, _halma_move, halma.NEIGHBOURS),
-    "chinese-checkers": HopChains(
-        _cc_hops, lambda start, clicks: cc.Move(start, clicks[-1]), cc.NEIGHBOURS
-    ),
-}
-"""How each game's moves are clicked."""
-
-
-def continuations(game_name: str, game: Any, s: Any, clicks: Sequence[int]) -> Continuation[Any]:
-    """The cells that may follow ``clicks`` in ``s``, and the move they make if any."""
-    return ENTRY[game_name].continuations(game, s, clicks)
-
-
-def move_path(game_name: str, s: Any, m: Any) -> tuple[int, ...]:
-    """The cells of the legal move ``m`` in ``s``, start first (for showing it)."""
-    entry = ENTRY[game_name]
-    if isinstance(entry, HopChains):
-        if getattr(m, "hops", ()):
-            return (m.origin, *m.hops)
-        return entry.path(s, m)
-    return entry.path(m)
-
-
-def origins(game: Any, s: Any) -> list[int]:
-    """The cells whose piece has a legal move."""
-    return sorted({m.origin for m in game.legal_moves(s)})
+    def origins(self, game: Any, s: S) -> list[int]:
+        """The cells whose piece has a legal move."""
+        return sorted({m.origin for m in game.legal_moves(s)})
