@@ -7,10 +7,9 @@ Usage: python scripts/make_openings.py [--game NAME] [--count N]
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from arbiter.games import GAME_NAMES, find_game
-from arbiter.tournament.openings import DEFAULT_DIR, OPENING_PLIES, balanced_openings
+from arbiter.tournament.openings import balanced_openings
 
 DEPTH = 3
 
@@ -22,7 +21,7 @@ def main() -> None:
     args = parser.parse_args()
     for name in args.game or GAME_NAMES:
         spec = find_game(name)
-        plies = OPENING_PLIES[name]
+        plies = spec.opening_plies
         found = balanced_openings(spec, args.count, plies, DEPTH, seed=2026)
         bound = max(abs(score) for _, score in found)
         lines = [
@@ -31,7 +30,10 @@ def main() -> None:
             f"# depth {DEPTH} bound {bound}",
             *(text for text, _ in found),
         ]
-        path = Path(DEFAULT_DIR) / f"{name}.txt"
+        path = spec.openings
+        if path is None:
+            print(f"{name}: ships no opening set (its spec names no file)")
+            continue
         path.write_text("\n".join(lines) + "\n")
         print(f"{name}: {len(found)} openings, |score| <= {bound}, written to {path}")
 

@@ -29,6 +29,7 @@ import shlex
 import shutil
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Generic, Protocol, TextIO, TypeVar
 
 from arbiter.agents.base import Agent
@@ -448,6 +449,9 @@ class GameSpec(Generic[S, M]):
     ``rules`` builds the rules engine from keyword options, each one of ``options``.
     ``player_side`` and ``referee_side`` load the two sides of the contest's protocol
     when first used (see the module docstring), and ``board`` its board in the browser.
+    ``openings`` is the file of the opening set the game ships (most balanced by the
+    built-in search, made by ``scripts/make_openings.py``), ``opening_plies`` how
+    many random plies an opening of it plays.
     """
 
     name: str
@@ -464,6 +468,8 @@ class GameSpec(Generic[S, M]):
     options: tuple[RuleOption, ...] = (MAX_PLIES,)
     score: ContestScore[S, M] = field(default=win_draw_loss)
     board: Callable[[], BoardView[S]] | None = None
+    openings: Path | None = None
+    opening_plies: int = 6
 
     def board_view(self) -> BoardView[S]:
         """The game's board in the browser (its ``board`` module, loaded when asked).

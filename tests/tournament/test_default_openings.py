@@ -8,14 +8,16 @@ import re
 import pytest
 
 from arbiter.games import find_game, game_names
-from arbiter.tournament.openings import DEFAULT_DIR, default_openings, search_score
+from arbiter.tournament.openings import default_openings, search_score
 
 SHIPPED = ["votey", "checkers", "alquerque", "chinese-checkers", "halma"]
 
 
 def test_every_game_ships_a_set() -> None:
     assert set(SHIPPED) <= set(game_names())
-    assert sorted(p.stem for p in DEFAULT_DIR.glob("*.txt")) == sorted(SHIPPED)
+    for name in SHIPPED:
+        path = find_game(name).openings
+        assert path is not None and path.is_file(), name
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -24,7 +26,8 @@ def test_the_shipped_openings_are_distinct_open_and_balanced(name: str) -> None:
     game = spec.make()
     openings = default_openings(spec)
     assert len(openings) >= 8 and len(set(openings)) == len(openings)
-    header = (DEFAULT_DIR / f"{name}.txt").read_text()
+    assert spec.openings is not None
+    header = spec.openings.read_text()
     match = re.search(r"# depth (\d+) bound (\d+)", header)
     assert match is not None
     depth, bound = int(match[1]), int(match[2])

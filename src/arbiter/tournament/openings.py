@@ -15,10 +15,6 @@ from typing import Any
 from arbiter.contract import GameSpec
 from arbiter.errors import ConfigError, NotationError
 
-DEFAULT_DIR = Path(__file__).parent / "openings_data"
-"""Where the shipped opening sets live, one file per game."""
-OPENING_PLIES = {"votey": 4, "checkers": 4, "alquerque": 8, "chinese-checkers": 6, "halma": 6}
-"""The random plies of each game's shipped openings."""
 TRIES = 100
 """Random walks tried for one opening before giving up (every walk ended the game)."""
 
@@ -114,8 +110,8 @@ def default_openings(spec: GameSpec[Any, Any]) -> list[str]:
 
     :raises ConfigError: if the shipped file is damaged.
     """
-    path = DEFAULT_DIR / f"{spec.name}.txt"
-    return read_openings(spec, path) if path.exists() else []
+    path = spec.openings
+    return read_openings(spec, path) if path is not None and path.exists() else []
 
 
 def check_programs_can_start(spec: GameSpec[Any, Any], agents: Sequence[Any]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.alquerque import contest, evaluate, notation
 from arbiter.games.alquerque.rules import Alquerque, Move, State
@@ -39,6 +41,8 @@ SPEC: GameSpec[State, Move] = GameSpec(
     player_side=_player_side,
     referee_side=_referee_side,
     board=_board,
+    openings=Path(__file__).parent / "openings.txt",
+    opening_plies=8,
     options=(MAX_PLIES,),
     score=contest.score,
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide, RuleOption
 from arbiter.games.checkers import contest, evaluate, notation
 from arbiter.games.checkers.rules import Checkers, Move, State
@@ -46,5 +48,7 @@ SPEC: GameSpec[State, Move] = GameSpec(
     player_side=_player_side,
     referee_side=_referee_side,
     board=_board,
+    openings=Path(__file__).parent / "openings.txt",
+    opening_plies=4,
     options=(MAX_PLIES, PLAIN_DRAWS),
 )

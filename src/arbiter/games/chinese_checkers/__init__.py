@@ -3,6 +3,8 @@ competition's mediator played it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.chinese_checkers import contest, evaluate, notation
 from arbiter.games.chinese_checkers.rules import ChineseCheckers, Move, State
@@ -40,6 +42,8 @@ SPEC: GameSpec[State, Move] = GameSpec(
     player_side=_player_side,
     referee_side=_referee_side,
     board=_board,
+    openings=Path(__file__).parent / "openings.txt",
+    opening_plies=6,
     options=(MAX_PLIES,),
     score=contest.score,
 )

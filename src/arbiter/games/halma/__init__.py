@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.halma import contest, evaluate, notation
 from arbiter.games.halma.rules import Halma, Move, State
@@ -40,6 +42,8 @@ SPEC: GameSpec[State, Move] = GameSpec(
     player_side=_player_side,
     referee_side=_referee_side,
     board=_board,
+    openings=Path(__file__).parent / "openings.txt",
+    opening_plies=6,
     options=(MAX_PLIES,),
     score=contest.score,
 )
