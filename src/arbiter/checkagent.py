@@ -21,8 +21,8 @@ from arbiter.agents.base import Agent
 from arbiter.agents.random import RandomAgent
 from arbiter.agents.steering import SteeringAgent
 from arbiter.clock import TimeControl
-from arbiter.contract import GameSpec, Program
-from arbiter.probes import PROBES, STEERED_PLIES, Check
+from arbiter.contract import Check, GameSpec, Program
+from arbiter.probes import SHORT_CLOCK, STEERED_PLIES
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
@@ -43,28 +43,15 @@ class Result:
     met: tuple[tuple[str, int], ...] = ()
 
 
-SHORT = {
-    "alquerque": Check("short clock", "a whole game with 10 s for it", 0, clock="10"),
-    "chinese-checkers": Check(
-        "short clock", "a whole game with 5 s, then 1 s a move", 0, clock="5 ot=1"
-    ),
-    "halma": Check("little time", "a move with 2 s left", 0, clock="2 kill=10", stop_at=1),
-}
-"""Each game's check of a program's timing, where 0.5 s a move is not the contest's shape."""
-
-
 def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
     """The checks for ``spec``'s programs (``clock``: the whole games' clock, default
     the contest's)."""
     out = [
         Check("first seat", "a whole game moving first", 0, clock=clock),
         Check("second seat", "a whole game moving second", 1, clock=clock),
-        SHORT.get(
-            spec.name, Check("short clock", "a whole game at 0.5 s a move", 0, clock="st=0.5")
-        ),
     ]
     game = spec.make()
-    for probe in PROBES[spec.name](spec):
+    for probe in spec.probes() if spec.probes is not None else [SHORT_CLOCK]:
         if probe.start is None:  # a steered game
             out.append(replace(probe, clock=clock, stop_at=STEERED_PLIES))
             continue

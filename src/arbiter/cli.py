@@ -832,16 +832,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _solve_position(spec: Any, text: str) -> tuple[Any, float | None]:
-    """The position to solve in ``text``, and the seconds it gives (``None``: none).
+    """The position to solve in ``text``, and the seconds it gives (``None``: none):
+    the contest's own position file where the game has one (Halma's ``input.txt``),
+    else its one-line position text.
 
     :raises NotationError: naming what is wrong with the text.
     """
-    if spec.name == "halma" and text.split(maxsplit=1)[:1] in (["SINGLE"], ["GAME"]):
-        from arbiter.games.halma.contest import parse_input
-        from arbiter.games.halma.player import SAFETY
-
-        given = parse_input(text)
-        return given.state, given.remaining * (1 - SAFETY)
+    if spec.position_file is not None and (given := spec.position_file(text)) is not None:
+        state, seconds = given
+        return state, seconds
     return spec.notation.parse_position(text.strip()), None
 
 

@@ -30,7 +30,7 @@ import shutil
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, Protocol, TextIO, TypeVar
+from typing import Any, Generic, Protocol, TextIO, TypeVar
 
 from arbiter.agents.base import Agent
 from arbiter.clock import Charging, Clock, TimeControl
@@ -280,6 +280,35 @@ class Seat(Protocol[S_in, M_in]):
         ...
 
 
+Watch = Callable[[Any, Any, Any], "str | None"]
+"""What a program's move in a position met, as a word to count (or ``None``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Steer:
+    """A steered game: the opponent's preference, and what to count in the program's
+    moves."""
+
+    prefer: Callable[[Any, Any, Any], int]
+    watch: Watch
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One check: the program's seat, where the game starts (``None``: the start), the
+    clock, the ply at which the game is stopped (``None``: played to the end), and the
+    opponent's steering (``None``: random). A check from a prepared position gives the
+    program the side to move there."""
+
+    name: str
+    about: str
+    seat: Player
+    start: str | None = None
+    clock: str | None = None
+    stop_at: int | None = None
+    steer: Steer | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class AgentRun:
     """How a built-in engine runs as a contest program: its clock, seed and streams.
@@ -451,7 +480,10 @@ class GameSpec(Generic[S, M]):
     when first used (see the module docstring), and ``board`` its board in the browser.
     ``openings`` is the file of the opening set the game ships (most balanced by the
     built-in search, made by ``scripts/make_openings.py``), ``opening_plies`` how
-    many random plies an opening of it plays.
+    many random plies an opening of it plays. ``probes`` are what ``arbiter
+    check-agent`` exercises in the game beyond whole games (:mod:`arbiter.probes`).
+    ``position_file`` reads the contest's own file of a position to answer (Halma's
+    ``input.txt``): the position and the seconds it gives, ``None`` for another text.
     """
 
     name: str
@@ -468,6 +500,8 @@ class GameSpec(Generic[S, M]):
     options: tuple[RuleOption, ...] = (MAX_PLIES,)
     score: ContestScore[S, M] = field(default=win_draw_loss)
     board: Callable[[], BoardView[S]] | None = None
+    probes: Callable[[], list[Check]] | None = None
+    position_file: Callable[[str], tuple[S, float] | None] | None = None
     openings: Path | None = None
     opening_plies: int = 6
 

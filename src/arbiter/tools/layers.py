@@ -39,7 +39,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "contract",
-        ("arbiter.contract", "arbiter.layout", "arbiter.agents", "arbiter.agents.base"),
+        (
+            "arbiter.contract",
+            "arbiter.layout",
+            "arbiter.probes",
+            "arbiter.agents",
+            "arbiter.agents.base",
+        ),
     ),
     (
         "rules",
@@ -49,6 +55,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "arbiter.games.*.evaluate",
             "arbiter.games.*.contest",
             "arbiter.games.*.board",
+            "arbiter.games.*.probes",
         ),
     ),
     ("engines", ("arbiter.agents.*", "arbiter.games.*.player")),
@@ -68,7 +75,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "arbiter.referee.series",
             "arbiter.referee.pool",
             "arbiter.referee.replay",
-            "arbiter.probes",
             "arbiter.checkagent",
         ),
     ),

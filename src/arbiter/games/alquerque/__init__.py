@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
+from arbiter.contract import MAX_PLIES, Check, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.alquerque import contest, evaluate, notation
 from arbiter.games.alquerque.rules import Alquerque, Move, State
 from arbiter.layout import BoardView
@@ -28,6 +28,12 @@ def _board() -> BoardView[State]:
     return board.VIEW
 
 
+def _probes() -> list[Check]:
+    from arbiter.games.alquerque import probes
+
+    return probes.probes(SPEC)
+
+
 SPEC: GameSpec[State, Move] = GameSpec(
     name="alquerque",
     title="Alquerque (CodeCup 2008)",
@@ -41,6 +47,7 @@ SPEC: GameSpec[State, Move] = GameSpec(
     player_side=_player_side,
     referee_side=_referee_side,
     board=_board,
+    probes=_probes,
     openings=Path(__file__).parent / "openings.txt",
     opening_plies=8,
     options=(MAX_PLIES,),

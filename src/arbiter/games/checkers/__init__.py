@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide, RuleOption
+from arbiter.contract import MAX_PLIES, Check, GameSpec, PlayerSide, RefereeSide, RuleOption
 from arbiter.games.checkers import contest, evaluate, notation
 from arbiter.games.checkers.rules import Checkers, Move, State
 from arbiter.layout import BoardView
@@ -35,6 +35,12 @@ def _board() -> BoardView[State]:
     return board.VIEW
 
 
+def _probes() -> list[Check]:
+    from arbiter.games.checkers import probes
+
+    return probes.probes(SPEC)
+
+
 SPEC: GameSpec[State, Move] = GameSpec(
     name="checkers",
     title="American checkers",
@@ -48,6 +54,7 @@ SPEC: GameSpec[State, Move] = GameSpec(
     player_side=_player_side,
     referee_side=_referee_side,
     board=_board,
+    probes=_probes,
     openings=Path(__file__).parent / "openings.txt",
     opening_plies=4,
     options=(MAX_PLIES, PLAIN_DRAWS),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
+from arbiter.contract import MAX_PLIES, Check, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.chinese_checkers import contest, evaluate, notation
 from arbiter.games.chinese_checkers.rules import ChineseCheckers, Move, State
 from arbiter.layout import BoardView
@@ -29,6 +29,12 @@ def _board() -> BoardView[State]:
     return board.VIEW
 
 
+def _probes() -> list[Check]:
+    from arbiter.games.chinese_checkers import probes
+
+    return probes.probes(SPEC)
+
+
 SPEC: GameSpec[State, Move] = GameSpec(
     name="chinese-checkers",
     title="Chinese checkers (1997 ACM Hong Kong)",
@@ -42,6 +48,7 @@ SPEC: GameSpec[State, Move] = GameSpec(
     player_side=_player_side,
     referee_side=_referee_side,
     board=_board,
+    probes=_probes,
     openings=Path(__file__).parent / "openings.txt",
     opening_plies=6,
     options=(MAX_PLIES,),

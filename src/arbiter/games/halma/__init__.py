@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
+from arbiter.contract import MAX_PLIES, Check, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.halma import contest, evaluate, notation
 from arbiter.games.halma.rules import Halma, Move, State
 from arbiter.layout import BoardView
@@ -29,6 +29,18 @@ def _board() -> BoardView[State]:
     return board.VIEW
 
 
+def _probes() -> list[Check]:
+    from arbiter.games.halma import probes
+
+    return probes.probes(SPEC)
+
+
+def _position_file(text: str) -> tuple[State, float] | None:
+    from arbiter.games.halma import player
+
+    return player.position_file(text)
+
+
 SPEC: GameSpec[State, Move] = GameSpec(
     name="halma",
     title="Halma 16x16",
@@ -42,6 +54,8 @@ SPEC: GameSpec[State, Move] = GameSpec(
     player_side=_player_side,
     referee_side=_referee_side,
     board=_board,
+    probes=_probes,
+    position_file=_position_file,
     openings=Path(__file__).parent / "openings.txt",
     opening_plies=6,
     options=(MAX_PLIES,),

@@ -86,3 +86,15 @@ def serve(
         print(f"{text.replace(chr(10), ' / ')}: {note}", file=run.stderr, flush=True)
     Path("output.txt").write_text(text + "\n", encoding="utf-8")
     return 0
+
+
+def position_file(text: str) -> tuple[State, float] | None:
+    """The position of an ``input.txt`` and the seconds to spend on it, as SINGLE mode
+    spends them (``arbiter solve``); ``None`` for a text that is not an input file.
+
+    :raises NotationError: naming the line, for an input file that is broken.
+    """
+    if text.split(maxsplit=1)[:1] not in (["SINGLE"], ["GAME"]):
+        return None
+    given = parse_input(text)
+    return given.state, given.remaining * (1 - SAFETY)

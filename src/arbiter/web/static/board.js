@@ -22,6 +22,8 @@ export class Board {
     this.view = { pieces: {}, last: [], selected: [], targets: [], origins: [], forced: false };
     svg.setAttribute("viewBox", `0 0 ${layout.width} ${layout.height}`);
     svg.classList.add("board", `board-${layout.game}`, `shape-${layout.shape}`);
+    // a board of many small cells (Halma's 16x16) gets finer lines and labels
+    if (layout.width > 10 && layout.shape === "square") svg.classList.add("board-wide");
     svg.setAttribute("role", "img");
   }
 
