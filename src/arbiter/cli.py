@@ -497,77 +497,33 @@ def _engine(text: str, depth: int | None) -> Any:
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
-
-    from arbiter.agents.spec import AgentSpec, distinct_names
     from arbiter.games import find_game
-    from arbiter.record import append_record, open_records, record_key
     from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
     from arbiter.referee.file_seat import runs_once_per_move
-    from arbiter.referee.series import GameJob, run_series
-    from arbiter.tournament.openings import for_pairs, select_openings
-    from arbiter.tournament.schedule import match
-    from arbiter.tournament.score import MatchScore
+    from arbiter.tournament.match import Match
     from arbiter.tournament.sprt import Sprt
 
     spec = find_game(args.game)
     sprt = Sprt.parse(args.sprt) if args.sprt else None
-    args.games = args.games or (MAX_GAMES if sprt else 2)
-    names = args.names or (args.first, args.second)
-    first_label, second_label = distinct_names(names)
-    labels = (first_label, second_label)
-    dirs = args.dirs or (None, None)
-    for cwd in args.dirs or ():
-        if not os.path.isdir(cwd):
-            raise ConfigError(f"--dirs: no directory {cwd!r}")
-    agents = tuple(
-        AgentSpec.parse(text, name=label, cwd=cwd).with_options(depth=args.depth)
-        for text, label, cwd in zip((args.first, args.second), labels, dirs, strict=True)
+    total = args.games or (MAX_GAMES if sprt else 2)
+    match = Match.between(
+        spec.name,
+        args.first,
+        args.second,
+        names=args.names,
+        dirs=args.dirs or (None, None),
+        depth=args.depth,
+        games=total,
+        time_control=_time_control(args, spec.time_control),
+        options=_rule_options(args, spec),
+        supervision=_supervision(args, spec),
+        seed=args.seed,
+        openings=args.openings,
+        openings_file=args.openings_file,
+        concurrency=args.concurrency,
+        sprt=sprt,
+        record=args.record,
     )
-    for agent in agents:
-        agent.check()
-    key = None
-    if args.record:
-        try:
-            os.close(open_records(args.record))
-        except OSError as e:
-            raise ConfigError(f"cannot write records to {args.record!r}: {e.strerror}") from None
-        key = record_key(create=True)
-    tc = _time_control(args, spec.time_control)
-    options = _rule_options(args, spec)
-    supervision = _supervision(args, spec)
-    schedule = match(args.games)
-    pair_count = schedule[-1].pair + 1
-    openings, _ = select_openings(
-        spec, agents, pair_count, plies=args.openings, path=args.openings_file, seed=args.seed
-    )
-    starts = for_pairs(openings, pair_count)
-    jobs = [
-        GameJob(
-            game=spec.name,
-            agents=(agents[p.seats[0]], agents[p.seats[1]]),
-            time_control=str(tc),
-            seed=args.seed + p.seed,
-            round=p.round,
-            options=options,
-            supervision=supervision,
-            start=starts[p.pair],
-        )
-        for p in schedule
-    ]
-    contest = " (the contest's)" if tc == spec.time_control else ""
-    waiting = (
-        "programs run once per move"
-        if runs_once_per_move(spec)
-        else f"waiting program {'suspended' if supervision.suspend else 'running'}"
-    )
-    games = f"{args.games} game" + ("s" if args.games != 1 else "")
-    print(
-        f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}: "
-        f"{tc.describe()}{contest}, charged as {supervision.charging} time, {waiting}",
-        flush=True,
-    )
-    if any(agent.program is not None for agent in agents):
-        print(describe_walls(supervision), flush=True)
 
     def show(event: Event) -> None:
         if isinstance(event, GameStarted):
@@ -580,69 +536,61 @@ def _cmd_match(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
-    score = MatchScore(labels)
-    points = [0.0, 0.0]  # the contest's own points (CodeCup's 12-0), per agent
-    pairs: dict[int, list[float]] = {}  # the first agent's points in each unfinished pair
-    counts = [0] * 5  # pairs by the first agent's total: 0, 1/2, 1, 3/2, 2
+    played = match.play(show if args.verbose else ignore)
+    tc, supervision, labels = match.clock, match.watching, match.score.names
+    contest = " (the contest's)" if tc == spec.time_control else ""
+    waiting = (
+        "programs run once per move"
+        if runs_once_per_move(spec)
+        else f"waiting program {'suspended' if supervision.suspend else 'running'}"
+    )
+    games = f"{total} game" + ("s" if total != 1 else "")
+    print(
+        f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}: "
+        f"{tc.describe()}{contest}, charged as {supervision.charging} time, {waiting}",
+        flush=True,
+    )
+    if any(agent.program is not None for agent in match.agents):
+        print(describe_walls(supervision), flush=True)
+
     t0 = time.monotonic()
-    played = 0
     try:
-        for job, record in run_series(jobs, args.concurrency, show if args.verbose else ignore):
-            if args.record:
-                append_record(args.record, record, key)
-            played += 1
-            out = record.outcome
-            first = 0 if job.agents[0] is agents[0] else 1
-            score.add(out, first=first)
-            if record.score is not None:
-                for seat, got in enumerate(record.score):
-                    points[seat if first == 0 else 1 - seat] += got
+        for game in played:
+            job, record, out = game.job, game.record, game.record.outcome
             players = (job.agents[0].name, job.agents[1].name)
             who = "draw" if out.winner is None else f"{players[out.winner]} wins"
             detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
-            pa, pb = score.points
+            pa, pb = match.score.points
             print(
-                f"game {job.round}/{args.games}: {players[0]} ({spec.seat_names[0]}) vs "
+                f"game {job.round}/{total}: {players[0]} ({spec.seat_names[0]}) vs "
                 f"{players[1]} ({spec.seat_names[1]}): {out.result()} {who} by "
                 f"{out.reason}{detail}, {len(record.moves)} plies | after "
                 f"{time.monotonic() - t0:.1f}s score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
                 flush=True,
             )
-            if sprt is not None:
-                pairs.setdefault(job.seed, []).append(out.points(first))
-                if len(pairs[job.seed]) == 2:
-                    counts[round(2 * sum(pairs.pop(job.seed)))] += 1
-                    decision = sprt.decision(counts)
-                    lower, upper = sprt.bounds
+            if game.sprt is not None and sprt is not None:
+                lower, upper = game.sprt.bounds
+                print(
+                    f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}]: LLR {game.sprt.llr:.2f} "
+                    f"({lower:.2f}, {upper:.2f}), pairs {'-'.join(map(str, game.sprt.counts))}",
+                    flush=True,
+                )
+                if game.sprt.decision is not None:
+                    decision = game.sprt.decision
+                    elo = sprt.elo1 if decision == "H1" else sprt.elo0
+                    side = "at least" if decision == "H1" else "at most"
                     print(
-                        f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}]: LLR {sprt.llr(counts):.2f} "
-                        f"({lower:.2f}, {upper:.2f}), pairs {'-'.join(map(str, counts))}",
+                        f"SPRT accepts {decision}: {labels[0]} is {side} {elo:g} Elo "
+                        f"stronger than {labels[1]} (after {match.played} games)",
                         flush=True,
                     )
-                    if decision is not None:
-                        elo = sprt.elo1 if decision == "H1" else sprt.elo0
-                        side = "at least" if decision == "H1" else "at most"
-                        print(
-                            f"SPRT accepts {decision}: {labels[0]} is {side} {elo:g} Elo "
-                            f"stronger than {labels[1]} (after {played} games)",
-                            flush=True,
-                        )
-                        break
     except KeyboardInterrupt:
-        print(f"\ninterrupted after {played} of {args.games} games", flush=True)
-        _summary(score, spec, points)
+        print(f"\ninterrupted after {match.played} of {total} games", flush=True)
+        print("\n".join(match.summary()))
         return 130
     print()
-    _summary(score, spec, points)
+    print("\n".join(match.summary()))
     return 0
-
-
-def _summary(score: Any, spec: Any, contest: list[float]) -> None:
-    for line in score.summary(spec.seat_names):
-        print(line)
-    if tuple(contest) != score.points:  # a contest that scores otherwise than 1-½-0
-        a, b = score.names
-        print(f"Contest points: {a} {contest[0]:g} - {contest[1]:g} {b}")
 
 
 # -- agent, play, perft, replay ---------------------------------------------------------

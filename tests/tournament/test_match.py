@@ -1,0 +1,55 @@
+"""A match from Python, as the README shows it: the library ``arbiter match`` calls."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from arbiter.errors import ConfigError
+from arbiter.record import read_records
+from arbiter.tournament.match import Match
+from arbiter.tournament.sprt import Sprt
+
+PROGRAM = f"{sys.executable} -m arbiter.cli agent votey --engine random"
+
+
+def test_a_match_between_a_program_and_an_engine_from_python(tmp_path) -> None:
+    record = tmp_path / "games.jsonl"
+    match = Match.between(
+        "votey",
+        PROGRAM,
+        "greedy",
+        names=["prog", "greedy"],
+        games=2,
+        move_time=2,
+        record=str(record),
+    )
+    games = list(match.play())
+    assert [g.job.round for g in sorted(games, key=lambda g: g.job.round)] == [1, 2]
+    # seats swapped within the pair: the program sat first once, second once
+    assert sorted(g.first for g in games) == [0, 1]
+    assert sum(match.score.points) == 2 and match.played == 2
+    stored = [r for _, r in read_records(record)]
+    assert len(stored) == 2 and {r.players for r in stored} == {
+        ("prog", "greedy"),
+        ("greedy", "prog"),
+    }
+    assert any(line.startswith("prog:") for line in match.summary())
+
+
+def test_an_sprt_stops_the_match_once_it_decides() -> None:
+    # greedy against random: an easy H1 for a wide, cheap test
+    match = Match.between(
+        "votey", "greedy", "random", games=200, move_time=1, sprt=Sprt.parse("0,400,0.2,0.2")
+    )
+    games = list(match.play())
+    assert games[-1].sprt is not None and games[-1].sprt.decision == "H1"
+    assert len(games) < 200 and len(games) % 2 == 0
+
+
+def test_a_bad_agent_or_directory_is_named_before_any_game() -> None:
+    with pytest.raises(ConfigError, match="no-such-program-xyz"):
+        Match.between("votey", "no-such-program-xyz", "random")
+    with pytest.raises(ConfigError, match="no directory"):
+        Match.between("halma", "random", "random", dirs=["/nonexistent", None])
