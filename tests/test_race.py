@@ -71,7 +71,7 @@ def test_thinking_on_the_opponents_time_is_charged_under_a_game_clock() -> None:
     # the ponderer burns 0.25 s after every reply; with a 1 s game clock the burns
     # are charged to its next moves and its flag falls
     ponder = RACE.program_seat(program("lines", "ponder"), supervision=RACE.supervision)
-    record = play(RACE, [ponder, LocalSeat(RandomAgent(), RACE.make(), RACE.referee)], "1")
+    record = play(RACE, [ponder, LocalSeat(RandomAgent(), RACE.make(), RACE.contest)], "1")
     assert (record.winner, record.reason) == (1, Reason.TIME)
     charged = record.times[0::2]
     assert len(charged) >= 2 and all(t >= 0.2 for t in charged[1:]), charged
@@ -82,7 +82,7 @@ def test_clock_ruling_goes_through_the_adjudication_hook_and_replays() -> None:
     # the lazy program moves only its lead token and uses 0.12 s a move: its 0.3 s base
     # runs out with a token still at home, and the overtime ruling takes the game
     lazy = RACE.program_seat(program("lines", "lazy"), supervision=RACE.supervision)
-    record = play(RACE, [lazy, LocalSeat(RandomAgent(), RACE.make(), RACE.referee)], "0.3 ot=1")
+    record = play(RACE, [lazy, LocalSeat(RandomAgent(), RACE.make(), RACE.contest)], "0.3 ot=1")
     assert (record.winner, record.reason) == (1, Reason.ADJUDICATED)
     assert record.score == (0.0, 3.0)
     assert replay(record) == record.outcome
@@ -130,7 +130,7 @@ def test_a_silent_once_per_move_program_loses_as_malformed(tmp_path) -> None:
         Program((sys.executable, str(silent)), str(tmp_path), "silent"),
         supervision=RACE_FILES.supervision,
     )
-    record = play(RACE_FILES, [seat, LocalSeat(RandomAgent(), RACE.make(), RACE.referee)], "10")
+    record = play(RACE_FILES, [seat, LocalSeat(RandomAgent(), RACE.make(), RACE.contest)], "10")
     assert (record.winner, record.reason) == (1, Reason.MALFORMED)
     assert "output.txt" in record.detail
 

@@ -1,6 +1,7 @@
 """Types of the compiled core (``src/arbiter/csrc``); see :mod:`arbiter.core`."""
 
 GAMES: tuple[str, ...]
+SOURCES: str
 
 def legal(game: str, state: bytes, /) -> list[int]: ...
 def noisy(game: str, state: bytes, /) -> list[int]: ...

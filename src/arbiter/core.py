@@ -10,12 +10,31 @@ made (``compiled()`` then), so both paths can be built and compared in one proce
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Generic, TypeVar
+
+CSRC = Path(__file__).parent / "csrc"
+"""The compiled core's sources."""
+
+
+def sources_digest() -> str | None:
+    """The digest of the compiled core's sources beside this module (``setup.py``
+    builds the same digest into the extension), or ``None`` where they are not there."""
+    try:
+        files = sorted(p for p in CSRC.iterdir() if p.suffix in (".c", ".h"))
+        h = hashlib.sha256()
+        for p in files:
+            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    except OSError:
+        return None
+    return h.hexdigest()[:16]
+
 
 _loaded: ModuleType | None
 try:
@@ -23,6 +42,14 @@ try:
 
     _loaded = _core
     _missing = ""
+    _built_from = getattr(_core, "SOURCES", "unknown")
+    if (here := sources_digest()) is not None and _built_from != here:
+        # a build older (or newer) than the sources: its rules may not be these
+        _loaded = None
+        _missing = (
+            f"it was built from other sources ({_built_from}) than these ({here}): "
+            "rebuild it with pip install -e ."
+        )
 except ImportError as e:  # no compiler at install time: the pure path
     _loaded = None
     _missing = str(e)
@@ -131,3 +158,137 @@ class DecodedMoves(Generic[M]):
                 m = known[c] = self._decode(c)
             out.append(m)
         return out
+
+
+MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
+    "votey.c": (
+        ("votey_init", "votey.rules._build_tables"),
+        ("spread", "votey.rules.spread"),
+        ("connected", "votey.rules.connected"),
+        ("groups", "votey.rules.groups"),
+        ("moves_from", "votey.rules.moves_from"),
+        ("count_moves", "votey.rules.count_moves"),
+        ("has_move", "votey.rules.has_move"),
+        ("v_gen", "votey.rules.Votey.legal_moves"),
+        ("v_count", "votey.rules.count_moves"),
+        ("v_over", "votey.rules.Votey.outcome"),
+        ("v_apply", "votey.rules.Votey.apply"),
+        ("v_outcome", "votey.rules.Votey.outcome"),
+        ("v_hash", "votey.rules.Votey.position_key"),
+        ("shape", "votey.evaluate._shape"),
+        ("mobility", "votey.evaluate._mobility"),
+        ("v_evaluate", "votey.evaluate.evaluate"),
+        ("v_hint", "votey.evaluate.order_hint"),
+    ),
+    "checkers.c": (
+        ("checkers_init", "checkers.rules._tables"),
+        ("cell_at", "checkers.rules._cell_at"),
+        ("jumps", "checkers.rules._jumps"),
+        ("captures", "checkers.rules.captures_of"),
+        ("step_dirs", "checkers.rules.steps_of"),
+        ("steps", "checkers.rules.steps_of"),
+        ("has_step", "checkers.rules.has_step"),
+        ("moves", "checkers.rules.Checkers.legal_moves"),
+        ("c_gen", "checkers.rules.Checkers.legal_moves"),
+        ("c_count", "checkers.rules.Checkers.legal_moves"),
+        ("ended", "checkers.rules.Checkers._ended"),
+        ("repetitions", "checkers.rules.Checkers._by_count"),
+        ("by_count", "checkers.rules.Checkers._by_count"),
+        ("c_apply", "checkers.rules.Checkers.apply"),
+        ("c_outcome", "checkers.rules.Checkers.outcome"),
+        ("c_hash", "checkers.rules.Checkers.position_key"),
+        ("side_score", "checkers.evaluate._side"),
+        ("mobility", "checkers.evaluate._mobility"),
+        ("c_evaluate", "checkers.evaluate.evaluate"),
+        ("c_hint", "checkers.evaluate.order_hint"),
+        ("c_noisy", "checkers.evaluate.noisy_moves"),
+    ),
+    "alquerque.c": (
+        ("alquerque_init", "alquerque.rules._tables"),
+        ("chains", "alquerque.rules._chains"),
+        ("captures", "alquerque.rules.captures_of"),
+        ("step_dirs", "alquerque.rules.steps_of"),
+        ("goes_back", "alquerque.rules.steps_of"),
+        ("steps", "alquerque.rules.steps_of"),
+        ("has_move", "alquerque.rules.has_move"),
+        ("moves", "alquerque.rules.Alquerque._moves"),
+        ("a_gen", "alquerque.rules.Alquerque.legal_moves"),
+        ("a_count", "alquerque.rules.Alquerque.legal_moves"),
+        ("over", "alquerque.rules.Alquerque.outcome"),
+        ("a_apply", "alquerque.rules.Alquerque.apply"),
+        ("a_outcome", "alquerque.rules.Alquerque.outcome"),
+        ("a_hash", "alquerque.rules.Alquerque.position_key"),
+        ("side", "alquerque.evaluate._side"),
+        ("a_evaluate", "alquerque.evaluate.evaluate"),
+        ("a_hint", "alquerque.evaluate.order_hint"),
+        ("a_noisy", "alquerque.evaluate.noisy_moves"),
+        ("a_draw_value", "alquerque.evaluate.draw_value"),
+    ),
+    "chinese_checkers.c": (
+        ("chinese_checkers_init", "chinese_checkers.rules._hop_table"),
+        ("hops_from", "chinese_checkers.rules.hops_from"),
+        ("targets_from", "chinese_checkers.rules.targets_from"),
+        ("x_gen", "chinese_checkers.rules.ChineseCheckers.legal_moves"),
+        ("x_count", "chinese_checkers.rules.ChineseCheckers._moves"),
+        ("x_apply", "chinese_checkers.rules.ChineseCheckers.apply"),
+        ("decided", "chinese_checkers.rules.ChineseCheckers._decided"),
+        ("x_outcome", "chinese_checkers.rules.ChineseCheckers.outcome"),
+        ("x_hash", "chinese_checkers.rules.ChineseCheckers.position_key"),
+        ("side", "chinese_checkers.evaluate._side"),
+        ("x_evaluate", "chinese_checkers.evaluate.evaluate"),
+        ("x_hint", "chinese_checkers.evaluate.order_hint"),
+    ),
+    "halma.c": (
+        ("halma_init", "halma.rules._further"),
+        ("steps_from", "halma.rules.steps_from"),
+        ("hops_from", "halma.rules.hops_from"),
+        ("allowed", "halma.rules.allowed"),
+        ("reach", "halma.rules.reach"),
+        ("destinations", "halma.rules.destinations"),
+        ("has_crossed", "halma.rules.has_crossed"),
+        ("decided", "halma.rules.Halma._decided"),
+        ("h_gen", "halma.rules.Halma.legal_moves"),
+        ("h_count", "halma.rules.destinations"),
+        ("h_apply", "halma.rules.Halma.apply"),
+        ("h_outcome", "halma.rules.Halma.outcome"),
+        ("h_hash", "halma.rules.Halma.position_key"),
+        ("side", "halma.evaluate._side"),
+        ("h_evaluate", "halma.evaluate.evaluate"),
+        ("h_hint", "halma.evaluate.order_hint"),
+    ),
+}
+"""Which function of each game's compiled kernel (``csrc/GAME.c``) mirrors which
+Python function (under ``arbiter.games``): a change to one is a change to both, and
+``tests/test_core.py`` holds the two to each other along random games, long games
+and rare positions. Every function of a kernel file is here or in :data:`PLUMBING`
+(a test checks that both names exist)."""
+
+PLUMBING: dict[str, tuple[str, ...]] = {
+    "votey.c": (
+        "popcount",
+        "read_board",
+        "read_sides",
+        "py_moves_from",
+        "py_count_moves",
+        "py_has_move",
+        "py_connected",
+        "py_groups",
+    ),
+    "checkers.c": ("pop32",),
+    "alquerque.c": (),
+    "chinese_checkers.c": ("cell_at", "pop128", "low128"),
+    "halma.c": (
+        "band",
+        "bor",
+        "bandnot",
+        "count",
+        "pop_low",
+        "clear",
+        "empty",
+        "has",
+        "set",
+        "py_halma_moves",
+    ),
+}
+"""Kernel functions with no Python twin: bit arithmetic on wide boards, and the
+bindings that hand Python a kernel's helpers."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
-import psutil
 import pytest
 
 from arbiter.agents.program import ProgramClock
@@ -74,10 +75,24 @@ def test_cpu_charging_counts_start_up_against_the_first_move() -> None:
 
 
 def test_wall_charging_counts_the_time_since_the_program_started_against_the_first_move() -> None:
-    clock = ProgramClock(TimeControl.per_move_seconds(1000.0), 0, Charging.WALL)
-    clock.message_received()  # the referee's first message: the program may have been
-    age = time.time() - psutil.Process().create_time()  # starting up since long before
-    limit = clock.limit().time
-    assert limit is not None and limit == pytest.approx(1000.0 - age, abs=0.05)
-    clock.replied()
-    assert clock.clock.remaining[0] == pytest.approx(1000.0)  # per move: refilled
+    """A program that took 0.5 s to start (and its interpreter's start-up) has that much
+    less for its first move: no less than what passed since it was started."""
+    code = (
+        "import time; time.sleep(0.5)\n"
+        "from arbiter.agents.program import ProgramClock\n"
+        "from arbiter.clock import Charging, TimeControl\n"
+        "clock = ProgramClock(TimeControl.per_move_seconds(1000.0), 0, Charging.WALL)\n"
+        "clock.message_received()\n"
+        "print(clock.limit().time, flush=True)\n"
+        "clock.replied()\n"
+        "print(clock.clock.remaining[0])\n"
+    )
+    t0 = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    limit = float(child.stdout.readline())
+    age = time.perf_counter() - t0  # at least the child's age when it measured
+    remaining = float(child.stdout.readline())
+    assert child.wait(timeout=30) == 0
+    assert 1000.0 - age - 0.05 <= limit <= 1000.0 - 0.5
+    assert remaining == pytest.approx(1000.0)  # per move: refilled

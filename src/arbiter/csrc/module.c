@@ -7,6 +7,10 @@
 
 #include <string.h>
 
+#ifndef ARBITER_SOURCES
+#define ARBITER_SOURCES "unknown"
+#endif
+
 static const GameVT *const GAMES[] = {&VOTEY_VT, &CHECKERS_VT, &ALQUERQUE_VT, &CHINESE_CHECKERS_VT, &HALMA_VT};
 
 const GameVT *find_vt(const char *name) {
@@ -211,6 +215,9 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(names);
         goto fail;
     }
+    /* the digest of the sources this build was made from (setup.py), which
+       arbiter.core compares with the sources beside it: a stale build is not used */
+    if (PyModule_AddStringConstant(m, "SOURCES", ARBITER_SOURCES) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

@@ -21,11 +21,13 @@ def paths(game: Checkers, s) -> dict[tuple[int, ...], object]:
     return {tuple(c + 1 for c in m.path): m for m in game.legal_moves(s)}
 
 
-def test_move_sets_agree_along_random_games() -> None:
+def test_move_sets_agree_along_random_games(core_path: str) -> None:
     game = Checkers()
-    rng = random.Random(2011)
+    # each core meets its own games (pydraughts is the slow part: 120 games a core);
+    # tests/test_core.py holds the two cores to each other
+    rng = random.Random(2011 if core_path != "pure" else 2012)
     positions = captures = multi = wins = 0
-    for _ in range(300):
+    for _ in range(120):
         s, board = game.initial(), Board(variant="english")
         while game.outcome(s) is None and not board.is_over():
             theirs = {tuple(m.steps_move): m for m in board.legal_moves()}
@@ -45,5 +47,5 @@ def test_move_sets_agree_along_random_games() -> None:
             wins += 1
         elif out is None:
             assert board.winner() == 0  # only its own draw rules end a game early
-    assert wins > 250
-    assert positions > 10_000 and captures > 1000 and multi > 50
+    assert wins > 100
+    assert positions > 4000 and captures > 400 and multi > 20
