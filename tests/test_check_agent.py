@@ -413,6 +413,7 @@ Path("output.txt").write_text(format_move(Halma().legal_moves(given.state)[0], s
 """
 
 
+@pytest.mark.timing
 def test_a_halma_program_that_ignores_the_time_it_is_given_fails_with_little_left(
     tmp_path,
 ) -> None:

@@ -164,6 +164,7 @@ def test_the_table_has_a_fixed_size_that_a_search_does_not_change() -> None:
         core.compiled().Searcher("chess")  # type: ignore[union-attr]
 
 
+@pytest.mark.timing
 def test_a_compiled_search_keeps_to_its_time_and_stops_when_halted() -> None:
     spec = find_game("votey")
     game = spec.make()

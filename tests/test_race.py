@@ -67,6 +67,7 @@ def test_programs_in_their_own_numbering_play_a_whole_game_and_it_replays() -> N
     assert parse_move(record.moves[1], seat=0).origin in (8, 9)
 
 
+@pytest.mark.timing
 def test_thinking_on_the_opponents_time_is_charged_under_a_game_clock() -> None:
     # the ponderer burns 0.25 s after every reply; with a 1 s game clock the burns
     # are charged to its next moves and its flag falls

@@ -54,6 +54,7 @@ def test_alphabeta_defends_figure3_for_white() -> None:
     assert all(game.apply(after, r).winner != 0 for r in game.legal_moves(after))
 
 
+@pytest.mark.timing
 def test_alphabeta_stops_within_its_time() -> None:
     game = SPEC.make()
     agent = make_agent(SPEC, "alphabeta")

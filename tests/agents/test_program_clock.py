@@ -11,6 +11,8 @@ import pytest
 from arbiter.agents.program import ProgramClock
 from arbiter.clock import Charging, TimeControl
 
+pytestmark = pytest.mark.timing  # what these tests assert depends on measured time
+
 
 def started(tc: str, seat: int = 0) -> tuple[ProgramClock, float]:
     """A wall-charged clock past its first move (that move charged nothing: the program

@@ -85,6 +85,7 @@ def test_programs_and_workers_die_with_a_referee_killed_outright(concurrency) ->
     assert left_behind(tag) == []  # programs, their detached children, pool workers
 
 
+@pytest.mark.timing
 def test_an_engine_that_searches_too_deep_stops_when_its_time_is_up() -> None:
     done = subprocess.run(
         [*MATCH, "alphabeta:depth=60", "random", "--games", "1", "--move-time", "0.2"],

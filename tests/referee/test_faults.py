@@ -145,6 +145,7 @@ def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> N
     assert left_behind(tag) == []
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("fault", [Fault.PONDER, Fault.DETACH])
 @pytest.mark.parametrize(
     "game",

@@ -11,6 +11,8 @@ import pytest
 
 from arbiter.cli import main
 
+pytestmark = pytest.mark.timing  # what these tests assert depends on measured time
+
 PLAYER = """\
 import sys, threading, time
 from arbiter.agents.random import RandomAgent

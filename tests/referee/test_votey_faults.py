@@ -104,6 +104,7 @@ def test_bad_first_move_loses_and_gets_minus_one(tmp_path, mode, reason, offendi
     assert_none_alive(tmp_path)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("suspend", [True, False])
 def test_a_program_that_thinks_on_its_opponents_time_loses_on_time(tmp_path, suspend) -> None:
     # 1 s per move; the program replies at once and then burns 1.5 s of CPU: that is
@@ -193,6 +194,7 @@ class _Broken(_Stuck):
         raise RuntimeError("bug in the agent")
 
 
+@pytest.mark.timing
 def test_in_process_agent_past_its_time_loses() -> None:
     stuck = LocalSeat(_Stuck(), SPEC.make(), SPEC.contest)
     record = run(stuck, random_white(), move_time=0.3)

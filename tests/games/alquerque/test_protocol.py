@@ -215,6 +215,7 @@ def test_players_that_do_not_exit_after_a_tie_are_killed_and_the_tie_stands(tmp_
     assert alive == []
 
 
+@pytest.mark.timing
 def test_built_in_players_never_lose_on_time_on_a_busy_machine() -> None:
     """Two built-in players as programs on a 4-second game clock, wall time, while
     every core is kept busy: start-up, suspension and a starved search all count, and

@@ -254,6 +254,7 @@ def test_built_in_players_as_programs_play_whole_games_under_the_mediator(tmp_pa
             assert sum(record.times[seat::2]) < 4.0 + 0.5  # never deep in overtime
 
 
+@pytest.mark.timing
 def test_a_player_past_its_base_time_with_marbles_at_home_loses(tmp_path) -> None:
     """A real program that spends 0.3 s of CPU a move on a 1-second clock: its time
     runs out within a few moves, with marbles still at home, and it loses by the rule

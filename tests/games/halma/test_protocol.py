@@ -238,12 +238,14 @@ def test_a_malformed_output_line_loses_naming_the_file_and_line(tmp_path) -> Non
     assert "output.txt" in record.detail and "line 2 'move please'" in record.detail
 
 
+@pytest.mark.timing
 def test_cpu_burned_in_a_thread_counts_and_a_move_past_the_time_loses(tmp_path) -> None:
     record = play(agent(tmp_path, "burn-thread"), RandomAgent(), tc="2 kill=10")
     assert (record.winner, record.reason) == (1, Reason.TIME), record
     assert len(record.moves) == 4  # its third move, after three seconds in a thread
 
 
+@pytest.mark.timing
 def test_an_agent_that_runs_on_is_killed_at_its_remaining_time_plus_the_kill_margin(
     tmp_path,
 ) -> None:
@@ -276,6 +278,7 @@ def test_the_agent_answers_a_single_position_with_a_legal_move(tmp_path) -> None
     assert not (tmp_path / "playdata.txt").exists()  # SINGLE: nothing kept
 
 
+@pytest.mark.timing
 def test_with_almost_no_time_left_the_agent_moves_at_once(tmp_path) -> None:
     s = State(GAME.initial().pieces, 0)
     done = run_agent(tmp_path, input_text(s, 0, 0.01), "-v")
