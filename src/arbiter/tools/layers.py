@@ -80,7 +80,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("tournament", ("arbiter.tournament", "arbiter.tournament.*")),
     ("web", ("arbiter.web", "arbiter.web.*")),
-    ("commands", ("arbiter.cli", "arbiter.__main__", "arbiter.tools", "arbiter.tools.*")),
+    (
+        "commands",
+        ("arbiter.cli", "arbiter.cli.*", "arbiter.__main__", "arbiter.tools", "arbiter.tools.*"),
+    ),
 )
 """The layers, lowest first, each with the modules in it. A module belongs to the
 highest layer that names it exactly, else to the lowest whose pattern matches it:

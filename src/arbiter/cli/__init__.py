@@ -1,0 +1,96 @@
+"""The ``arbiter`` command: match, agent, play, tournament, serve, check-agent, solve,
+perft, replay, report, export, doctor.
+
+The command line only parses and prints (:mod:`arbiter.cli.options` parses,
+:mod:`arbiter.cli.commands` calls the library): games, their rule options and their
+contests' clocks come from each game's :class:`~arbiter.contract.GameSpec`; a match
+from :mod:`arbiter.tournament.match`; the games themselves from the referee. Every
+user mistake (unknown game or engine, bad flag value,
+missing program, broken record file) is reported as one line on standard error
+with exit status 1. Imports are made inside the commands so that ``arbiter agent``
+starts quickly: its start-up CPU time counts against its first move.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from arbiter.cli.commands import (
+    _cmd_agent,
+    _cmd_check_agent,
+    _cmd_doctor,
+    _cmd_export,
+    _cmd_match,
+    _cmd_perft,
+    _cmd_play,
+    _cmd_replay,
+    _cmd_report,
+    _cmd_serve,
+    _cmd_solve,
+    _cmd_tournament,
+)
+from arbiter.cli.options import build_parser
+from arbiter.errors import ArbiterError
+
+COMMANDS = {
+    "match": _cmd_match,
+    "agent": _cmd_agent,
+    "play": _cmd_play,
+    "perft": _cmd_perft,
+    "tournament": _cmd_tournament,
+    "report": _cmd_report,
+    "export": _cmd_export,
+    "check-agent": _cmd_check_agent,
+    "serve": _cmd_serve,
+    "solve": _cmd_solve,
+    "replay": _cmd_replay,
+    "doctor": _cmd_doctor,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit status."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
+    args, extra = parser.parse_known_args(words)
+    if extra and args.command == "agent" and not any(e.startswith("-") for e in extra):
+        args.args += extra  # the contest's arguments may follow the options
+    elif args.command == "solve" and len(extra) == 1 and args.file == "input.txt":
+        args.file = extra[0]  # the file after the options
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if argv is None and args.command in ("match", "play", "tournament"):
+        from arbiter.referee.series import interrupt_on_termination
+
+        interrupt_on_termination()  # SIGTERM and SIGHUP end a match as Ctrl-C does
+    try:
+        status = COMMANDS[args.command](args)
+        if argv is None and args.command == "agent":
+            # a program whose game is over leaves at once: freeing the search's tables
+            # at the interpreter's exit would only keep the referee waiting
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+        return status
+    except ArbiterError as e:
+        print(f"arbiter {args.command}: error: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 1
+    except Exception as e:
+        # a database's failure; sqlite3 is loaded only by the commands that use one (a
+        # contest program started by ``arbiter agent`` does not pay for its import)
+        sqlite3 = sys.modules.get("sqlite3")
+        if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
+            raise
+        print(
+            f"arbiter {args.command}: error: the results database failed: {e} "
+            "(damaged, or in use by another program?)",
+            file=sys.stderr,
+        )
+        return 1
+    except KeyboardInterrupt:
+        print(f"arbiter {args.command}: interrupted", file=sys.stderr)
+        return 130

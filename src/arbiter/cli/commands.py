@@ -1,0 +1,417 @@
+"""The ``arbiter`` commands: each turns its parsed arguments into the library's typed
+values, calls the library, and prints. Imports are made inside the commands so that
+``arbiter agent`` starts quickly: its start-up CPU time counts against its first move."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from arbiter import core
+from arbiter.cli.options import (
+    MAX_GAMES,
+    _engine,
+    _rule_options,
+    _supervision,
+    _time_control,
+)
+from arbiter.errors import ConfigError, NotationError
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    from arbiter.games import find_game
+    from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
+    from arbiter.referee.file_seat import runs_once_per_move
+    from arbiter.tournament.match import Match
+    from arbiter.tournament.sprt import Sprt
+
+    spec = find_game(args.game)
+    sprt = Sprt.parse(args.sprt) if args.sprt else None
+    total = args.games or (MAX_GAMES if sprt else 2)
+    match = Match.between(
+        spec.name,
+        args.first,
+        args.second,
+        names=args.names,
+        dirs=args.dirs or (None, None),
+        depth=args.depth,
+        games=total,
+        time_control=_time_control(args, spec.time_control),
+        options=_rule_options(args, spec),
+        supervision=_supervision(args, spec),
+        seed=args.seed,
+        openings=args.openings,
+        openings_file=args.openings_file,
+        concurrency=args.concurrency,
+        sprt=sprt,
+        record=args.record,
+    )
+
+    def show(event: Event) -> None:
+        if isinstance(event, GameStarted):
+            print(f"game {event.game}: {' vs '.join(event.players)}", flush=True)
+        elif isinstance(event, MovePlayed):
+            side = spec.seat_names[event.seat]
+            print(
+                f"  game {event.game} {event.ply:4d}. {side:6s} {event.shown():>8s}  "
+                f"{event.seconds:6.2f}s" + (f"  {event.note}" if event.note else ""),
+                flush=True,
+            )
+
+    played = match.play(show if args.verbose else ignore)
+    tc, supervision, labels = match.clock, match.watching, match.score.names
+    contest = " (the contest's)" if tc == spec.time_control else ""
+    waiting = (
+        "programs run once per move"
+        if runs_once_per_move(spec)
+        else f"waiting program {'suspended' if supervision.suspend else 'running'}"
+    )
+    games = f"{total} game" + ("s" if total != 1 else "")
+    print(
+        f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}: "
+        f"{tc.describe()}{contest}, charged as {supervision.charging} time, {waiting}",
+        flush=True,
+    )
+    if any(agent.program is not None for agent in match.agents):
+        print(describe_walls(supervision), flush=True)
+
+    t0 = time.monotonic()
+    try:
+        for game in played:
+            job, record, out = game.job, game.record, game.record.outcome
+            players = (job.agents[0].name, job.agents[1].name)
+            who = "draw" if out.winner is None else f"{players[out.winner]} wins"
+            detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
+            pa, pb = match.score.points
+            print(
+                f"game {job.round}/{total}: {players[0]} ({spec.seat_names[0]}) vs "
+                f"{players[1]} ({spec.seat_names[1]}): {out.result()} {who} by "
+                f"{out.reason}{detail}, {len(record.moves)} plies | after "
+                f"{time.monotonic() - t0:.1f}s score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
+                flush=True,
+            )
+            if game.sprt is not None and sprt is not None:
+                lower, upper = game.sprt.bounds
+                print(
+                    f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}]: LLR {game.sprt.llr:.2f} "
+                    f"({lower:.2f}, {upper:.2f}), pairs {'-'.join(map(str, game.sprt.counts))}",
+                    flush=True,
+                )
+                if game.sprt.decision is not None:
+                    decision = game.sprt.decision
+                    elo = sprt.elo1 if decision == "H1" else sprt.elo0
+                    side = "at least" if decision == "H1" else "at most"
+                    print(
+                        f"SPRT accepts {decision}: {labels[0]} is {side} {elo:g} Elo "
+                        f"stronger than {labels[1]} (after {match.played} games)",
+                        flush=True,
+                    )
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {match.played} of {total} games", flush=True)
+        print("\n".join(match.summary()))
+        return 130
+    print()
+    print("\n".join(match.summary()))
+    return 0
+
+
+# -- agent, play, perft, replay ---------------------------------------------------------
+
+
+def _cmd_agent(args: argparse.Namespace) -> int:
+    from arbiter.agents.registry import make_agent
+    from arbiter.clock import TimeControl
+    from arbiter.contract import AgentRun
+    from arbiter.games import find_game
+
+    spec = find_game(args.game)
+    game = spec.make(_rule_options(args, spec))
+    agent = make_agent(spec, _engine(args.engine, args.depth))
+    reply_filter = None
+    faulty = None
+    if args.fault is not None:
+        from arbiter.agents.faulty import Fault, FaultyAgent
+
+        faulty = FaultyAgent(agent, spec, Fault(args.fault), ply=args.fault_ply, tag=args.fault_tag)
+        agent, reply_filter = faulty, faulty.reply_filter
+    default = spec.time_control
+    if default.per_move is not None:
+        default = TimeControl.per_move_seconds(1.0)
+    run = AgentRun(
+        _time_control(args, default),
+        sys.stdin,
+        sys.stdout,
+        sys.stderr,
+        seed=args.seed,
+        verbose=args.verbose,
+        reply_filter=reply_filter,
+    )
+    status = spec.serve(agent, game, args.args, run)
+    if faulty is not None:
+        faulty.after_game()
+    return status
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from arbiter.agents.registry import make_agent
+    from arbiter.clock import Limit, TimeControl
+    from arbiter.contract import Seat
+    from arbiter.games import find_game
+    from arbiter.human import HELP, HumanSeat, terminal_events
+    from arbiter.referee.match import play_game
+    from arbiter.referee.seat import LocalSeat
+
+    spec = find_game(args.game)
+    human = spec.seat_by_name(args.side or spec.seat_names[0])
+    options = _rule_options(args, spec)
+    game = spec.make(options)
+    engine = _engine(args.engine, args.depth)
+    limit = None if args.tc else Limit(time=args.move_time or 1.0)
+    tc = TimeControl.parse(args.tc) if args.tc else TimeControl()
+    computer: Seat[Any, Any] = LocalSeat(
+        make_agent(spec, engine),
+        game,
+        spec.contest,
+        name=engine.name,
+        seed=args.seed,
+        limit=limit,
+    )
+    person: Seat[Any, Any] = HumanSeat(spec, game)
+    seats = [person, computer] if human == 0 else [computer, person]
+    print(
+        f"{spec.title}: you play {spec.seat_names[human]}, {engine.name} plays "
+        f"{spec.seat_names[1 - human]}."
+    )
+    print(HELP)
+    asyncio.run(
+        play_game(
+            spec,
+            game,
+            seats,
+            tc,
+            seed=args.seed,
+            options=options,
+            events=terminal_events(spec, human),
+            takebacks=True,
+        )
+    )
+    return 0
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    from arbiter.games import find_game
+    from arbiter.perft import divide, perft
+
+    spec = find_game(args.game)
+    game = spec.make()
+    s = game.initial() if args.position is None else spec.notation.parse_position(args.position)
+    if args.divide:
+        total = 0
+        p = game.to_move(s)
+        for m, nodes in divide(game, s, args.depth):
+            print(f"{spec.contest.move_text(game, s, m, seat=p)} {nodes}")
+            total += nodes
+        print(f"total {total}")
+        return 0
+    for depth in range(1, args.depth + 1):
+        t0 = time.perf_counter()
+        nodes = perft(game, s, depth)
+        dt = time.perf_counter() - t0
+        print(f"{depth} {nodes} {dt:.3f}s {nodes / dt if dt > 0 else 0:.0f} nodes/s", flush=True)
+    return 0
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from arbiter.games import find_game
+    from arbiter.tournament.commands import cmd_tournament
+
+    spec = find_game(args.game)
+    tc = _time_control(args, spec.time_control)
+    return cmd_tournament(args, tc, _rule_options(args, spec), _supervision(args, spec))
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from arbiter.tournament.commands import cmd_report
+
+    return cmd_report(args)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from arbiter.tournament.commands import cmd_export
+
+    return cmd_export(args)
+
+
+def _cmd_check_agent(args: argparse.Namespace) -> int:
+    from arbiter.agents.spec import AgentSpec
+    from arbiter.checkagent import check_agent
+    from arbiter.games import find_game
+
+    spec = find_game(args.game)
+    AgentSpec.parse(args.program).check()
+    clock = str(_time_control(args, spec.time_control))
+    print(f"{spec.title}: checking {args.program!r} through the contest's protocol", flush=True)
+    failed = 0
+    for result in check_agent(spec, args.program, clock):
+        mark = "pass" if result.passed else "FAIL"
+        print(f"{mark}  {result.check.name}: {result.check.about}: {result.verdict}", flush=True)
+        if result.check.steer is not None:
+            met = ", ".join(f"{n} {what}" for what, n in result.met)
+            print(f"      met: {met}" if met else "      the situation never came up in this game")
+        if not result.passed:
+            failed += 1
+            if result.check.start:
+                print(f"      from the position {result.check.start}")
+            for line in result.transcript:
+                print(f"      {line}")
+    print(f"{failed} of the checks failed" if failed else "all checks passed")
+    return 1 if failed else 0
+
+
+SERVE_GRACE = 5
+"""Seconds ``arbiter serve`` gives open connections to close when it is stopped."""
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from arbiter.games import GAME_NAMES
+    from arbiter.tournament.commands import read_agent_entries
+    from arbiter.web.app import create_app
+
+    agents: dict[str, list[Any]] = {name: [] for name in GAME_NAMES}
+    if args.config is not None:
+        for agent, only in read_agent_entries(args.config):
+            agent.check()
+            for name in [only] if only is not None else GAME_NAMES:
+                agents[name].append(agent)
+    if args.db is not None and not Path(args.db).is_file():
+        raise ConfigError(f"no database {args.db!r}")
+    where = "this machine only" if args.host in ("127.0.0.1", "localhost", "::1") else "the network"
+    print(f"arbiter serve: http://{args.host}:{args.port}/ (listening on {where})", flush=True)
+    uvicorn.run(
+        create_app(args.db, agents),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        timeout_graceful_shutdown=SERVE_GRACE,
+    )
+    return 0
+
+
+def _solve_position(spec: Any, text: str) -> tuple[Any, float | None]:
+    """The position to solve in ``text``, and the seconds it gives (``None``: none):
+    the contest's own position file where the game has one (Halma's ``input.txt``),
+    else its one-line position text.
+
+    :raises NotationError: naming what is wrong with the text.
+    """
+    if spec.position_file is not None and (given := spec.position_file(text)) is not None:
+        state, seconds = given
+        return state, seconds
+    return spec.notation.parse_position(text.strip()), None
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from arbiter.agents.registry import make_agent
+    from arbiter.clock import Limit
+    from arbiter.games import find_game
+
+    spec = find_game(args.game)
+    game = spec.make()
+    inline = args.file != "-" and not os.path.exists(args.file) and args.file != "input.txt"
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        elif inline:
+            text = args.file  # the position itself, given on the command line
+        else:
+            text = Path(args.file).read_text("utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read {args.file!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{args.file!r} is not text") from None
+    try:
+        s, given = _solve_position(spec, text)
+    except NotationError as e:
+        if inline:
+            raise ConfigError(
+                f"cannot read {args.file!r}: no such file, nor is it a position ({e})"
+            ) from None
+        raise
+    if (ended := game.outcome(s)) is not None:
+        raise ConfigError(f"the game is over in that position: {ended}")
+    agent = make_agent(spec, _engine(args.engine, args.depth))
+    p = game.to_move(s)
+    agent.reset(game, p, args.seed)
+    seconds = args.move_time or given or 1.0
+    m = agent.choose(s, Limit(depth=args.depth) if args.depth else Limit(time=seconds))
+    print(spec.contest.move_text(game, s, m, seat=p))
+    if agent.note():
+        print(agent.note(), file=sys.stderr)
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from arbiter.errors import RecordError
+    from arbiter.record import key_path, read_lines, record_key
+    from arbiter.referee.replay import replay
+
+    key = None if args.unsealed else record_key()
+    if key is None and not args.unsealed:
+        print(f"no record key at {key_path()}: seals are not checked")
+    bad = 0
+    count = 0
+    for number, record in read_lines(args.file):
+        count += 1
+        if isinstance(record, RecordError):
+            bad += 1
+            print(record)
+            continue
+        who = f"{record.game} {' vs '.join(record.players)}"
+        if key is not None and not record.sealed_by(key):
+            bad += 1
+            why = "no seal" if record.seal is None else "a seal that does not match"
+            print(f"{args.file}:{number}: {who}: not written by this referee ({why})")
+            continue
+        try:
+            out = replay(record)
+        except RecordError as e:
+            bad += 1
+            print(f"{args.file}:{number}: {who}: {e}")
+            continue
+        print(
+            f"{args.file}:{number}: ok {who}: {out.result()} by {out.reason}, "
+            f"{len(record.moves)} moves"
+        )
+    if count == 0:
+        raise RecordError(f"{args.file!r} holds no game records")
+    print(f"{count - bad} of {count} records verified")
+    return 1 if bad else 0
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from arbiter.referee.isolation import available
+    from arbiter.referee.sandbox import detect
+
+    protection = detect()
+    for line in protection.describe():
+        print(line)
+    print(available(protection).describe(protection))
+    print(f"rules and search: {core.describe()}")
+    return 0
+
+
+def describe_walls(supervision: Any) -> str:
+    """The one line said at the start of a match or tournament with programs: the
+    walls they run behind on this machine."""
+    from arbiter.referee.sandbox import detect
+    from arbiter.referee.supervision import walls
+
+    return str(walls(supervision).describe(detect()))
