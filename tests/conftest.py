@@ -54,24 +54,28 @@ def core_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
 
 def pytest_sessionfinish(session, exitstatus) -> None:  # type: ignore[no-untyped-def]
     """After the whole suite, nothing it started may still run: no descendant of this
-    process (but the watchdog, which ends with it) and no faulty program anywhere."""
+    process (but the watchdog, which ends with it) and no faulty program anywhere.
+    Run in parallel (pytest-xdist), each worker answers for its own descendants and
+    the controller, once every worker is done, for the faulty programs anywhere."""
     import time
 
     import psutil
 
     from arbiter.referee.watchdog import WATCHDOG
 
+    worker = hasattr(session.config, "workerinput")
+    controller = not worker and session.config.pluginmanager.hasplugin("dsession")
     watchdog = WATCHDOG.pid
     deadline = time.monotonic() + 5
     while True:
         left = []
-        for p in psutil.Process().children(recursive=True):
+        for p in [] if controller else psutil.Process().children(recursive=True):
             try:
                 if p.pid != watchdog and p.status() != psutil.STATUS_ZOMBIE:
                     left.append(f"{p.pid} {' '.join(p.cmdline())[:120]}")
             except psutil.Error:
                 continue
-        for p in psutil.process_iter(["cmdline", "status"]):
+        for p in [] if worker else psutil.process_iter(["cmdline", "status"]):
             try:
                 words = p.info["cmdline"] or ()
                 if "--fault-tag" in words and p.info["status"] != psutil.STATUS_ZOMBIE:

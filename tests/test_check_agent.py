@@ -426,3 +426,21 @@ def test_a_halma_program_that_ignores_the_time_it_is_given_fails_with_little_lef
     assert results["little time"].passed, results["little time"].verdict
     late = results["very little time"]
     assert not late.passed and "by time" in late.verdict, late.verdict
+
+
+@pytest.mark.parametrize(
+    ("name", "timing", "clock", "stop_at"),
+    [
+        ("votey", "short clock", "st=0.5", None),
+        ("checkers", "short clock", "st=0.5", None),
+        ("alquerque", "short clock", "10", None),
+        ("chinese-checkers", "short clock", "5 ot=1", None),
+        ("halma", "little time", "2 kill=10", 1),
+    ],
+)
+def test_each_game_checks_a_program_s_timing_on_its_own_clock(name, timing, clock, stop_at) -> None:
+    """The game's timing check keeps its clock and length: not the whole games' clock,
+    not a steered game's length."""
+    found = [c for c in checks(find_game(name), "st=60") if c.name == timing]
+    assert len(found) == 1
+    assert (found[0].clock, found[0].stop_at, found[0].start) == (clock, stop_at, None)

@@ -52,6 +52,9 @@ def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
     ]
     game = spec.make()
     for probe in spec.probes() if spec.probes is not None else [SHORT_CLOCK]:
+        if probe.start is None and probe.steer is None:  # a game on a clock of its own
+            out.append(probe)
+            continue
         if probe.start is None:  # a steered game
             out.append(replace(probe, clock=clock, stop_at=STEERED_PLIES))
             continue
