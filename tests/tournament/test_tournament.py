@@ -18,8 +18,8 @@ import psutil
 import pytest
 
 from arbiter.cli import main
+from arbiter.cli.tournament import read_agents
 from arbiter.errors import ConfigError
-from arbiter.tournament.commands import read_agents
 from tests.referee.test_escapes import tagged
 from tests.referee.test_faults import left_behind
 

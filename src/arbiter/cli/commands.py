@@ -228,8 +228,8 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
+    from arbiter.cli.tournament import cmd_tournament
     from arbiter.games import find_game
-    from arbiter.tournament.commands import cmd_tournament
 
     spec = find_game(args.game)
     tc = _time_control(args, spec.time_control)
@@ -237,13 +237,13 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from arbiter.tournament.commands import cmd_report
+    from arbiter.cli.tournament import cmd_report
 
     return cmd_report(args)
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from arbiter.tournament.commands import cmd_export
+    from arbiter.cli.tournament import cmd_export
 
     return cmd_export(args)
 
@@ -281,8 +281,8 @@ SERVE_GRACE = 5
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from arbiter.cli.tournament import read_agent_entries
     from arbiter.games import GAME_NAMES
-    from arbiter.tournament.commands import read_agent_entries
     from arbiter.web.app import create_app
 
     agents: dict[str, list[Any]] = {name: [] for name in GAME_NAMES}
