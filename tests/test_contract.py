@@ -19,20 +19,10 @@ GOOD_NOTATION = (ROOT / "tests" / "fakegame" / "notation.py").read_text()
 GOOD_PROTOCOL = (ROOT / "tests" / "fakegame" / "protocol.py").read_text()
 
 SPEC_MODULE = """
-from arbiter.contract import GameSpec, PlayerSide, RefereeSide
+from arbiter.contract import GameSpec, Loader, PlayerSide, RefereeSide
 from brokengame import notation, protocol
 from tests.fakegame import evaluate
 from tests.fakegame.rules import Move, Race, State
-
-
-
-def player_side() -> PlayerSide[State, Move]:
-    return protocol
-
-
-def referee_side() -> RefereeSide[State, Move]:
-    return protocol
-
 
 SPEC: GameSpec[State, Move] = GameSpec(
     name="broken",
@@ -44,9 +34,12 @@ SPEC: GameSpec[State, Move] = GameSpec(
     evaluation=evaluate,
     time_control=protocol.TIME_CONTROL,
     supervision=protocol.SUPERVISION,
-    player_side=player_side,
-    referee_side=referee_side,
+    player_side=Loader("brokengame.protocol"),
+    referee_side=Loader("brokengame.protocol"),
 )
+# as every game does: mypy holds the two sides of the protocol to the contract
+_player: PlayerSide[State, Move] = protocol
+_referee: RefereeSide[State, Move] = protocol
 """
 
 

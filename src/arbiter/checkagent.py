@@ -51,7 +51,7 @@ def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
         Check("second seat", "a whole game moving second", 1, clock=clock),
     ]
     game = spec.make()
-    for probe in spec.probes() if spec.probes is not None else [SHORT_CLOCK]:
+    for probe in spec.probe_checks() or [SHORT_CLOCK]:
         if probe.start is None and probe.steer is None:  # a game on a clock of its own
             out.append(probe)
             continue

@@ -24,6 +24,7 @@ This module sits just above the base (:mod:`arbiter.game`, :mod:`arbiter.clock`,
 
 from __future__ import annotations
 
+import importlib
 import os
 import shlex
 import shutil
@@ -471,6 +472,28 @@ MAX_PLIES = RuleOption(
 """The ply cap every game has (RULES.md: 1000 unless the organiser sets another)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Loader:
+    """A part of a game that only some commands use (a side of its protocol, its board,
+    its probes): the module, or the module's attribute ``name``, imported when first
+    called. A value, so a spec holding it can still be sent to another process.
+
+    >>> Loader("arbiter.games.votey.board", "VIEW")().layout.game
+    'votey'
+    """
+
+    module: str
+    name: str | None = None
+
+    def __call__(self) -> Any:
+        found = importlib.import_module(self.module)
+        return found if self.name is None else getattr(found, self.name)
+
+
+Probes = Callable[["GameSpec[Any, Any]"], list[Check]]
+"""A game's check-agent probes: the checks made for its spec beyond whole games."""
+
+
 @dataclass(frozen=True)
 class GameSpec(Generic[S, M]):
     """Everything the platform knows of one contest game.
@@ -500,10 +523,15 @@ class GameSpec(Generic[S, M]):
     options: tuple[RuleOption, ...] = (MAX_PLIES,)
     score: ContestScore[S, M] = field(default=win_draw_loss)
     board: Callable[[], BoardView[S]] | None = None
-    probes: Callable[[], list[Check]] | None = None
+    probes: Callable[[], Probes] | None = None
     position_file: Callable[[str], tuple[S, float] | None] | None = None
     openings: Path | None = None
     opening_plies: int = 6
+
+    def probe_checks(self) -> list[Check]:
+        """What ``arbiter check-agent`` exercises in this game beyond whole games (its
+        ``probes``; none for a game without them)."""
+        return [] if self.probes is None else self.probes()(self)
 
     def board_view(self) -> BoardView[S]:
         """The game's board in the browser (its ``board`` module, loaded when asked).

@@ -216,7 +216,3 @@ class BoardView(Generic[S]):
     layout: Layout
     pieces: Callable[[S], dict[str, str]]
     clicks: Clicks
-
-    def origins(self, game: Any, s: S) -> list[int]:
-        """The cells whose piece has a legal move."""
-        return sorted({m.origin for m in game.legal_moves(s)})

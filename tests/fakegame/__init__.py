@@ -4,28 +4,9 @@ and a once-per-move file protocol. Registered by the tests' conftest."""
 
 from __future__ import annotations
 
-from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
+from arbiter.contract import MAX_PLIES, GameSpec, Loader, PlayerSide, RefereeSide
 from tests.fakegame import evaluate, notation, protocol, protocol_files
 from tests.fakegame.rules import Move, Race, State
-
-# both sides of each of the test game's protocols live in one module
-
-
-def _player_side() -> PlayerSide[State, Move]:
-    return protocol
-
-
-def _referee_side() -> RefereeSide[State, Move]:
-    return protocol
-
-
-def _file_player_side() -> PlayerSide[State, Move]:
-    return protocol_files
-
-
-def _file_referee_side() -> RefereeSide[State, Move]:
-    return protocol_files
-
 
 RACE: GameSpec[State, Move] = GameSpec(
     name="race",
@@ -37,8 +18,8 @@ RACE: GameSpec[State, Move] = GameSpec(
     evaluation=evaluate,
     time_control=protocol.TIME_CONTROL,
     supervision=protocol.SUPERVISION,
-    player_side=_player_side,
-    referee_side=_referee_side,
+    player_side=Loader("tests.fakegame.protocol"),
+    referee_side=Loader("tests.fakegame.protocol"),
     options=(MAX_PLIES,),
     score=protocol.score,
 )
@@ -53,8 +34,15 @@ RACE_FILES: GameSpec[State, Move] = GameSpec(
     evaluation=evaluate,
     time_control=protocol_files.TIME_CONTROL,
     supervision=protocol_files.SUPERVISION,
-    player_side=_file_player_side,
-    referee_side=_file_referee_side,
+    player_side=Loader("tests.fakegame.protocol_files"),
+    referee_side=Loader("tests.fakegame.protocol_files"),
     options=(MAX_PLIES,),
     score=protocol.score,
 )
+
+# both sides of each of the test game's protocols live in one module; mypy holds each
+# to the contract
+_player: PlayerSide[State, Move] = protocol
+_referee: RefereeSide[State, Move] = protocol
+_file_player: PlayerSide[State, Move] = protocol_files
+_file_referee: RefereeSide[State, Move] = protocol_files

@@ -64,28 +64,17 @@ def test_next_board_continues_the_game_history() -> None:
     assert _continue(game, mine, game.initial()) == (game.initial(), None)
 
 
-class Script:
+class Script(RandomAgent):
     """An engine that plays the given moves in turn."""
 
     name = "script"
 
     def __init__(self, texts: list[str]) -> None:
+        super().__init__()
         self.texts = list(texts)
-
-    def reset(self, game, seat, seed) -> None:
-        pass
 
     def choose(self, s, limit):
         return resolve_move(self.texts.pop(0), s, seat=0)
-
-    def observe(self, s, m) -> None:
-        pass
-
-    def note(self) -> str:
-        return ""
-
-    def halt(self) -> None:
-        pass
 
 
 def test_a_board_after_a_threefold_repetition_is_played_from_and_the_end_said() -> None:

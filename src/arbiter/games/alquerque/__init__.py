@@ -3,36 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from arbiter.contract import MAX_PLIES, Check, GameSpec, PlayerSide, RefereeSide
+from arbiter.contract import MAX_PLIES, GameSpec, Loader, PlayerSide, RefereeSide
 from arbiter.games.alquerque import contest, evaluate, notation
 from arbiter.games.alquerque.rules import Alquerque, Move, State
-from arbiter.layout import BoardView
-
-
-def _player_side() -> PlayerSide[State, Move]:
-    from arbiter.games.alquerque import player
-
-    return player
-
-
-def _referee_side() -> RefereeSide[State, Move]:
-    from arbiter.games.alquerque import referee
-
-    return referee
-
-
-def _board() -> BoardView[State]:
-    from arbiter.games.alquerque import board
-
-    return board.VIEW
-
-
-def _probes() -> list[Check]:
-    from arbiter.games.alquerque import probes
-
-    return probes.probes(SPEC)
-
 
 SPEC: GameSpec[State, Move] = GameSpec(
     name="alquerque",
@@ -44,12 +19,19 @@ SPEC: GameSpec[State, Move] = GameSpec(
     evaluation=evaluate,
     time_control=contest.TIME_CONTROL,
     supervision=contest.SUPERVISION,
-    player_side=_player_side,
-    referee_side=_referee_side,
-    board=_board,
-    probes=_probes,
+    player_side=Loader(f"{__name__}.player"),
+    referee_side=Loader(f"{__name__}.referee"),
+    board=Loader(f"{__name__}.board", "VIEW"),
+    probes=Loader(f"{__name__}.probes", "probes"),
     openings=Path(__file__).parent / "openings.txt",
     opening_plies=8,
     options=(MAX_PLIES,),
     score=contest.score,
 )
+
+
+if TYPE_CHECKING:  # mypy holds the two sides of the protocol to the contract
+    from arbiter.games.alquerque import player, referee
+
+    _player: PlayerSide[State, Move] = player
+    _referee: RefereeSide[State, Move] = referee

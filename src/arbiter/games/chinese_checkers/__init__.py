@@ -4,36 +4,11 @@ competition's mediator played it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from arbiter.contract import MAX_PLIES, Check, GameSpec, PlayerSide, RefereeSide
+from arbiter.contract import MAX_PLIES, GameSpec, Loader, PlayerSide, RefereeSide
 from arbiter.games.chinese_checkers import contest, evaluate, notation
 from arbiter.games.chinese_checkers.rules import ChineseCheckers, Move, State
-from arbiter.layout import BoardView
-
-
-def _player_side() -> PlayerSide[State, Move]:
-    from arbiter.games.chinese_checkers import player
-
-    return player
-
-
-def _referee_side() -> RefereeSide[State, Move]:
-    from arbiter.games.chinese_checkers import referee
-
-    return referee
-
-
-def _board() -> BoardView[State]:
-    from arbiter.games.chinese_checkers import board
-
-    return board.VIEW
-
-
-def _probes() -> list[Check]:
-    from arbiter.games.chinese_checkers import probes
-
-    return probes.probes(SPEC)
-
 
 SPEC: GameSpec[State, Move] = GameSpec(
     name="chinese-checkers",
@@ -45,12 +20,19 @@ SPEC: GameSpec[State, Move] = GameSpec(
     evaluation=evaluate,
     time_control=contest.TIME_CONTROL,
     supervision=contest.SUPERVISION,
-    player_side=_player_side,
-    referee_side=_referee_side,
-    board=_board,
-    probes=_probes,
+    player_side=Loader(f"{__name__}.player"),
+    referee_side=Loader(f"{__name__}.referee"),
+    board=Loader(f"{__name__}.board", "VIEW"),
+    probes=Loader(f"{__name__}.probes", "probes"),
     openings=Path(__file__).parent / "openings.txt",
     opening_plies=6,
     options=(MAX_PLIES,),
     score=contest.score,
 )
+
+
+if TYPE_CHECKING:  # mypy holds the two sides of the protocol to the contract
+    from arbiter.games.chinese_checkers import player, referee
+
+    _player: PlayerSide[State, Move] = player
+    _referee: RefereeSide[State, Move] = referee

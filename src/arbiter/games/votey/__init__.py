@@ -3,36 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from arbiter.contract import MAX_PLIES, Check, GameSpec, PlayerSide, RefereeSide
+from arbiter.contract import MAX_PLIES, GameSpec, Loader, PlayerSide, RefereeSide
 from arbiter.games.votey import contest, evaluate, notation
 from arbiter.games.votey.rules import Move, State, Votey
-from arbiter.layout import BoardView
-
-
-def _player_side() -> PlayerSide[State, Move]:
-    from arbiter.games.votey import player
-
-    return player
-
-
-def _referee_side() -> RefereeSide[State, Move]:
-    from arbiter.games.votey import referee
-
-    return referee
-
-
-def _board() -> BoardView[State]:
-    from arbiter.games.votey import board
-
-    return board.VIEW
-
-
-def _probes() -> list[Check]:
-    from arbiter.games.votey import probes
-
-    return probes.probes(SPEC)
-
 
 SPEC: GameSpec[State, Move] = GameSpec(
     name="votey",
@@ -44,11 +19,18 @@ SPEC: GameSpec[State, Move] = GameSpec(
     evaluation=evaluate,
     time_control=contest.TIME_CONTROL,
     supervision=contest.SUPERVISION,
-    player_side=_player_side,
-    referee_side=_referee_side,
-    board=_board,
-    probes=_probes,
+    player_side=Loader(f"{__name__}.player"),
+    referee_side=Loader(f"{__name__}.referee"),
+    board=Loader(f"{__name__}.board", "VIEW"),
+    probes=Loader(f"{__name__}.probes", "probes"),
     openings=Path(__file__).parent / "openings.txt",
     opening_plies=4,
     options=(MAX_PLIES,),
 )
+
+
+if TYPE_CHECKING:  # mypy holds the two sides of the protocol to the contract
+    from arbiter.games.votey import player, referee
+
+    _player: PlayerSide[State, Move] = player
+    _referee: RefereeSide[State, Move] = referee
