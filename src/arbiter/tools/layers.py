@@ -80,6 +80,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("tournament", ("arbiter.tournament", "arbiter.tournament.*")),
     ("web", ("arbiter.web", "arbiter.web.*")),
+    ("host", ("arbiter.host", "arbiter.host.*")),
     (
         "commands",
         ("arbiter.cli", "arbiter.cli.*", "arbiter.__main__", "arbiter.tools", "arbiter.tools.*"),

@@ -1,0 +1,176 @@
+"""Accounts: the organiser (made from the command line), contestants (registering
+where the contest is open, or with an invitation code), and log-in.
+
+Passwords are hashed with Argon2id (argon2-cffi's defaults, RFC 9106's second
+recommended set); a hash made with weaker parameters is upgraded at the next log-in.
+Log-in attempts are limited per account name and per address (the ``limits``
+library's moving window), so a password cannot be guessed at speed, and a failed
+log-in says the same whether the name or the password was wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from arbiter.errors import ArbiterError
+from arbiter.host.models import Account, Invitation, Worker
+
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,31}")
+"""An account name: 3 to 32 letters, digits, ``_`` or ``-``, starting with a letter
+(it appears in standings, file names and URLs as it is)."""
+
+MIN_PASSWORD = 10
+MAX_PASSWORD = 256
+
+ROLES = ("organiser", "contestant")
+
+_hasher = PasswordHasher()
+
+
+class AccountError(ArbiterError, ValueError):
+    """A name, password or code that cannot be taken; the message says which."""
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def check_name(name: str) -> str:
+    """:raises AccountError: for a name :data:`NAME` does not allow."""
+    if not NAME.fullmatch(name):
+        raise AccountError("a name is 3 to 32 letters, digits, '_' or '-', starting with a letter")
+    return name
+
+
+def check_password(password: str) -> str:
+    """:raises AccountError: for a password shorter than :data:`MIN_PASSWORD`."""
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AccountError(f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    return password
+
+
+def create(session: Session, name: str, password: str, role: str = "contestant") -> Account:
+    """Makes an account (not committed).
+
+    :raises AccountError: for a bad name or password, or a name already taken (in
+        any letter case, so ``Alice`` and ``alice`` are never two people).
+    """
+    if role not in ROLES:
+        raise AccountError(f"a role is one of {', '.join(ROLES)}")
+    check_name(name)
+    check_password(password)
+    taken = session.scalar(select(Account.id).where(func.lower(Account.name) == name.lower()))
+    if taken is not None:
+        raise AccountError(f"the name {name!r} is taken")
+    account = Account(name=name, password_hash=hash_password(password), role=role)
+    session.add(account)
+    session.flush()
+    return account
+
+
+def set_password(session: Session, name: str, password: str) -> Account:
+    """Sets the password of ``name`` (the command line's way to make or mend the
+    organiser's account).
+
+    :raises AccountError: for an unknown name or a bad password.
+    """
+    account = session.scalar(select(Account).where(Account.name == name))
+    if account is None:
+        raise AccountError(f"no account named {name!r}")
+    account.password_hash = hash_password(check_password(password))
+    return account
+
+
+def register(
+    session: Session, name: str, password: str, code: str | None, *, open_: bool
+) -> Account:
+    """A contestant registering: with an unused invitation ``code`` unless the contest
+    is open.
+
+    :raises AccountError: for a missing, unknown or used code, or as :func:`create`.
+    """
+    invitation = None
+    if not open_:
+        if not code:
+            raise AccountError("this contest takes entrants by invitation: give your code")
+        invitation = session.get(Invitation, code)
+        if invitation is None or invitation.used_by is not None:
+            raise AccountError("that invitation code is unknown or used")
+    account = create(session, name, password)
+    if invitation is not None:
+        invitation.used_by = account.id
+    return account
+
+
+def invite(session: Session) -> str:
+    """A new invitation code (not committed)."""
+    code = secrets.token_urlsafe(12)
+    session.add(Invitation(code=code))
+    return code
+
+
+class LogIn:
+    """Log-in with attempts limited per name and per address."""
+
+    def __init__(self, per_minute: int = 10) -> None:
+        self.limit = RateLimitItemPerMinute(per_minute)
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def __call__(self, session: Session, name: str, password: str, address: str) -> Account:
+        """The account ``name`` if ``password`` is its password.
+
+        :raises AccountError: "wrong name or password" (the same for either), or
+            "too many attempts" once the name or the address has used its minute.
+        """
+        keys = (f"name:{name.lower()}", f"address:{address}")
+        if not all(self.limiter.hit(self.limit, key) for key in keys):
+            raise AccountError("too many log-in attempts: wait a minute")
+        account = session.scalar(select(Account).where(Account.name == name))
+        wrong = AccountError("wrong name or password")
+        if account is None:
+            _hasher.hash(password)  # the same time as a real check
+            raise wrong
+        try:
+            _hasher.verify(account.password_hash, password)
+        except (VerificationError, InvalidHashError):
+            raise wrong from None
+        if _hasher.check_needs_rehash(account.password_hash):
+            account.password_hash = hash_password(password)
+        return account
+
+
+def new_worker(session: Session, name: str) -> str:
+    """Registers a worker (or gives a known one a new token) and returns its token,
+    shown once; only its SHA-256 is kept (a random 32-byte token needs no slow hash).
+    """
+    token = secrets.token_urlsafe(32)
+    worker = session.scalar(select(Worker).where(Worker.name == name))
+    if worker is None:
+        worker = Worker(name=name, token_hash="")
+        session.add(worker)
+    worker.token_hash = token_hash(token)
+    session.flush()
+    return token
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def worker_for(session: Session, token: str) -> Worker | None:
+    """The worker whose token this is, or None."""
+    digest = token_hash(token)
+    worker = session.scalar(select(Worker).where(Worker.token_hash == digest))
+    if worker is not None and secrets.compare_digest(worker.token_hash, digest):
+        return worker
+    return None

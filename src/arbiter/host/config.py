@@ -1,0 +1,252 @@
+"""A contest's file (``CONTEST.toml``): the game, its clock, the format, the languages
+and the limits, read once when ``arbiter host`` starts.
+
+Every setting has the value a contest of that game would expect (the sheet's clock,
+open registration, a Swiss of five rounds, the five languages the host can build),
+so the smallest file is one line, ``game = "alquerque"``. A setting the file gets
+wrong is refused with one line naming the setting and what was expected.
+
+Example::
+
+    name = "Alquerque Cup"
+    game = "alquerque"
+    clock = "30"                  # the sheet's clock when left out
+    registration = "invite"       # or "open"
+    database = "postgresql+psycopg://cup@localhost/cup"   # default: SQLite beside this file
+
+    [format]
+    kind = "swiss"                # "round-robin", "swiss" or "ladder"
+    rounds = 5
+
+    [limits]
+    upload_kb = 512
+    compile_seconds = 60
+
+    [languages.go]                # the organiser's own language, or a change to one
+    title = "Go"
+    suffixes = [".go"]
+    compile = "go build -o player ."
+    run = "./player"
+    expose = ["/usr/local/go"]
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arbiter.clock import TimeControl
+from arbiter.errors import ConfigError
+from arbiter.games import GAME_NAMES, find_game
+from arbiter.host.languages import LANGUAGES, Language
+
+FORMATS = ("round-robin", "swiss", "ladder")
+"""How a contest's rounds are paired: everyone against everyone, Swiss (players of like
+score meet, no pair twice), or a ladder (each new version plays placement games against
+the entries rated nearest it)."""
+
+REGISTRATION = ("open", "invite")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What a contestant's upload, build and program may take."""
+
+    upload_kb: int = 1024
+    archive_files: int = 200
+    unpacked_kb: int = 16384
+    compile_seconds: float = 60.0
+    compile_memory_mb: int = 2048
+    memory_mb: int = 1024
+    versions_per_hour: int = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """The rounds: ``kind`` (:data:`FORMATS`), how many Swiss rounds, games per pairing
+    (both colours each), and placement games a new version plays on a ladder."""
+
+    kind: str = "swiss"
+    rounds: int = 5
+    games_per_pair: int = 2
+    placement_games: int = 6
+
+
+@dataclass(frozen=True, slots=True)
+class ContestConfig:
+    """A contest as its file says, defaults filled in. ``folder`` holds the sources,
+    builds and transcripts; ``database`` is an SQLAlchemy URL."""
+
+    name: str
+    game: str
+    clock: str
+    database: str
+    folder: Path
+    registration: str = "open"
+    format: Format = field(default_factory=Format)
+    limits: Limits = field(default_factory=Limits)
+    languages: dict[str, Language] = field(default_factory=lambda: dict(LANGUAGES))
+    lease_seconds: float = 60.0
+    local_workers: int = 2
+    check_clock: str | None = None
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl.parse(self.clock)
+
+
+def load(path: str | Path) -> ContestConfig:
+    """Reads a contest file.
+
+    :raises ConfigError: naming the file and the setting, for a file that cannot be
+        read, is not TOML, or holds a setting that is unknown or of the wrong kind.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ConfigError(f"cannot read contest file {str(path)!r}: {e.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"contest file {str(path)!r} is not TOML: {e}") from None
+    return from_dict(data, base=path.resolve().parent, stem=path.stem, where=str(path))
+
+
+def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> ContestConfig:
+    """A contest from the parsed TOML ``data``; paths in it are relative to ``base``.
+
+    :raises ConfigError: naming ``where`` and the setting at fault.
+    """
+    top = _Table(data, where)
+    game = top.text("game", None)
+    if game not in GAME_NAMES:
+        raise ConfigError(f"{where}: game must be one of {', '.join(GAME_NAMES)}, not {game!r}")
+    spec = find_game(game)
+    clock = top.text("clock", str(spec.time_control))
+    try:
+        TimeControl.parse(clock)
+    except ConfigError as e:
+        raise ConfigError(f"{where}: clock: {e}") from None
+    check_clock = top.text("check_clock", "") or None
+    folder = base / top.text("folder", f"{stem}-data")
+    database = top.text("database", f"sqlite:///{base / (stem + '.db')}")
+    registration = top.choice("registration", REGISTRATION, "open")
+    fmt = _Table(top.table("format"), f"{where} [format]")
+    kind = fmt.choice("kind", FORMATS, "swiss")
+    form = Format(
+        kind,
+        fmt.number("rounds", 5, 1, 1000),
+        fmt.number("games_per_pair", 2, 2, 100, even=True),
+        fmt.number("placement_games", 6, 2, 100, even=True),
+    )
+    fmt.done()
+    lim = _Table(top.table("limits"), f"{where} [limits]")
+    limits = Limits(
+        lim.number("upload_kb", 1024, 1, 1 << 20),
+        lim.number("archive_files", 200, 1, 100_000),
+        lim.number("unpacked_kb", 16384, 1, 1 << 22),
+        float(lim.number("compile_seconds", 60, 1, 3600)),
+        lim.number("compile_memory_mb", 2048, 64, 1 << 16),
+        lim.number("memory_mb", 1024, 16, 1 << 16),
+        lim.number("versions_per_hour", 20, 1, 10_000),
+    )
+    lim.done()
+    work = _Table(top.table("workers"), f"{where} [workers]")
+    local = work.number("local", 2, 0, 256)
+    lease = float(work.number("lease_seconds", 60, 5, 3600))
+    work.done()
+    languages = dict(LANGUAGES)
+    for key, value in top.table("languages").items():
+        languages[key] = _language(key, value, languages.get(key), f"{where} [languages.{key}]")
+    config = ContestConfig(
+        name=top.text("name", spec.title),
+        game=game,
+        clock=clock,
+        database=database,
+        folder=folder,
+        registration=registration,
+        format=form,
+        limits=limits,
+        languages=languages,
+        lease_seconds=lease,
+        local_workers=local,
+        check_clock=check_clock,
+    )
+    top.done()
+    return config
+
+
+def _language(key: str, value: Any, old: Language | None, where: str) -> Language:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: must be a table")
+    t = _Table(value, where)
+    base = old or Language(key, key, (), None, "")
+    suffixes = t.strings("suffixes", list(base.suffixes))
+    language = Language(
+        key,
+        t.text("title", base.title),
+        tuple(suffixes),
+        t.text("compile", base.compile or "") or None,
+        t.text("run", base.run or "") or "",
+        tuple(t.strings("expose", list(base.expose))),
+        t.text("main", base.main),
+    )
+    t.done()
+    if not language.run:
+        raise ConfigError(f"{where}: run must name the command that starts a program")
+    if not language.suffixes:
+        raise ConfigError(f"{where}: suffixes must name at least one file ending")
+    return language
+
+
+class _Table:
+    """Reads one TOML table, remembering which keys were used so that an unknown one
+    (a typo) is named instead of silently ignored."""
+
+    def __init__(self, data: dict[str, Any], where: str) -> None:
+        self.data = data
+        self.where = where
+        self.used: set[str] = set()
+
+    def text(self, key: str, default: str | None) -> str:
+        self.used.add(key)
+        value = self.data.get(key, default)
+        if not isinstance(value, str):
+            want = "is required" if value is None else "must be a string"
+            raise ConfigError(f"{self.where}: {key} {want}")
+        return value
+
+    def strings(self, key: str, default: list[str]) -> list[str]:
+        self.used.add(key)
+        value = self.data.get(key, default)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{self.where}: {key} must be a list of strings")
+        return value
+
+    def choice(self, key: str, options: tuple[str, ...], default: str) -> str:
+        value = self.text(key, default)
+        if value not in options:
+            raise ConfigError(f"{self.where}: {key} must be one of {', '.join(options)}")
+        return value
+
+    def number(self, key: str, default: int, low: int, high: int, *, even: bool = False) -> int:
+        self.used.add(key)
+        value = self.data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ConfigError(f"{self.where}: {key} must be a whole number from {low} to {high}")
+        if even and value % 2:
+            raise ConfigError(f"{self.where}: {key} must be even (each pairing plays both colours)")
+        return value
+
+    def table(self, key: str) -> dict[str, Any]:
+        self.used.add(key)
+        value = self.data.get(key, {})
+        if not isinstance(value, dict):
+            raise ConfigError(f"{self.where}: [{key}] must be a table")
+        return value
+
+    def done(self) -> None:
+        unknown = sorted(set(self.data) - self.used)
+        if unknown:
+            raise ConfigError(f"{self.where}: unknown setting {unknown[0]!r}")

@@ -1,0 +1,156 @@
+"""The contest server's tables, through SQLAlchemy, so one code runs on SQLite (one
+machine) and PostgreSQL (a contest with many workers). The schema is made and changed
+by the migrations in :mod:`arbiter.host.migrations`, never by ``create_all``.
+
+What is whose: an :class:`Account`'s sources, build logs, check reports and its
+program's stderr (a game's ``log_first``/``log_second``) are its own; moves, results
+and standings are public. :mod:`arbiter.host.access` decides that in one place.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def now() -> datetime:
+    """The time to store: UTC, to the second."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Account(Base):
+    """A person: the organiser (made from the command line) or a contestant."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(16))  # "organiser" or "contestant"
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    disqualified: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    versions: Mapped[list[Version]] = relationship(back_populates="account")
+
+
+class Invitation(Base):
+    """A code the organiser hands out; registering with it uses it up."""
+
+    __tablename__ = "invitations"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    used_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+
+
+class Version(Base):
+    """One upload of a contestant's program, as it goes from ``building`` through
+    ``checking`` to ``accepted`` (it may play) or ``refused`` (its build or the
+    conformance gate failed; ``reason`` says which). An account's latest accepted
+    version is the one that plays."""
+
+    __tablename__ = "versions"
+    __table_args__ = (UniqueConstraint("account_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    language: Mapped[str] = mapped_column(String(32))
+    filename: Mapped[str] = mapped_column(String(200))
+    size: Mapped[int] = mapped_column(Integer)
+    sha256: Mapped[str] = mapped_column(String(64))
+    uploaded: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    state: Mapped[str] = mapped_column(String(16), default="building", index=True)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    build_log: Mapped[str] = mapped_column(Text, default="")
+    checks: Mapped[str] = mapped_column(Text, default="[]")  # JSON: the gate's report
+
+    account: Mapped[Account] = relationship(back_populates="versions")
+
+
+class Round(Base):
+    """A round of games, paired when it was made; ``state`` is ``playing`` or ``done``."""
+
+    __tablename__ = "rounds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    state: Mapped[str] = mapped_column(String(16), default="playing")
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    games: Mapped[list[Game]] = relationship(back_populates="round", order_by="Game.number")
+
+
+class Game(Base):
+    """One game of a round: ``queued``, ``leased`` to a worker until ``lease_expires``,
+    or ``done``. Only the holder of the current ``lease`` can store its result, once;
+    a lease that runs out puts the game back in the queue."""
+
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("round_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    pair: Mapped[int] = mapped_column(Integer)
+    first_id: Mapped[int] = mapped_column(ForeignKey("versions.id"))
+    second_id: Mapped[int] = mapped_column(ForeignKey("versions.id"))
+    start: Mapped[str | None] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(16), default="queued", index=True)
+    lease: Mapped[str | None] = mapped_column(String(64))
+    worker: Mapped[str | None] = mapped_column(String(64))
+    lease_expires: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    winner: Mapped[int | None] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(64), default="")
+    detail: Mapped[str] = mapped_column(Text, default="")
+    plies: Mapped[int] = mapped_column(Integer, default=0)
+    points_first: Mapped[float | None] = mapped_column(Float)
+    points_second: Mapped[float | None] = mapped_column(Float)
+    record: Mapped[str] = mapped_column(Text, default="")  # the sealed GameRecord, JSON
+    log_first: Mapped[str] = mapped_column(Text, default="")
+    log_second: Mapped[str] = mapped_column(Text, default="")
+    finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    round: Mapped[Round] = relationship(back_populates="games")
+    first: Mapped[Version] = relationship(foreign_keys=[first_id])
+    second: Mapped[Version] = relationship(foreign_keys=[second_id])
+
+
+class Worker(Base):
+    """A machine that plays games: it pulls them with its token (kept hashed)."""
+
+    __tablename__ = "workers"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    token_hash: Mapped[str] = mapped_column(String(200))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Setting(Base):
+    """The contest's running state the organiser sets: paused, standings frozen."""
+
+    __tablename__ = "settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
