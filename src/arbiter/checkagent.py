@@ -21,7 +21,7 @@ from arbiter.agents.base import Agent
 from arbiter.agents.random import RandomAgent
 from arbiter.agents.steering import SteeringAgent
 from arbiter.clock import TimeControl
-from arbiter.contract import Check, GameSpec, Program
+from arbiter.contract import Check, GameSpec, Program, Supervision
 from arbiter.probes import SHORT_CLOCK, STEERED_PLIES
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
@@ -65,16 +65,25 @@ def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
     return out
 
 
-def run(spec: GameSpec[Any, Any], command: str, check: Check, workdir: str) -> Result:
-    """Plays one check."""
+def run(
+    spec: GameSpec[Any, Any],
+    command: str,
+    check: Check,
+    workdir: str,
+    *,
+    cwd: str | None = None,
+    supervision: Supervision | None = None,
+) -> Result:
+    """Plays one check (``cwd``: the program's own directory; ``supervision``: the
+    contest's, default the game's)."""
     game_options: dict[str, Any] = {}
     start = None if check.start is None else spec.notation.parse_position(check.start)
     if check.stop_at is not None:
         game_options["max_plies"] = check.stop_at
     game = spec.make(game_options)
     log_dir = str(Path(workdir) / check.name.replace(" ", "-"))
-    supervision = replace(spec.supervision, log_dir=game_dir(log_dir, 1))
-    program = Program.from_command(command, name="program")
+    supervision = replace(supervision or spec.supervision, log_dir=game_dir(log_dir, 1))
+    program = Program.from_command(command, cwd=cwd, name="program")
     seat = spec.program_seat(program, supervision=supervision)
     steering = None if check.steer is None else SteeringAgent(check.steer.prefer, check.steer.watch)
     agent: Agent[Any, Any] = steering or RandomAgent()
@@ -93,11 +102,22 @@ def run(spec: GameSpec[Any, Any], command: str, check: Check, workdir: str) -> R
     return Result(check, not lost, verdict, tuple(lines[-TRANSCRIPT_LINES:]), met)
 
 
-def check_agent(spec: GameSpec[Any, Any], command: str, clock: str | None = None) -> list[Result]:
-    """Runs every check of ``spec`` on ``command``.
+def check_agent(
+    spec: GameSpec[Any, Any],
+    command: str,
+    clock: str | None = None,
+    *,
+    cwd: str | None = None,
+    supervision: Supervision | None = None,
+) -> list[Result]:
+    """Runs every check of ``spec`` on ``command`` (started in a copy of ``cwd``, its
+    own directory, if given; watched by ``supervision``, default the game's).
 
     :raises ConfigError: for a command that is empty or badly quoted.
     """
     Program.from_command(command)  # a command that is empty or badly quoted: at once
     with tempfile.TemporaryDirectory(prefix="arbiter-check-") as workdir:
-        return [run(spec, command, check, workdir) for check in checks(spec, clock)]
+        return [
+            run(spec, command, check, workdir, cwd=cwd, supervision=supervision)
+            for check in checks(spec, clock)
+        ]
