@@ -122,9 +122,7 @@ async def _build(
     return _check_made(language, run, target, _text(log), took)
 
 
-def _check_made(
-    language: Language, run: str, target: Path, log: str, took: float
-) -> BuildResult:
+def _check_made(language: Language, run: str, target: Path, log: str, took: float) -> BuildResult:
     """Fails a build that did not make the file its run command starts."""
     words = shlex.split(run)
     for word in words[:2]:

@@ -36,9 +36,7 @@ class Language:
 
     def commands(self) -> tuple[str | None, str]:
         """The compile and run commands with their placeholders filled in."""
-        values = {"python": shlex.quote(sys.executable), "rustc": shlex.quote(_rustc()[0])}
-        build = None if self.compile is None else self.compile.format(**values)
-        return build, self.run.format(**values)
+        return None if self.compile is None else fill(self.compile), fill(self.run)
 
     def exposed(self) -> tuple[str, ...]:
         """The folders its tools need, the Rust toolchain's included."""
@@ -103,6 +101,13 @@ LANGUAGES: dict[str, Language] = {
     )
 }
 """The languages every contest offers where the host has their tools."""
+
+
+def fill(command: str) -> str:
+    """``command`` with ``{python}`` and ``{rustc}`` made this machine's: a worker fills
+    in a run command with its own Python, not the server's."""
+    values = {"python": shlex.quote(sys.executable), "rustc": shlex.quote(_rustc()[0])}
+    return command.replace("{python}", values["python"]).replace("{rustc}", values["rustc"])
 
 
 def available(language: Language) -> bool:

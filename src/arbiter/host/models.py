@@ -135,6 +135,19 @@ class Game(Base):
     second: Mapped[Version] = relationship(foreign_keys=[second_id])
 
 
+class Bye(Base):
+    """A Swiss round's player without an opponent, credited a win for each game the
+    round's pairs play."""
+
+    __tablename__ = "byes"
+    __table_args__ = (UniqueConstraint("round_id", "account_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    points: Mapped[float] = mapped_column(Float)
+
+
 class Worker(Base):
     """A machine that plays games: it pulls them with its token (kept hashed)."""
 

@@ -1,8 +1,7 @@
-"""the contest server's first schema
+"""first schema
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-25 10:57:34.871231
 """
 
 from collections.abc import Sequence
@@ -55,6 +54,26 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("name"),
     )
+    op.create_table(
+        "byes",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("round_id", sa.Integer(), nullable=False),
+        sa.Column("account_id", sa.Integer(), nullable=False),
+        sa.Column("points", sa.Float(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["account_id"],
+            ["accounts.id"],
+        ),
+        sa.ForeignKeyConstraint(
+            ["round_id"],
+            ["rounds.id"],
+        ),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("round_id", "account_id"),
+    )
+    with op.batch_alter_table("byes", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_byes_round_id"), ["round_id"], unique=False)
+
     op.create_table(
         "invitations",
         sa.Column("code", sa.String(length=64), nullable=False),
@@ -148,6 +167,10 @@ def downgrade() -> None:
 
     op.drop_table("versions")
     op.drop_table("invitations")
+    with op.batch_alter_table("byes", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_byes_round_id"))
+
+    op.drop_table("byes")
     op.drop_table("workers")
     op.drop_table("settings")
     op.drop_table("rounds")

@@ -1,0 +1,207 @@
+"""A new version's way in: stored, built, put through the conformance gate, and only
+then entered.
+
+:func:`submit` takes the upload (checked and unpacked by :mod:`arbiter.host.archive`)
+and records the version as ``building``; :func:`process` builds it behind the walls
+and runs ``check-agent`` on what was built, through the contest's protocol and clock.
+A version that fails either is ``refused`` and its owner sees why (the build log, or
+each check with its verdict and the end of the transcript); one that passes is
+``accepted``, and, being its owner's newest, plays from the next round on.
+
+``python -m arbiter.host.intake CONTEST.toml VERSION_ID`` processes one version in a
+process of its own (the server starts one per upload), so a build or a gate never
+runs inside the web server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from arbiter.checkagent import check_agent
+from arbiter.contract import Supervision
+from arbiter.errors import ArbiterError
+from arbiter.games import find_game
+from arbiter.host.archive import UploadError, UploadLimits, unpack
+from arbiter.host.build import build
+from arbiter.host.config import ContestConfig, load
+from arbiter.host.db import Database
+from arbiter.host.languages import fill
+from arbiter.host.models import Account, Version, now
+
+STATES = ("building", "checking", "accepted", "refused")
+
+
+def version_dir(config: ContestConfig, version_id: int) -> Path:
+    """Where a version's sources (``source/``) and build (``build/``) are kept."""
+    return config.folder / "versions" / str(version_id)
+
+
+def supervision(config: ContestConfig) -> Supervision:
+    """How the contest watches its programs: the game's own rulings with the
+    contest's memory limit."""
+    spec = find_game(config.game)
+    return replace(spec.supervision, memory_limit_mb=float(config.limits.memory_mb))
+
+
+def submit(
+    session: Session,
+    config: ContestConfig,
+    account: Account,
+    language_key: str,
+    filename: str,
+    data: bytes,
+) -> Version:
+    """Stores an upload as a new version of ``account`` (committed), ready for
+    :func:`process`.
+
+    :raises UploadError: for an unknown language, more uploads in the last hour than
+        the contest allows, or an upload :func:`arbiter.host.archive.unpack` refuses.
+    """
+    language = config.languages.get(language_key)
+    if language is None:
+        raise UploadError(f"unknown language {language_key!r}")
+    hour_ago = now() - timedelta(hours=1)
+    recent = session.scalar(
+        select(func.count(Version.id)).where(
+            Version.account_id == account.id, Version.uploaded >= hour_ago
+        )
+    )
+    if (recent or 0) >= config.limits.versions_per_hour:
+        raise UploadError(
+            f"at most {config.limits.versions_per_hour} uploads an hour: try again later"
+        )
+    number = (
+        session.scalar(select(func.max(Version.number)).where(Version.account_id == account.id))
+        or 0
+    ) + 1
+    version = Version(
+        account_id=account.id,
+        number=number,
+        language=language.key,
+        filename=filename,
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+        state="building",
+    )
+    session.add(version)
+    session.flush()
+    folder = version_dir(config, version.id)
+    limits = UploadLimits(
+        config.limits.upload_kb * 1024,
+        config.limits.archive_files,
+        config.limits.unpacked_kb * 1024,
+    )
+    try:
+        unpack(data, filename, language, folder / "source", limits)
+    except UploadError:
+        session.rollback()
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    (folder / "upload").mkdir()
+    (folder / "upload" / filename).write_bytes(data)
+    session.commit()
+    return version
+
+
+def process(db: Database, config: ContestConfig, version_id: int, isolation: str = "auto") -> str:
+    """Builds a version and puts it through the gate; returns its final state."""
+    with db.session() as session:
+        version = session.get(Version, version_id)
+        if version is None or version.state not in ("building", "checking"):
+            return "missing" if version is None else version.state
+        language = config.languages.get(version.language)
+        folder = version_dir(config, version.id)
+        if language is None:
+            return _refuse(session, version, f"the language {version.language!r} is gone")
+        shutil.rmtree(folder / "build", ignore_errors=True)
+        try:
+            result = build(
+                language,
+                folder / "source",
+                folder / "build",
+                seconds=config.limits.compile_seconds,
+                memory_mb=config.limits.compile_memory_mb,
+                isolation=isolation,
+            )
+        except ArbiterError as e:
+            return _refuse(session, version, f"build: {e}")
+        version.build_log = result.log
+        if not result.ok:
+            return _refuse(session, version, f"build: {result.problem}")
+        version.state = "checking"
+        session.commit()
+        run = fill(language.run)
+        watch = replace(supervision(config), isolation=isolation)
+        try:
+            results = check_agent(
+                find_game(config.game),
+                run,
+                config.check_clock,
+                cwd=str(folder / "build"),
+                supervision=watch,
+            )
+        except ArbiterError as e:
+            return _refuse(session, version, f"check: {e}")
+        version.checks = json.dumps(
+            [
+                {
+                    "name": r.check.name,
+                    "about": r.check.about,
+                    "passed": r.passed,
+                    "verdict": r.verdict,
+                    "transcript": list(r.transcript),
+                    "met": [list(m) for m in r.met],
+                }
+                for r in results
+            ]
+        )
+        failed = [r for r in results if not r.passed]
+        if failed:
+            names = ", ".join(repr(r.check.name) for r in failed)
+            return _refuse(session, version, f"check {names} failed: {failed[0].verdict}")
+        version.state = "accepted"
+        version.reason = ""
+        session.commit()
+        return version.state
+
+
+def _refuse(session: Session, version: Version, reason: str) -> str:
+    version.state = "refused"
+    version.reason = reason
+    session.commit()
+    return version.state
+
+
+def pending(session: Session) -> list[int]:
+    """Versions a stopped server left half-way (built or checked again at start)."""
+    rows = session.scalars(select(Version.id).where(Version.state.in_(("building", "checking"))))
+    return list(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) not in (2, 3) or not args[1].isdigit():
+        print("usage: python -m arbiter.host.intake CONTEST.toml VERSION_ID [ISOLATION]")
+        return 2
+    try:
+        config = load(args[0])
+        db = Database(config.database)
+        state = process(db, config, int(args[1]), *(args[2:]))
+    except ArbiterError as e:
+        print(f"arbiter intake: {e}", file=sys.stderr)
+        return 1
+    print(state)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""Rounds and standings: who plays (each entrant's newest accepted version), whom they
+meet (:mod:`arbiter.host.pairing`), and the table made from every stored game.
+
+A round's games are written when the round is made, all at once, each with its
+number, seats, opening and seed, so a round is the same whoever plays it and
+whenever: workers only fill in results. The standings reuse the tournament's
+(:func:`arbiter.tournament.report.standings`: scores, Bradley-Terry ratings with 95%
+intervals, the contest's own points), counting by entrant, not by version, with
+Swiss byes credited.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from arbiter.errors import ArbiterError
+from arbiter.games import find_game
+from arbiter.host.config import ContestConfig
+from arbiter.host.models import Account, Bye, Game, Round, Version, now
+from arbiter.host.pairing import placement, round_robin, swiss
+from arbiter.record import GameRecord
+from arbiter.tournament.openings import default_openings, for_pairs
+from arbiter.tournament.report import Standings, standings
+from arbiter.tournament.store import StoredGame
+
+
+class RoundError(ArbiterError, ValueError):
+    """A round that cannot be made now; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    account: int
+    name: str
+    version: int
+
+
+def entrants(session: Session) -> list[Entrant]:
+    """Contestants not disqualified with an accepted version, each with its newest."""
+    newest = (
+        select(Version.account_id, func.max(Version.number).label("number"))
+        .where(Version.state == "accepted")
+        .group_by(Version.account_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(Account.id, Account.name, Version.id)
+        .join(Version, Version.account_id == Account.id)
+        .join(
+            newest,
+            (newest.c.account_id == Version.account_id) & (newest.c.number == Version.number),
+        )
+        .where(Account.disqualified.is_(False), Account.role == "contestant")
+        .order_by(Account.name)
+    )
+    return [Entrant(a, n, v) for a, n, v in rows]
+
+
+def make_round(session: Session, config: ContestConfig) -> Round:
+    """Pairs and writes the next round (committed).
+
+    :raises RoundError: while a round is still being played, after the contest's last
+        Swiss round, or with fewer than two entrants.
+    """
+    playing = session.scalar(select(Round).where(Round.state == "playing"))
+    if playing is not None:
+        raise RoundError(f"round {playing.number} is still being played")
+    done = session.scalar(select(func.count(Round.id))) or 0
+    kind = config.format.kind
+    if kind == "swiss" and done >= config.format.rounds:
+        raise RoundError(f"the contest's {config.format.rounds} Swiss rounds have been played")
+    field = entrants(session)
+    if len(field) < 2:
+        raise RoundError("a round needs at least two entrants with an accepted version")
+    table = standings_of(session, config)
+    order = _standing_order(field, table)
+    by_account = {e.account: e for e in field}
+    bye: int | None = None
+    if kind == "swiss":
+        credited = bye_points(session)
+        scores = {e.account: _points(table, e.name) + credited.get(e.account, 0.0) for e in field}
+        met: Counter[frozenset[int]] = Counter()
+        for first, second in _meetings(session):
+            met[frozenset((first, second))] += 1
+        byes = Counter(session.scalars(select(Bye.account_id)))
+        pairs, bye = swiss([e.account for e in order], scores, met, byes)
+    elif kind == "ladder":
+        pairs = _ladder_pairs(session, order)
+        if not pairs:
+            raise RoundError("no new version waits for its placement games")
+    else:
+        pairs = round_robin([e.account for e in order])
+    number = done + 1
+    rnd = Round(number=number, kind=kind, state="playing")
+    session.add(rnd)
+    session.flush()
+    spec = find_game(config.game)
+    openings = default_openings(spec) if spec.contest.STARTS_ANYWHERE else []
+    rng = random.Random(f"{config.name}/{number}")
+    offset = rng.randrange(max(1, len(openings)))
+    starts = for_pairs(openings[offset:] + openings[:offset], len(pairs))
+    per_pair = 2 if kind == "ladder" else config.format.games_per_pair
+    game_number = 0
+    for pair, (a, b) in enumerate(pairs):
+        for k in range(per_pair):
+            first, second = (a, b) if k % 2 == 0 else (b, a)
+            game_number += 1
+            session.add(
+                Game(
+                    round_id=rnd.id,
+                    number=game_number,
+                    pair=pair,
+                    first_id=by_account[first].version,
+                    second_id=by_account[second].version,
+                    start=starts[pair],
+                    seed=rng.randrange(1 << 31),
+                )
+            )
+    if bye is not None:
+        session.add(Bye(round_id=rnd.id, account_id=bye, points=float(per_pair)))
+    session.commit()
+    return rnd
+
+
+def _meetings(session: Session) -> list[tuple[int, int]]:
+    """The accounts of the two seats of every game made so far."""
+    first = select(Version.account_id).where(Version.id == Game.first_id).scalar_subquery()
+    second = select(Version.account_id).where(Version.id == Game.second_id).scalar_subquery()
+    return [(a, b) for a, b in session.execute(select(first, second))]
+
+
+def _ladder_pairs(session: Session, order: Sequence[Entrant]) -> list[tuple[int, int]]:
+    """Placement pairs for each entrant whose newest version has played no game."""
+    played = set(session.scalars(select(Game.first_id))) | set(
+        session.scalars(select(Game.second_id))
+    )
+    pairs: list[tuple[int, int]] = []
+    placed = [e.account for e in order if e.version in played]
+    for e in order:
+        if e.version not in played:
+            others = [a for a in placed if a != e.account] or [
+                o.account for o in order if o.account != e.account
+            ]
+            pairs += placement(e.account, others, 2 * max(1, len(others) // 2))
+    return pairs
+
+
+def finish_round_if_done(session: Session, round_id: int) -> bool:
+    """Marks a round done once none of its games waits (committed); True if it is."""
+    rnd = session.get(Round, round_id)
+    if rnd is None or rnd.state == "done":
+        return rnd is not None
+    waiting = session.scalar(
+        select(func.count(Game.id)).where(Game.round_id == round_id, Game.state != "done")
+    )
+    if waiting:
+        return False
+    rnd.state = "done"
+    rnd.finished = now()
+    session.commit()
+    return True
+
+
+def bye_points(session: Session) -> dict[int, float]:
+    """The points each account was credited for its Swiss byes."""
+    rows = session.execute(select(Bye.account_id, func.sum(Bye.points)).group_by(Bye.account_id))
+    return {a: float(p) for a, p in rows}
+
+
+def standings_of(session: Session, config: ContestConfig) -> Standings:
+    """The table of every stored game, by entrant (byes are not games: see
+    :func:`bye_points`)."""
+    names = list(
+        session.scalars(
+            select(Account.name).where(Account.role == "contestant").order_by(Account.name)
+        )
+    )
+    index = {n: i for i, n in enumerate(names)}
+    owner = dict(
+        session.execute(
+            select(Version.id, Account.name).join(Account, Account.id == Version.account_id)
+        ).all()
+    )
+    games = []
+    for g in session.scalars(select(Game).where(Game.state == "done").order_by(Game.id)):
+        record = GameRecord.from_json(g.record)
+        seats = (index[owner[g.first_id]], index[owner[g.second_id]])
+        games.append(StoredGame(g.id, g.round_id * 100_000 + g.pair, seats, record))
+    return standings(config.name, config.game, names, games)
+
+
+def _points(table: Standings, name: str) -> float:
+    for line in table.lines:
+        if line.name == name:
+            return line.points
+    return 0.0
+
+
+def _standing_order(field: Sequence[Entrant], table: Standings) -> list[Entrant]:
+    rank = {line.name: i for i, line in enumerate(table.lines)}
+    return sorted(field, key=lambda e: (rank.get(e.name, len(rank)), e.name))
