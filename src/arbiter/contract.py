@@ -507,6 +507,8 @@ class GameSpec(Generic[S, M]):
     check-agent`` exercises in the game beyond whole games (:mod:`arbiter.probes`).
     ``position_file`` reads the contest's own file of a position to answer (Halma's
     ``input.txt``): the position and the seconds it gives, ``None`` for another text.
+    ``kits`` is the folder of its starter kits, one folder per language, each a
+    minimal legal player a contest server offers its entrants.
     """
 
     name: str
@@ -527,6 +529,7 @@ class GameSpec(Generic[S, M]):
     position_file: Callable[[str], tuple[S, float] | None] | None = None
     openings: Path | None = None
     opening_plies: int = 6
+    kits: Path | None = None
 
     def probe_checks(self) -> list[Check]:
         """What ``arbiter check-agent`` exercises in this game beyond whole games (its

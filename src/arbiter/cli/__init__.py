@@ -1,5 +1,5 @@
 """The ``arbiter`` command: match, agent, play, tournament, serve, check-agent, solve,
-perft, replay, report, export, doctor.
+perft, replay, report, export, doctor, host, worker.
 
 The command line only parses and prints (:mod:`arbiter.cli.options` parses,
 :mod:`arbiter.cli.commands` calls the library): games, their rule options and their
@@ -31,6 +31,7 @@ from arbiter.cli.commands import (
     _cmd_solve,
     _cmd_tournament,
 )
+from arbiter.cli.host import cmd_host, cmd_worker
 from arbiter.cli.options import build_parser
 from arbiter.errors import ArbiterError
 
@@ -47,6 +48,8 @@ COMMANDS = {
     "solve": _cmd_solve,
     "replay": _cmd_replay,
     "doctor": _cmd_doctor,
+    "host": cmd_host,
+    "worker": cmd_worker,
 }
 
 

@@ -460,6 +460,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "doctor",
         help="say how this machine lets the referee hold programs, and which core runs",
     )
+    from arbiter.cli.host import add_parsers
+
+    add_parsers(sub, _bounded_int)
     return parser
 
 

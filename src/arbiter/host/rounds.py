@@ -176,19 +176,17 @@ def bye_points(session: Session) -> dict[int, float]:
 def standings_of(session: Session, config: ContestConfig) -> Standings:
     """The table of every stored game, by entrant (byes are not games: see
     :func:`bye_points`)."""
-    names = list(
-        session.scalars(
-            select(Account.name).where(Account.role == "contestant").order_by(Account.name)
-        )
-    )
-    index = {n: i for i, n in enumerate(names)}
+    done = list(session.scalars(select(Game).where(Game.state == "done").order_by(Game.id)))
     owner = dict(
         session.execute(
             select(Version.id, Account.name).join(Account, Account.id == Version.account_id)
         ).all()
     )
+    # only those who played: an entrant without a game would pull the ratings' centre
+    names = sorted({owner[v] for g in done for v in (g.first_id, g.second_id)})
+    index = {n: i for i, n in enumerate(names)}
     games = []
-    for g in session.scalars(select(Game).where(Game.state == "done").order_by(Game.id)):
+    for g in done:
         record = GameRecord.from_json(g.record)
         seats = (index[owner[g.first_id]], index[owner[g.second_id]])
         games.append(StoredGame(g.id, g.round_id * 100_000 + g.pair, seats, record))

@@ -51,7 +51,12 @@ def fit(
     """Fits ratings to ``results``: (agent a, agent b, a's score 1, 0.5 or 0).
 
     ``prior`` virtual draws are added between every two agents that met.
+
+    >>> fit(0, [])
+    []
     """
+    if agents == 0:
+        return []
     games = [[0.0] * agents for _ in range(agents)]
     score = [[0.0] * agents for _ in range(agents)]
     for a, b, points in results:

@@ -32,6 +32,7 @@ SPEC: GameSpec[State, Move] = GameSpec(
     board=Loader(f"{__name__}.board", "VIEW"),
     probes=Loader(f"{__name__}.probes", "probes"),
     openings=Path(__file__).parent / "openings.txt",
+    kits=Path(__file__).parent / "kits",
     opening_plies=4,
     options=(MAX_PLIES, PLAIN_DRAWS),
 )

@@ -33,6 +33,7 @@ SPEC: GameSpec[State, Move] = GameSpec(
     probes=Loader(f"{__name__}.probes", "probes"),
     position_file=_position_file,
     openings=Path(__file__).parent / "openings.txt",
+    kits=Path(__file__).parent / "kits",
     opening_plies=6,
     options=(MAX_PLIES,),
     score=contest.score,

@@ -1,5 +1,6 @@
 // Stepping through a stored game: a record file chosen on the start page (several
-// games: choose one), or ?tournament=NAME&game=N from the server's database. The
+// games: choose one), ?tournament=NAME&game=N from the server's database, or
+// ?contest=ID, a game of the contest server (arbiter host). The
 // positions come from the server, which replays every move through the rules.
 "use strict";
 import { Board } from "/static/board.js";
@@ -59,7 +60,9 @@ async function open(index) {
 
 async function start() {
   const query = new URLSearchParams(location.search);
-  if (query.get("tournament")) {
+  if (query.get("contest")) {
+    games = [await api("GET", `/api/contest/games/${Number(query.get("contest"))}`)];
+  } else if (query.get("tournament")) {
     const t = encodeURIComponent(query.get("tournament"));
     games = [await api("GET", `/api/tournaments/${t}/games/${Number(query.get("game"))}`)];
   } else {

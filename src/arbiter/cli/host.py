@@ -1,0 +1,120 @@
+"""``arbiter host`` (the contest server) and ``arbiter worker`` (a machine that plays
+its games): their options and what they call."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+from typing import Any
+
+from arbiter.errors import ConfigError
+
+
+def add_parsers(sub: Any, bounded_int: Any) -> None:
+    """Adds the two commands to the ``arbiter`` parser's subcommands."""
+    h = sub.add_parser("host", help="run a contest server: accounts, submissions, rounds, pages")
+    h.add_argument("contest", metavar="CONTEST.toml", help="the contest's file")
+    h.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    h.add_argument("--port", type=bounded_int(1, 65535), default=8000)
+    h.add_argument("--isolation", default="auto", help="walls for builds and games")
+    h.add_argument(
+        "--workers", type=bounded_int(0, 256), help="local workers (default: the file's)"
+    )
+    h.add_argument(
+        "--secure-cookies",
+        action="store_true",
+        help="send session cookies over HTTPS only (behind a TLS proxy)",
+    )
+    h.add_argument(
+        "--organiser",
+        metavar="NAME",
+        help="make (or set the password of) the organiser's account and exit; the "
+        "password is read from ARBITER_PASSWORD or asked for",
+    )
+    h.add_argument(
+        "--add-worker", metavar="NAME", help="register a worker machine, print its token and exit"
+    )
+    w = sub.add_parser("worker", help="play a contest server's games on this machine")
+    w.add_argument("url", help="the contest server, e.g. http://host:8000")
+    w.add_argument("--token", default=None, help="the worker's token (or ARBITER_WORKER_TOKEN)")
+    w.add_argument("--name", default="", help="the name the server shows")
+    w.add_argument("--cache", default=None, help="where fetched programs are kept")
+    w.add_argument("--isolation", default="auto", help="walls for the games")
+    w.add_argument("--games", type=bounded_int(1, 10**9), default=None, help="stop after so many")
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from arbiter.host.accounts import AccountError, create, new_worker, set_password
+    from arbiter.host.config import load
+    from arbiter.host.db import Database
+
+    config = load(args.contest)
+    if args.workers is not None:
+        from dataclasses import replace
+
+        config = replace(config, local_workers=args.workers)
+    db = Database(config.database)
+    if args.organiser or args.add_worker:
+        with db.session() as s:
+            if args.add_worker:
+                print(new_worker(s, args.add_worker))
+            else:
+                password = _password()
+                try:
+                    set_password(s, args.organiser, password)
+                except AccountError:
+                    create(s, args.organiser, password, role="organiser")
+                print(f"arbiter host: organiser {args.organiser!r} can log in", file=sys.stderr)
+            s.commit()
+        return 0
+    import uvicorn
+
+    from arbiter.host.app import create_app
+    from arbiter.host.service import Service
+
+    service = Service(config, Path(args.contest).resolve(), db, isolation=args.isolation)
+    url = f"http://127.0.0.1:{args.port}"
+    app = create_app(config, service, secure_cookies=args.secure_cookies, worker_url=url)
+    where = "this machine only" if args.host in ("127.0.0.1", "localhost", "::1") else "the network"
+    print(
+        f"arbiter host: {config.name} at http://{args.host}:{args.port}/ (listening on "
+        f"{where}; {config.local_workers} local workers)",
+        flush=True,
+    )
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=5
+    )
+    return 0
+
+
+def _password() -> str:
+    from arbiter.host.accounts import AccountError, check_password
+
+    password = os.environ.get("ARBITER_PASSWORD")
+    if password is None:
+        if not sys.stdin.isatty():
+            raise ConfigError("give the organiser's password in ARBITER_PASSWORD")
+        password = getpass.getpass("organiser's password: ")
+        if getpass.getpass("again: ") != password:
+            raise ConfigError("the two passwords differ")
+    try:
+        return check_password(password)
+    except AccountError as e:
+        raise ConfigError(str(e)) from None
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from arbiter.host.worker import main
+
+    argv = [args.url, "--name", args.name, "--isolation", args.isolation]
+    if args.token:
+        argv += ["--token", args.token]
+    if args.cache:
+        argv += ["--cache", args.cache]
+    if args.games:
+        argv += ["--games", str(args.games)]
+    return main(argv)

@@ -1,0 +1,200 @@
+"""The games waiting to be played, handed to workers under leases, as fishtest and
+OpenBench do.
+
+A worker asks for a game and gets one with a lease (a random token) that runs out
+after ``seconds`` unless the worker's heartbeat renews it. The server alone writes
+results, and only for the game's current lease: a worker that died, hung or lost its
+network has its game put back in the queue when its lease runs out, another worker
+plays it, and if the first one comes back its result is refused. So every game is
+stored exactly once. Every change is a conditional ``UPDATE`` (state and lease in its
+``WHERE``), which SQLite and PostgreSQL both make atomic, so two workers asking at
+the same moment never get the same game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from arbiter.errors import ArbiterError
+from arbiter.host.models import Game, Round, Setting, Version, now
+from arbiter.record import GameRecord
+from arbiter.referee.replay import replay
+
+MAX_LOG = 256 * 1024
+"""The most characters of a program's stderr kept per game."""
+
+
+class ResultError(ArbiterError, ValueError):
+    """A result the server does not store; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A game handed to a worker: the game's row id and the lease's token."""
+
+    game_id: int
+    token: str
+
+
+def paused(session: Session) -> bool:
+    return session.get(Setting, "paused") is not None
+
+
+def expire(session: Session) -> int:
+    """Puts back in the queue every game whose lease ran out; returns how many."""
+    done = session.execute(
+        update(Game)
+        .where(Game.state == "leased", Game.lease_expires < now())
+        .values(state="queued", lease=None, worker=None, lease_expires=None)
+    )
+    session.commit()
+    return int(getattr(done, "rowcount", 0) or 0)
+
+
+def lease(session: Session, worker: str, seconds: float) -> Lease | None:
+    """The next waiting game, leased to ``worker`` for ``seconds`` (None: nothing to
+    play, or the contest is paused)."""
+    expire(session)
+    if paused(session):
+        return None
+    while True:
+        game_id = session.scalar(
+            select(Game.id)
+            .join(Round, Round.id == Game.round_id)
+            .where(Game.state == "queued", Round.state == "playing")
+            .order_by(Round.number, Game.number)
+            .limit(1)
+        )
+        if game_id is None:
+            return None
+        token = secrets.token_urlsafe(24)
+        taken = session.execute(
+            update(Game)
+            .where(Game.id == game_id, Game.state == "queued")
+            .values(
+                state="leased",
+                lease=token,
+                worker=worker,
+                lease_expires=now() + timedelta(seconds=seconds),
+                attempts=Game.attempts + 1,
+            )
+        )
+        session.commit()
+        if getattr(taken, "rowcount", 0) == 1:
+            return Lease(game_id, token)
+        # another worker took it between the two statements: the next one
+
+
+def renew(session: Session, game_id: int, token: str, seconds: float) -> bool:
+    """Extends a lease (a worker's heartbeat); False if the lease is no longer its."""
+    done = session.execute(
+        update(Game)
+        .where(Game.id == game_id, Game.lease == token, Game.state == "leased")
+        .values(lease_expires=now() + timedelta(seconds=seconds))
+    )
+    session.commit()
+    return getattr(done, "rowcount", 0) == 1
+
+
+def release(session: Session, game_id: int, token: str) -> bool:
+    """Gives a leased game back (a worker stopping); False if it was not its."""
+    done = session.execute(
+        update(Game)
+        .where(Game.id == game_id, Game.lease == token, Game.state == "leased")
+        .values(state="queued", lease=None, worker=None, lease_expires=None)
+    )
+    session.commit()
+    return getattr(done, "rowcount", 0) == 1
+
+
+def job(session: Session, game_id: int, contest: dict[str, Any]) -> dict[str, Any]:
+    """What a worker needs to play a leased game: the game, clock, seed, start, and
+    each seat's version (to fetch), name and run command. ``contest`` holds the
+    game, clock and supervision limits."""
+    game = session.get(Game, game_id)
+    if game is None:
+        raise ResultError(f"no game {game_id}")
+    players = []
+    for version in (game.first, game.second):
+        players.append(
+            {
+                "version": version.id,
+                "sha256": version.sha256,
+                "name": f"{version.account.name} v{version.number}",
+                "language": version.language,
+            }
+        )
+    return {
+        "id": game.id,
+        "round": game.round.number,
+        "number": game.number,
+        "seed": game.seed,
+        "start": game.start,
+        "players": players,
+        **contest,
+    }
+
+
+def finish(
+    session: Session,
+    game_id: int,
+    token: str,
+    record_text: str,
+    logs: tuple[str, str],
+    contest: tuple[str, str],
+) -> GameRecord:
+    """Stores a leased game's result, once; ``contest`` is the game and clock every
+    record must have.
+
+    :raises ResultError: for a lease that is not the game's (ran out, or the game is
+        stored already), or a record that is not this game's or does not replay.
+    """
+    game = session.get(Game, game_id)
+    if game is None or game.state != "leased" or game.lease != token:
+        raise ResultError(f"game {game_id}: the lease is not this worker's (it ran out?)")
+    try:
+        record = GameRecord.from_json(record_text)
+        replay(record)
+    except ArbiterError as e:
+        raise ResultError(f"game {game_id}: the record does not verify: {e}") from None
+    names = (_name(game.first), _name(game.second))
+    if (
+        tuple(record.players) != names
+        or record.start != game.start
+        or (record.game, record.time_control) != contest
+    ):
+        raise ResultError(f"game {game_id}: the record is of another game or clock")
+    score = record.score
+    done = session.execute(
+        update(Game)
+        .where(Game.id == game_id, Game.lease == token, Game.state == "leased")
+        .values(
+            state="done",
+            lease=None,
+            lease_expires=None,
+            winner=record.winner,
+            reason=str(record.reason),
+            detail=record.detail,
+            plies=len(record.moves),
+            points_first=None if score is None else score[0],
+            points_second=None if score is None else score[1],
+            record=record_text,
+            log_first=logs[0][-MAX_LOG:],
+            log_second=logs[1][-MAX_LOG:],
+            finished=now(),
+        )
+    )
+    session.commit()
+    if getattr(done, "rowcount", 0) != 1:
+        raise ResultError(f"game {game_id}: the lease ran out while the result was stored")
+    return record
+
+
+def _name(version: Version) -> str:
+    return f"{version.account.name} v{version.number}"

@@ -1,0 +1,216 @@
+"""A whole contest on a real server: the organiser made from the command line, three
+contestants registering over HTTP, two starter kits (Python and C) accepted by the
+gate and a broken program refused with its reason, a Swiss round played by the
+server's own local workers, standings and replays published; and what one
+contestant may not see of another's, and a form without its CSRF token, refused."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+
+KITS = Path(__file__).parents[2] / "src" / "arbiter" / "games" / "alquerque" / "kits"
+PASSWORD = "a long enough password"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    folder = tmp_path_factory.mktemp("contest")
+    contest = folder / "cup.toml"
+    contest.write_text(
+        'name = "Test Cup"\ngame = "alquerque"\n[format]\nkind = "swiss"\nrounds = 3\n'
+        "[workers]\nlocal = 2\nlease_seconds = 20\n"
+    )
+    env = dict(os.environ, ARBITER_PASSWORD=PASSWORD)
+    arbiter = [sys.executable, "-m", "arbiter.cli"]
+    made = subprocess.run(
+        [*arbiter, "host", str(contest), "--organiser", "boss"],
+        env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    port = free_port()
+    log = (folder / "server.log").open("w")
+    process = subprocess.Popen(
+        [*arbiter, "host", str(contest), "--port", str(port)],
+        env=env, stdout=log, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{url}/api/standings", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert process.poll() is None, (folder / "server.log").read_text()
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.2)
+    try:
+        yield url, folder
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+        # what the server said, shown with a failing test
+        print((folder / "server.log").read_text()[-5000:])
+
+
+def csrf(client: httpx.Client, path: str = "/") -> str:
+    page = client.get(path)
+    found = re.search(r'name="csrf-token" content="([^"]+)"', page.text)
+    assert found, page.text[:300]
+    return found.group(1)
+
+
+def person(url: str, name: str, *, register: bool = True) -> httpx.Client:
+    client = httpx.Client(base_url=url, timeout=30, follow_redirects=False)
+    path = "/register" if register else "/login"
+    done = client.post(path, data={"name": name, "password": PASSWORD, "csrf": csrf(client, path)})
+    assert done.status_code == 303, done.text[:500]
+    return client
+
+
+def upload(client: httpx.Client, filename: str, data: bytes, language: str = "") -> int:
+    done = client.post(
+        "/versions",
+        data={"csrf": csrf(client, "/me"), "language": language},
+        files={"source": (filename, data)},
+    )
+    assert done.status_code == 303, done.text[:500]
+    return int(done.headers["location"].rsplit("/", 1)[1])
+
+
+def settled(client: httpx.Client, version: int, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        data: dict[str, Any] = client.get(f"/api/versions/{version}").json()
+        if data["state"] in ("accepted", "refused"):
+            return data
+        assert time.monotonic() < deadline, data
+        time.sleep(0.3)
+
+
+@pytest.fixture(scope="module")
+def contest(server: tuple[str, Path]) -> dict[str, Any]:
+    """Three entrants, their versions settled, and round 1 played."""
+    url, _ = server
+    alice, bob, carol = (person(url, n) for n in ("alice", "bob", "carol"))
+    versions = {
+        "alice": upload(alice, "main.py", (KITS / "python" / "main.py").read_bytes()),
+        "bob": upload(bob, "main.c", (KITS / "c" / "main.c").read_bytes()),
+        # a C program that builds and exits at once: the gate refuses it
+        "carol": upload(carol, "main.c", b"int main(void) { return 0; }\n"),
+    }
+    states = {
+        name: settled(client, versions[name])
+        for name, client in (("alice", alice), ("bob", bob), ("carol", carol))
+    }
+    boss = person(url, "boss", register=False)
+    made = boss.post("/organiser/rounds", data={"csrf": csrf(boss, "/organiser")})
+    assert made.status_code == 303, made.text[:500]
+    deadline = time.monotonic() + 240
+    while True:
+        table = alice.get("/api/standings").json()
+        if table["rounds"] and table["rounds"][0]["state"] == "done":
+            break
+        assert time.monotonic() < deadline, table
+        time.sleep(0.5)
+    return {
+        "clients": {"alice": alice, "bob": bob, "carol": carol, "boss": boss},
+        "versions": versions,
+        "states": states,
+        "table": table,
+    }
+
+
+def test_starter_kits_pass_the_gate_and_a_broken_program_is_refused_with_its_reason(
+    contest: dict[str, Any],
+) -> None:
+    states = contest["states"]
+    assert states["alice"]["state"] == "accepted", states["alice"]
+    assert states["bob"]["state"] == "accepted", states["bob"]
+    refused = states["carol"]
+    assert refused["state"] == "refused"
+    assert "first seat" in refused["reason"] and "crash" in refused["reason"], refused
+    failed = [c for c in refused["checks"] if not c["passed"]]
+    assert failed and all("crash" in c["verdict"] for c in failed)
+    page = contest["clients"]["carol"].get(f"/versions/{contest['versions']['carol']}")
+    assert page.status_code == 200 and "FAIL: first seat" in page.text
+
+
+def test_a_round_is_played_and_its_standings_and_replays_are_published(
+    contest: dict[str, Any],
+) -> None:
+    table = contest["table"]
+    rows = {row["name"]: row for row in table["rows"]}
+    # two entrants (carol was refused): one pairing, both colours, every game once
+    assert set(rows) == {"alice", "bob"}
+    assert rows["alice"]["games"] == rows["bob"]["games"] == 2
+    assert table["games"] == 2
+    assert rows["alice"]["points"] + rows["bob"]["points"] == 2
+    # the contest's own 12-0 scoring is shown
+    assert table["contest_scored"]
+    bob = contest["clients"]["bob"]
+    page = bob.get("/contestants/alice")
+    ids = sorted(set(re.findall(r'href="/games/(\d+)\?contest=', page.text)))
+    assert len(ids) == 2
+    for game_id in ids:
+        replay = bob.get(f"/api/contest/games/{game_id}").json()
+        assert replay["game"] == "alquerque" and len(replay["frames"]) > 1
+        assert len(replay["times"]) == len(replay["frames"]) - 1
+        # bob sees his own program's stderr link, never alice's
+        seat_of_bob = [p.startswith("bob") for p in replay["players"]]
+        assert [link is not None for link in replay["logs"]] == seat_of_bob
+
+
+def test_a_contestant_cannot_open_anothers_sources_logs_or_checks(
+    contest: dict[str, Any],
+) -> None:
+    bob = contest["clients"]["bob"]
+    theirs = contest["versions"]["alice"]
+    for path in (f"/versions/{theirs}", f"/versions/{theirs}/source", f"/api/versions/{theirs}"):
+        assert bob.get(path).status_code == 404, path
+    mine = contest["versions"]["bob"]
+    assert bob.get(f"/versions/{mine}/source").content == (KITS / "c" / "main.c").read_bytes()
+    page = bob.get("/contestants/alice")
+    game_id = re.findall(r'href="/games/(\d+)\?contest=', page.text)[0]
+    replay = bob.get(f"/api/contest/games/{game_id}").json()
+    alice_seat = 1 + [p.startswith("alice") for p in replay["players"]].index(True)
+    assert bob.get(f"/games/{game_id}/logs/{alice_seat}").status_code == 404
+    assert bob.get(f"/games/{game_id}/logs/{3 - alice_seat}").status_code == 200
+    # nobody logged in sees no one's
+    anonymous = httpx.Client(base_url=str(bob.base_url), timeout=30)
+    assert anonymous.get(f"/versions/{mine}/source").status_code == 404
+    # a contestant is not the organiser
+    assert bob.get("/organiser").status_code == 403
+
+
+def test_a_form_without_its_csrf_token_is_refused(contest: dict[str, Any]) -> None:
+    boss = contest["clients"]["boss"]
+    for data in ({}, {"csrf": "forged"}):
+        done = boss.post("/organiser/pause", data=data)
+        assert done.status_code == 403, done.text[:300]
+        assert "CSRF" in done.text
+    settings = boss.get("/organiser")
+    assert "Pause play" in settings.text  # the forged request changed nothing
