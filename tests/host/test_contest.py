@@ -36,33 +36,40 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     contest = folder / "cup.toml"
     contest.write_text(
         'name = "Test Cup"\ngame = "alquerque"\n[format]\nkind = "swiss"\nrounds = 3\n'
-        "[workers]\nlocal = 2\nlease_seconds = 20\n"
+        "[workers]\nlocal = 2\nlease_seconds = 6\n"
     )
     env = dict(os.environ, ARBITER_PASSWORD=PASSWORD)
     arbiter = [sys.executable, "-m", "arbiter.cli"]
     made = subprocess.run(
         [*arbiter, "host", str(contest), "--organiser", "boss"],
-        env=env, capture_output=True, text=True, timeout=60,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert made.returncode == 0, made.stderr
     port = free_port()
     log = (folder / "server.log").open("w")
     process = subprocess.Popen(
         [*arbiter, "host", str(contest), "--port", str(port)],
-        env=env, stdout=log, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(f"{url}/api/standings", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        assert process.poll() is None, (folder / "server.log").read_text()
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.2)
     try:
+        while True:
+            try:
+                if httpx.get(f"{url}/api/standings", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert process.poll() is None, (folder / "server.log").read_text()
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
         yield url, folder
     finally:
         os.killpg(process.pid, signal.SIGTERM)
@@ -214,3 +221,111 @@ def test_a_form_without_its_csrf_token_is_refused(contest: dict[str, Any]) -> No
         assert "CSRF" in done.text
     settings = boss.get("/organiser")
     assert "Pause play" in settings.text  # the forged request changed nothing
+
+
+def test_a_worker_killed_mid_game_loses_no_result_and_its_game_is_played_again(
+    server: tuple[str, Path], contest: dict[str, Any]
+) -> None:
+    import sqlite3
+
+    import psutil
+
+    _, folder = server
+    boss = contest["clients"]["boss"]
+    database = sqlite3.connect(folder / "cup.db")
+    assert (
+        boss.post("/organiser/rounds", data={"csrf": csrf(boss, "/organiser")}).status_code == 303
+    )
+    deadline = time.monotonic() + 60
+    victim = None
+    while victim is None:  # a game under way, and the worker playing it, stopped
+        row = database.execute(
+            "SELECT games.id, worker, lease FROM games JOIN rounds ON rounds.id = round_id "
+            "WHERE rounds.number = 2 AND games.state = 'leased'"
+        ).fetchone()
+        for p in psutil.process_iter(["cmdline"]) if row is not None else ():
+            if "arbiter.host.worker" in (p.info["cmdline"] or []) and row[1] in p.info["cmdline"]:
+                p.suspend()  # it can no longer send a result
+                still = database.execute(
+                    "SELECT state, lease FROM games WHERE id = ?", (row[0],)
+                ).fetchone()
+                if still == ("leased", row[2]):
+                    victim = (row[0], p)
+                else:  # it finished that game just before: another try
+                    p.resume()
+        assert time.monotonic() < deadline, "no game of round 2 was caught under way"
+        time.sleep(0.02)
+    game_id, process = victim
+    process.kill()
+    deadline = time.monotonic() + 120
+    while True:
+        table = boss.get("/api/standings").json()
+        if len(table["rounds"]) == 2 and table["rounds"][1]["state"] == "done":
+            break
+        assert time.monotonic() < deadline, table
+        time.sleep(0.5)
+    games = database.execute(
+        "SELECT games.id, games.state, attempts FROM games JOIN rounds ON rounds.id = round_id "
+        "WHERE rounds.number = 2"
+    ).fetchall()
+    assert games and all(state == "done" for _, state, _ in games)
+    assert dict((g, a) for g, _, a in games)[game_id] >= 2  # played again elsewhere
+    # each game of the two rounds counted once in the standings
+    assert table["games"] == 2 + len(games)
+
+
+ATTACK = """
+import os, socket, sys
+
+def attempt(what, action):
+    try:
+        action()
+        return "REACHED " + what
+    except Exception as e:
+        return "blocked " + what + " (" + type(e).__name__ + ")"
+
+results = [
+    attempt("database", lambda: open({database!r}, "rb").read(16)),
+    attempt("key", lambda: open({key!r}).read()),
+    attempt("sources", lambda: open({source!r}).read()),
+    attempt("listing", lambda: os.listdir({folder!r})),
+    attempt("network", lambda: socket.create_connection(("127.0.0.1", {port}), timeout=3)),
+    attempt("signal", lambda: os.kill({pid}, 0)),
+]
+print("; ".join(results), file=sys.stderr)
+sys.exit(1)
+"""
+
+
+def test_a_submitted_program_that_attacks_the_server_reaches_none_of_it(
+    server: tuple[str, Path], contest: dict[str, Any]
+) -> None:
+    """Its build and its checks run behind the walls of play: it cannot read the
+    database, the key that signs sessions, another contestant's sources, list the
+    contest's folder, open the network or signal the server."""
+    url, folder = server
+    port = int(url.rsplit(":", 1)[1])
+    server_pid = next(
+        p.pid
+        for p in __import__("psutil").process_iter(["cmdline"])
+        if "--port" in (p.info["cmdline"] or []) and str(port) in p.info["cmdline"]
+    )
+    alice_version = contest["versions"]["alice"]
+    source = ATTACK.format(
+        database=str(folder / "cup.db"),
+        key=str(folder / "cup-data" / "secret.key"),
+        source=str(folder / "cup-data" / "versions" / str(alice_version) / "source" / "main.py"),
+        folder=str(folder / "cup-data"),
+        port=port,
+        pid=server_pid,
+    )
+    # the paths are real: the referee's own user can read them
+    assert (folder / "cup-data" / "secret.key").exists()
+    mallory = person(url, "mallory")
+    version = upload(mallory, "main.py", source.encode())
+    report = settled(mallory, version)
+    assert report["state"] == "refused"
+    said = "\n".join(line for c in report["checks"] for line in c["transcript"])
+    for what in ("database", "key", "sources", "listing", "network", "signal"):
+        assert f"blocked {what}" in said, said
+    assert "REACHED" not in said

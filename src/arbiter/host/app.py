@@ -53,6 +53,7 @@ from arbiter.host.rounds import (
     bye_points,
     finish_round_if_done,
     make_round,
+    rerun_round,
     standings_of,
 )
 from arbiter.host.service import Service
@@ -237,7 +238,6 @@ def create_app(
         byes = bye_points(s)
         ids = dict(s.execute(select(Account.name, Account.id)).all())
         credited = [(line, byes.get(ids.get(line.name, -1), 0.0)) for line in table.lines]
-        credited = [(line, extra) for line, extra in credited if line.games or extra]
         credited.sort(key=lambda c: (-(c[0].points + c[1]), -c[0].rating.elo, c[0].name))
         rows = [
             {
@@ -254,6 +254,24 @@ def create_app(
             }
             for line, extra in credited
         ]
+        played = {line.name for line in table.lines}
+        for name, account_id in ids.items():  # a bye before a first game
+            if name not in played and account_id in byes:
+                rows.append(
+                    {
+                        "name": name,
+                        "games": 0,
+                        "wins": 0,
+                        "draws": 0,
+                        "losses": 0,
+                        "points": byes[account_id],
+                        "byes": byes[account_id],
+                        "contest_points": 0.0,
+                        "elo": 0,
+                        "error": None,
+                    }
+                )
+        rows.sort(key=lambda r: -float(r["points"] or 0))  # stable: the ratings' order within
         rounds = [
             {"number": r.number, "kind": r.kind, "state": r.state}
             for r in s.scalars(select(Round).order_by(Round.number))
@@ -524,6 +542,11 @@ def create_app(
             if account is None or account.role != "contestant":
                 raise Refused(404, f"no contestant {target!r}")
             account.disqualified = action == "disqualify"
+        elif action == "rerun":
+            try:
+                rerun_round(s, int(target) if target.isdigit() else -1)
+            except RoundError as e:
+                raise Refused(409, str(e)) from None
         elif action == "invite":
             code = invite(s)
             s.commit()

@@ -141,12 +141,13 @@ def _entries(data: bytes, filename: str) -> Iterator[tuple[str, str, Callable[[i
         if filename.lower().endswith(".zip"):
             with zipfile.ZipFile(io.BytesIO(data)) as z:
                 for info in z.infolist():
-                    mode = info.external_attr >> 16
+                    # a Unix type in the high bits, if the archiver wrote one
+                    kind_bits = stat.S_IFMT(info.external_attr >> 16)
                     if info.is_dir():
                         kind = "dir"
-                    elif mode and stat.S_ISLNK(mode):
+                    elif kind_bits == stat.S_IFLNK:
                         kind = "a link"
-                    elif mode and not stat.S_ISREG(mode):
+                    elif kind_bits not in (0, stat.S_IFREG):
                         kind = "a special file"
                     else:
                         kind = "file"

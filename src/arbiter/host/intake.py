@@ -47,9 +47,12 @@ def version_dir(config: ContestConfig, version_id: int) -> Path:
 
 def supervision(config: ContestConfig) -> Supervision:
     """How the contest watches its programs: the game's own rulings with the
-    contest's memory limit."""
+    contest's memory limit, and no network (a contestant's program reaches nothing
+    of the server's, nor anything else)."""
     spec = find_game(config.game)
-    return replace(spec.supervision, memory_limit_mb=float(config.limits.memory_mb))
+    return replace(
+        spec.supervision, memory_limit_mb=float(config.limits.memory_mb), network=False
+    )
 
 
 def submit(

@@ -167,6 +167,32 @@ def finish_round_if_done(session: Session, round_id: int) -> bool:
     return True
 
 
+def rerun_round(session: Session, number: int) -> Round:
+    """Plays the latest round again: its games back in the queue with their results
+    cleared (same pairings, seats, openings and seeds), the round playing again
+    (committed). Only the latest: later Swiss rounds were paired on its results.
+
+    :raises RoundError: for no such round, or one that is not the latest.
+    """
+    rnd = session.scalar(select(Round).where(Round.number == number))
+    latest = session.scalar(select(func.max(Round.number)))
+    if rnd is None:
+        raise RoundError(f"no round {number}")
+    if number != latest:
+        raise RoundError(f"only the latest round ({latest}) can be played again")
+    for game in rnd.games:
+        game.state = "queued"
+        game.lease = game.worker = None
+        game.lease_expires = game.finished = None
+        game.winner = game.points_first = game.points_second = None
+        game.reason = game.detail = game.record = game.log_first = game.log_second = ""
+        game.plies = game.attempts = 0
+    rnd.state = "playing"
+    rnd.finished = None
+    session.commit()
+    return rnd
+
+
 def bye_points(session: Session) -> dict[int, float]:
     """The points each account was credited for its Swiss byes."""
     rows = session.execute(select(Bye.account_id, func.sum(Bye.points)).group_by(Bye.account_id))

@@ -116,6 +116,7 @@ class Worker:
         supervision = replace(
             spec.supervision,
             memory_limit_mb=float(job["memory_mb"]),
+            network=bool(job.get("network", False)),
             isolation=self.isolation,
             log_dir=logs,
         )

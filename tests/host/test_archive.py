@@ -1,0 +1,110 @@
+"""Uploads are checked before anything is written: zip slip, links, special files,
+file names, counts and unpacked size (by what is read, not what the archive claims)."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from arbiter.host.archive import UploadError, UploadLimits, unpack
+from arbiter.host.languages import LANGUAGES
+
+LIMITS = UploadLimits(upload_bytes=64 << 10, files=10, unpacked_bytes=256 << 10)
+C = LANGUAGES["c"]
+
+
+def zipped(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return buffer.getvalue()
+
+
+def tarred(add: list[tarfile.TarInfo], data: dict[str, bytes] | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as t:
+        for info in add:
+            content = (data or {}).get(info.name, b"")
+            info.size = len(content) if info.isfile() else 0
+            t.addfile(info, io.BytesIO(content) if info.isfile() else None)
+    return buffer.getvalue()
+
+
+def test_a_single_file_is_stored_under_its_languages_main_name(tmp_path: Path) -> None:
+    assert unpack(b"int main(){}", "bot.c", C, tmp_path / "v", LIMITS) == ["main.c"]
+    assert (tmp_path / "v" / "main.c").read_bytes() == b"int main(){}"
+
+
+def test_an_archive_of_one_folder_is_unpacked_without_it(tmp_path: Path) -> None:
+    data = zipped({"bot/main.c": b"x", "bot/lib/util.h": b"y"})
+    assert sorted(unpack(data, "bot.zip", C, tmp_path / "v", LIMITS)) == ["lib/util.h", "main.c"]
+    assert (tmp_path / "v" / "lib" / "util.h").read_bytes() == b"y"
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("../evil.c", "outside"),
+        ("a/../../evil.c", "outside"),
+        ("/etc/evil.c", "absolute"),
+        ("bad name.c", "letters, digits"),
+    ],
+)
+def test_zip_members_that_climb_out_or_have_odd_names_are_refused(
+    tmp_path: Path, name: str, why: str
+) -> None:
+    with pytest.raises(UploadError, match=why):
+        unpack(zipped({"main.c": b"x", name: b"y"}), "bot.zip", C, tmp_path / "v", LIMITS)
+    assert not (tmp_path / "evil.c").exists() and not (tmp_path.parent / "evil.c").exists()
+
+
+@pytest.mark.parametrize("kind", [tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.FIFOTYPE])
+def test_tar_links_and_special_files_are_refused(tmp_path: Path, kind: bytes) -> None:
+    link = tarfile.TarInfo("main.c")
+    link.type = kind
+    link.linkname = "/etc/passwd"
+    with pytest.raises(UploadError, match="not a plain file"):
+        unpack(tarred([link]), "bot.tar.gz", C, tmp_path / "v", LIMITS)
+    assert not (tmp_path / "v" / "main.c").exists()
+
+
+def test_an_archive_that_unpacks_to_more_than_the_limit_is_refused(tmp_path: Path) -> None:
+    bomb = zipped({"main.c": b"0" * (1 << 20)})  # 1 MB of zeros packs to about 1 KB
+    assert len(bomb) < LIMITS.upload_bytes
+    with pytest.raises(UploadError, match="unpacks to more than"):
+        unpack(bomb, "bot.zip", C, tmp_path / "v", LIMITS)
+
+
+def test_too_many_files_too_big_an_upload_and_an_empty_one_are_refused(tmp_path: Path) -> None:
+    many = zipped({f"f{i}.c": b"x" for i in range(11)})
+    with pytest.raises(UploadError, match="more than 10 files"):
+        unpack(many, "bot.zip", C, tmp_path / "a", LIMITS)
+    with pytest.raises(UploadError, match="the limit is 64 KB"):
+        unpack(b"x" * (65 << 10), "main.c", C, tmp_path / "b", LIMITS)
+    with pytest.raises(UploadError, match="empty"):
+        unpack(b"", "main.c", C, tmp_path / "c", LIMITS)
+    with pytest.raises(UploadError, match="not a readable archive"):
+        unpack(b"PK not really", "bot.zip", C, tmp_path / "d", LIMITS)
+
+
+def test_a_binary_must_be_an_elf_program_and_is_made_executable(tmp_path: Path) -> None:
+    binary = LANGUAGES["binary"]
+    with pytest.raises(UploadError, match="not a Linux program"):
+        unpack(b"#!/bin/sh\necho hi\n", "player", binary, tmp_path / "a", LIMITS)
+    unpack(b"\x7fELF" + b"\0" * 60, "player", binary, tmp_path / "b", LIMITS)
+    assert (tmp_path / "b" / "player").stat().st_mode & 0o111
+
+
+def test_a_zip_member_marked_as_a_link_is_refused(tmp_path: Path) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        info = zipfile.ZipInfo("main.c")
+        info.external_attr = (0o120777) << 16  # a symbolic link to /etc/passwd
+        z.writestr(info, "/etc/passwd")
+    with pytest.raises(UploadError, match="is a link"):
+        unpack(buffer.getvalue(), "bot.zip", C, tmp_path / "v", LIMITS)

@@ -1,0 +1,79 @@
+"""Swiss pairing: no pair meets twice while another pairing exists, players of like
+score meet, the bye goes to the lowest-placed with the fewest byes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbiter.host.pairing import placement, round_robin, swiss
+
+
+def test_leaders_meet_each_other_when_they_have_not_met() -> None:
+    scores = {1: 4, 2: 4, 3: 2, 4: 2, 5: 0, 6: 0}
+    pairs, bye = swiss([1, 2, 3, 4, 5, 6], scores, {}, {})
+    assert pairs == [(1, 2), (3, 4), (5, 6)] and bye is None
+
+
+def test_no_rematch_while_a_pairing_without_one_exists() -> None:
+    scores = {1: 4, 2: 4, 3: 2, 4: 2}
+    met = {frozenset((1, 2)): 2, frozenset((3, 4)): 2}
+    pairs, _ = swiss([1, 2, 3, 4], scores, met, {})
+    assert not any(frozenset(p) in met for p in pairs)
+    assert len(pairs) == 2
+
+
+def test_the_bye_goes_to_the_lowest_placed_without_a_bye_yet() -> None:
+    scores = {1: 4, 2: 2, 3: 0}
+    _, bye = swiss([1, 2, 3], scores, {}, {})
+    assert bye == 3
+    _, bye = swiss([1, 2, 3], scores, {}, {3: 1})
+    assert bye == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 14).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.integers(0, 6), min_size=n, max_size=n),
+            st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))),
+        )
+    )
+)
+def test_every_player_plays_once_and_rematches_are_fewest(
+    case: tuple[int, list[int], set[tuple[int, int]]],
+) -> None:
+    n, points, met_pairs = case
+    players = sorted(range(n), key=lambda p: -points[p])
+    met = {frozenset(p): 1 for p in met_pairs if p[0] != p[1]}
+    pairs, bye = swiss(players, dict(enumerate(points)), met, {})
+    seen = Counter(p for pair in pairs for p in pair)
+    assert all(count == 1 for count in seen.values())
+    assert len(seen) + (bye is not None) == n
+    # no pairing of the same players has fewer rematches (brute force on small fields)
+    if n <= 8 and bye is None:
+        rematches = sum(frozenset(p) in met for p in pairs)
+        assert rematches <= min(
+            sum(frozenset(p) in met for p in m) for m in _perfect_matchings(players)
+        )
+
+
+def _perfect_matchings(players: list[int]) -> list[list[tuple[int, int]]]:
+    if not players:
+        return [[]]
+    first, rest = players[0], players[1:]
+    out = []
+    for other in rest:
+        left = [p for p in rest if p != other]
+        out += [[(first, other), *m] for m in _perfect_matchings(left)]
+    return out
+
+
+def test_round_robin_and_placement() -> None:
+    assert round_robin([1, 2, 3]) == list(combinations([1, 2, 3], 2))
+    assert placement(9, [], 4) == []
+    assert [b for _, b in placement(9, [1, 2, 3, 4, 5, 6], 6)] == [4, 3, 5]

@@ -1,0 +1,174 @@
+"""Leases: a game goes to one worker at a time, back to the queue when its lease runs
+out, and is stored once, by the holder of its current lease only."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import update
+
+from arbiter.agents.random import RandomAgent
+from arbiter.games import find_game
+from arbiter.host import accounts, queue
+from arbiter.host.config import from_dict
+from arbiter.host.db import Database
+from arbiter.host.models import Game, Setting, Version, now
+from arbiter.host.rounds import finish_round_if_done, make_round
+from arbiter.record import GameRecord
+from arbiter.referee.match import play_game
+from arbiter.referee.seat import LocalSeat
+
+
+@pytest.fixture
+def contest(tmp_path: Path) -> tuple[Database, object]:
+    config = from_dict(
+        {"game": "alquerque", "format": {"kind": "round-robin"}},
+        base=tmp_path,
+        stem="cup",
+        where="cup.toml",
+    )
+    db = Database(config.database)
+    with db.session() as s:
+        for name in ("alice", "bob", "carol"):
+            account = accounts.create(s, name, "a long enough password")
+            s.add(
+                Version(
+                    account_id=account.id,
+                    number=1,
+                    language="python",
+                    filename="main.py",
+                    size=1,
+                    sha256="0" * 64,
+                    state="accepted",
+                )
+            )
+        s.commit()
+        make_round(s, config)
+    return db, config
+
+
+def record_for(db: Database, game_id: int) -> str:
+    """A real game between random agents, as a worker would send it."""
+    with db.session() as s:
+        g = s.get(Game, game_id)
+        assert g is not None
+        names = (f"{g.first.account.name} v1", f"{g.second.account.name} v1")
+        spec = find_game("alquerque")
+        game = spec.make()
+        seats = [
+            LocalSeat(RandomAgent(), game, spec.contest, seed=i, name=n)
+            for i, n in enumerate(names)
+        ]
+        record: GameRecord = asyncio.run(
+            play_game(spec, game, seats, spec.time_control, seed=g.seed)
+        )
+        return record.to_json()
+
+
+def test_a_game_is_leased_once_and_stored_once(contest: tuple[Database, object]) -> None:
+    db, config = contest
+    with db.session() as s:
+        first = queue.lease(s, "w1", 60)
+        second = queue.lease(s, "w2", 60)
+    assert first and second and first.game_id != second.game_id
+    text = record_for(db, first.game_id)
+    with db.session() as s:
+        queue.finish(s, first.game_id, first.token, text, ("", ""), ("alquerque", config.clock))
+        with pytest.raises(queue.ResultError, match="not this worker's"):
+            queue.finish(s, first.game_id, first.token, text, ("", ""), ("alquerque", config.clock))
+
+
+def test_a_lost_lease_puts_the_game_back_and_the_late_result_is_refused(
+    contest: tuple[Database, object],
+) -> None:
+    db, config = contest
+    with db.session() as s:
+        lost = queue.lease(s, "dead", 60)
+        assert lost is not None
+        s.execute(
+            update(Game)
+            .where(Game.id == lost.game_id)
+            .values(lease_expires=now() - timedelta(seconds=1))
+        )
+        s.commit()
+        again = queue.lease(s, "alive", 60)
+    assert again is not None and again.game_id == lost.game_id and again.token != lost.token
+    text = record_for(db, lost.game_id)
+    with db.session() as s:
+        with pytest.raises(queue.ResultError):
+            queue.finish(s, lost.game_id, lost.token, text, ("", ""), ("alquerque", config.clock))
+        assert not queue.renew(s, lost.game_id, lost.token, 60)
+        queue.finish(s, again.game_id, again.token, text, ("", ""), ("alquerque", config.clock))
+        game = s.get(Game, lost.game_id)
+        assert game is not None and game.state == "done" and game.attempts == 2
+
+
+def test_a_record_of_another_game_or_one_that_does_not_verify_is_refused(
+    contest: tuple[Database, object],
+) -> None:
+    db, config = contest
+    with db.session() as s:
+        a = queue.lease(s, "w", 60)
+        b = queue.lease(s, "w", 60)
+    assert a and b
+    mine = GameRecord.from_json(record_for(db, a.game_id))
+    swapped = replace(mine, players=mine.players[::-1]).to_json()
+    other = record_for(db, b.game_id)
+    with db.session() as s:
+        with pytest.raises(queue.ResultError, match="another game"):
+            queue.finish(s, a.game_id, a.token, swapped, ("", ""), ("alquerque", config.clock))
+        with pytest.raises(queue.ResultError, match="another game or clock"):
+            queue.finish(s, a.game_id, a.token, mine.to_json(), ("", ""), ("alquerque", "1"))
+        bad = other.replace('"moves":["', '"moves":["a1-a2","')
+        with pytest.raises(queue.ResultError, match="does not verify"):
+            queue.finish(s, b.game_id, b.token, bad, ("", ""), ("alquerque", config.clock))
+
+
+def test_workers_asking_at_once_never_share_a_game(contest: tuple[Database, object]) -> None:
+    db, _ = contest
+    got: list[int] = []
+    lock = threading.Lock()
+
+    def ask(name: str) -> None:
+        while True:
+            with db.session() as s:
+                lease = queue.lease(s, name, 60)
+            if lease is None:
+                return
+            with lock:
+                got.append(lease.game_id)
+
+    threads = [threading.Thread(target=ask, args=(f"w{i}",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with db.session() as s:
+        total = s.query(Game).count()
+    assert sorted(got) == sorted(set(got)) and len(got) == total == 6
+
+
+def test_a_paused_contest_hands_out_no_game_and_a_round_ends_with_its_last_game(
+    contest: tuple[Database, object],
+) -> None:
+    db, config = contest
+    with db.session() as s:
+        s.add(Setting(key="paused", value="1"))
+        s.commit()
+        assert queue.lease(s, "w", 60) is None
+        s.delete(s.get(Setting, "paused"))
+        s.commit()
+        leases = [queue.lease(s, "w", 60) for _ in range(6)]
+    for lease in leases:
+        assert lease is not None
+        text = record_for(db, lease.game_id)
+        with db.session() as s:
+            assert not finish_round_if_done(s, 1)
+            queue.finish(s, lease.game_id, lease.token, text, ("", ""), ("alquerque", config.clock))
+    with db.session() as s:
+        assert finish_round_if_done(s, 1)

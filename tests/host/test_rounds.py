@@ -1,0 +1,145 @@
+"""Rounds: Swiss with a bye, no new round while one is being played, the last one
+played again, entrants by their newest accepted version, and the standings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arbiter.host import accounts, queue
+from arbiter.host.config import ContestConfig, from_dict
+from arbiter.host.db import Database
+from arbiter.host.models import Account, Bye, Game, Version
+from arbiter.host.rounds import (
+    RoundError,
+    bye_points,
+    entrants,
+    finish_round_if_done,
+    make_round,
+    rerun_round,
+    standings_of,
+)
+from tests.host.test_queue import record_for
+
+
+def contest(
+    tmp_path: Path, names: tuple[str, ...], kind: str = "swiss"
+) -> tuple[Database, ContestConfig]:
+    config = from_dict(
+        {"game": "alquerque", "format": {"kind": kind, "rounds": 2}},
+        base=tmp_path,
+        stem="cup",
+        where="cup.toml",
+    )
+    db = Database(config.database)
+    with db.session() as s:
+        for name in names:
+            account = accounts.create(s, name, "a long enough password")
+            s.add(
+                Version(
+                    account_id=account.id,
+                    number=1,
+                    language="c",
+                    filename="main.c",
+                    size=1,
+                    sha256="0" * 64,
+                    state="accepted",
+                )
+            )
+        s.commit()
+    return db, config
+
+
+def play_round(db: Database, config: ContestConfig) -> None:
+    while True:
+        with db.session() as s:
+            lease = queue.lease(s, "w", 60)
+        if lease is None:
+            return
+        text = record_for(db, lease.game_id)
+        with db.session() as s:
+            queue.finish(s, lease.game_id, lease.token, text, ("", ""), ("alquerque", config.clock))
+
+
+def test_an_odd_swiss_field_gives_one_bye_credited_as_wins(tmp_path: Path) -> None:
+    db, config = contest(tmp_path, ("alice", "bob", "carol"))
+    with db.session() as s:
+        make_round(s, config)
+        with pytest.raises(RoundError, match="still being played"):
+            make_round(s, config)
+        byes = list(s.query(Bye))
+        assert len(byes) == 1 and byes[0].points == 2.0
+        games = list(s.query(Game))
+        assert len(games) == 2  # one pairing, both colours
+        assert {games[0].first_id, games[0].second_id} == {games[1].first_id, games[1].second_id}
+        assert games[0].first_id == games[1].second_id
+    play_round(db, config)
+    with db.session() as s:
+        assert finish_round_if_done(s, 1)
+        make_round(s, config)  # round 2: the bye goes to someone else
+        assert len(set(bye_points(s))) == 2
+    play_round(db, config)
+    with db.session() as s:
+        finish_round_if_done(s, 2)
+        with pytest.raises(RoundError, match="2 Swiss rounds have been played"):
+            make_round(s, config)
+
+
+def test_the_latest_round_is_played_again_with_the_same_pairings(tmp_path: Path) -> None:
+    db, config = contest(tmp_path, ("alice", "bob"), kind="round-robin")
+    with db.session() as s:
+        make_round(s, config)
+        before = [
+            (g.first_id, g.second_id, g.seed, g.start) for g in s.query(Game).order_by(Game.id)
+        ]
+    play_round(db, config)
+    with db.session() as s:
+        assert standings_of(s, config).games == 2
+        rerun_round(s, 1)
+        after = [
+            (g.first_id, g.second_id, g.seed, g.start) for g in s.query(Game).order_by(Game.id)
+        ]
+        assert after == before and all(g.state == "queued" for g in s.query(Game))
+        assert standings_of(s, config).games == 0
+        with pytest.raises(RoundError, match="no round 7"):
+            rerun_round(s, 7)
+
+
+def test_entrants_play_their_newest_accepted_version_and_not_when_disqualified(
+    tmp_path: Path,
+) -> None:
+    db, _ = contest(tmp_path, ("alice", "bob"))
+    with db.session() as s:
+        alice = s.query(Account).filter_by(name="alice").one()
+        s.add(
+            Version(
+                account_id=alice.id,
+                number=2,
+                language="c",
+                filename="main.c",
+                size=1,
+                sha256="1" * 64,
+                state="accepted",
+            )
+        )
+        s.add(
+            Version(
+                account_id=alice.id,
+                number=3,
+                language="c",
+                filename="main.c",
+                size=1,
+                sha256="2" * 64,
+                state="refused",
+            )
+        )
+        s.commit()
+        field = {e.name: e.version for e in entrants(s)}
+        newest = s.query(Version).filter_by(account_id=alice.id, number=2).one()
+        assert field["alice"] == newest.id
+        alice.disqualified = True
+        s.commit()
+        assert [e.name for e in entrants(s)] == ["bob"]
+        with pytest.raises(RoundError, match="at least two entrants"):
+            make_round(s, from_dict({"game": "alquerque"}, base=tmp_path, stem="cup", where="x"))
