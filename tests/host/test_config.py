@@ -1,0 +1,63 @@
+"""The contest file: defaults from the game, and each mistake named in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arbiter.errors import ConfigError
+from arbiter.games import find_game
+from arbiter.host.config import load
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "cup.toml"
+    path.write_text(text)
+    return path
+
+
+def test_one_line_is_a_contest_with_the_sheets_clock(tmp_path: Path) -> None:
+    config = load(write(tmp_path, 'game = "checkers"\n'))
+    assert config.clock == str(find_game("checkers").time_control)
+    assert config.time_control.per_move == 10
+    assert config.format.kind == "swiss" and config.registration == "open"
+    assert config.database == f"sqlite:///{tmp_path / 'cup.db'}"
+    assert {"c", "cpp", "python", "java", "rust", "binary"} <= set(config.languages)
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('game = "chess"\n', "game must be one of"),
+        ('game = "halma"\nclock = "fast"\n', "clock"),
+        ('game = "halma"\nrounds = 3\n', "unknown setting 'rounds'"),
+        ('game = "halma"\n[format]\nkind = "knockout"\n', "kind must be one of"),
+        ('game = "halma"\n[format]\ngames_per_pair = 3\n', "must be even"),
+        ('game = "halma"\n[limits]\nupload_kb = -1\n', "upload_kb must be a whole number"),
+        ('game = "halma"\n[languages.go]\nsuffixes = [".go"]\n', "run must name"),
+        ("game = \n", "is not TOML"),
+    ],
+)
+def test_a_mistake_is_named(tmp_path: Path, text: str, why: str) -> None:
+    with pytest.raises(ConfigError, match=why):
+        load(write(tmp_path, text))
+
+
+def test_a_language_is_added_or_changed(tmp_path: Path) -> None:
+    config = load(
+        write(
+            tmp_path,
+            'game = "votey"\n[languages.go]\ntitle = "Go"\nsuffixes = [".go"]\n'
+            'compile = "go build -o player ."\nrun = "./player"\n'
+            '[languages.c]\ncompile = "cc -O3 -o player *.c"\n',
+        )
+    )
+    assert config.languages["go"].run == "./player"
+    assert config.languages["c"].compile == "cc -O3 -o player *.c"
+    assert config.languages["c"].main == "main.c"  # the rest of c is kept
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read contest file"):
+        load(tmp_path / "nope.toml")
