@@ -3,8 +3,6 @@ once, log-in limited and saying the same for a wrong name or a wrong password.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from arbiter.host import accounts
@@ -16,8 +14,8 @@ PASSWORD = "a long enough password"
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Database:
-    return Database(f"sqlite:///{tmp_path / 'cup.db'}")
+def db(database_url: str) -> Database:
+    return Database(database_url)
 
 
 def test_a_password_is_kept_only_as_an_argon2id_hash(db: Database) -> None:

@@ -25,9 +25,9 @@ from arbiter.referee.seat import LocalSeat
 
 
 @pytest.fixture
-def contest(tmp_path: Path) -> tuple[Database, object]:
+def contest(tmp_path: Path, database_url: str) -> tuple[Database, object]:
     config = from_dict(
-        {"game": "alquerque", "format": {"kind": "round-robin"}},
+        {"game": "alquerque", "format": {"kind": "round-robin"}, "database": database_url},
         base=tmp_path,
         stem="cup",
         where="cup.toml",

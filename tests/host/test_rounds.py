@@ -3,6 +3,7 @@ played again, entrants by their newest accepted version, and the standings."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,10 +25,10 @@ from tests.host.test_queue import record_for
 
 
 def contest(
-    tmp_path: Path, names: tuple[str, ...], kind: str = "swiss"
+    tmp_path: Path, url: str, names: tuple[str, ...], kind: str = "swiss"
 ) -> tuple[Database, ContestConfig]:
     config = from_dict(
-        {"game": "alquerque", "format": {"kind": kind, "rounds": 2}},
+        {"game": "alquerque", "format": {"kind": kind, "rounds": 2}, "database": url},
         base=tmp_path,
         stem="cup",
         where="cup.toml",
@@ -62,8 +63,10 @@ def play_round(db: Database, config: ContestConfig) -> None:
             queue.finish(s, lease.game_id, lease.token, text, ("", ""), ("alquerque", config.clock))
 
 
-def test_an_odd_swiss_field_gives_one_bye_credited_as_wins(tmp_path: Path) -> None:
-    db, config = contest(tmp_path, ("alice", "bob", "carol"))
+def test_an_odd_swiss_field_gives_one_bye_credited_as_wins(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = contest(tmp_path, database_url, ("alice", "bob", "carol"))
     with db.session() as s:
         make_round(s, config)
         with pytest.raises(RoundError, match="still being played"):
@@ -86,8 +89,10 @@ def test_an_odd_swiss_field_gives_one_bye_credited_as_wins(tmp_path: Path) -> No
             make_round(s, config)
 
 
-def test_the_latest_round_is_played_again_with_the_same_pairings(tmp_path: Path) -> None:
-    db, config = contest(tmp_path, ("alice", "bob"), kind="round-robin")
+def test_the_latest_round_is_played_again_with_the_same_pairings(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = contest(tmp_path, database_url, ("alice", "bob"), kind="round-robin")
     with db.session() as s:
         make_round(s, config)
         before = [
@@ -107,9 +112,9 @@ def test_the_latest_round_is_played_again_with_the_same_pairings(tmp_path: Path)
 
 
 def test_entrants_play_their_newest_accepted_version_and_not_when_disqualified(
-    tmp_path: Path,
+    tmp_path: Path, database_url: str
 ) -> None:
-    db, _ = contest(tmp_path, ("alice", "bob"))
+    db, _ = contest(tmp_path, database_url, ("alice", "bob"))
     with db.session() as s:
         alice = s.query(Account).filter_by(name="alice").one()
         s.add(
@@ -142,4 +147,29 @@ def test_entrants_play_their_newest_accepted_version_and_not_when_disqualified(
         s.commit()
         assert [e.name for e in entrants(s)] == ["bob"]
         with pytest.raises(RoundError, match="at least two entrants"):
-            make_round(s, from_dict({"game": "alquerque"}, base=tmp_path, stem="cup", where="x"))
+            make_round(
+                s,
+                from_dict(
+                    {"game": "alquerque", "database": database_url},
+                    base=tmp_path,
+                    stem="cup",
+                    where="x",
+                ),
+            )
+
+
+def test_three_swiss_rounds_of_four_never_pair_the_same_two_twice(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = contest(tmp_path, database_url, ("alice", "bob", "carol", "dave"))
+    config = replace(config, format=replace(config.format, rounds=3))
+    pairs = []
+    for _ in range(3):
+        with db.session() as s:
+            rnd = make_round(s, config)
+            pairs += [frozenset((g.first.account_id, g.second.account_id)) for g in rnd.games]
+        play_round(db, config)
+        with db.session() as s:
+            assert finish_round_if_done(s, rnd.id)
+    # two games (both colours) per pairing; six pairings of four players: all met once
+    assert len(pairs) == 12 and len(set(pairs)) == 6

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
@@ -130,9 +130,14 @@ def make_round(session: Session, config: ContestConfig) -> Round:
 
 def _meetings(session: Session) -> list[tuple[int, int]]:
     """The accounts of the two seats of every game made so far."""
-    first = select(Version.account_id).where(Version.id == Game.first_id).scalar_subquery()
-    second = select(Version.account_id).where(Version.id == Game.second_id).scalar_subquery()
-    return [(a, b) for a, b in session.execute(select(first, second))]
+    first, second = aliased(Version), aliased(Version)
+    rows = session.execute(
+        select(first.account_id, second.account_id)
+        .select_from(Game)
+        .join(first, first.id == Game.first_id)
+        .join(second, second.id == Game.second_id)
+    )
+    return [(a, b) for a, b in rows]
 
 
 def _ladder_pairs(session: Session, order: Sequence[Entrant]) -> list[tuple[int, int]]:

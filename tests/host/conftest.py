@@ -1,0 +1,40 @@
+"""The contest server's storage tests run on SQLite and, where a PostgreSQL server is
+given (``ARBITER_POSTGRES_URL``, as CI starts one), on PostgreSQL too, each test in a
+fresh database of its own. Where CI sets ``ARBITER_POSTGRES_TESTS=required`` a missing
+server fails instead of skipping."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+POSTGRES = os.environ.get("ARBITER_POSTGRES_URL")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A URL of an empty database: a SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'cup.db'}"
+        return
+    if POSTGRES is None:
+        if os.environ.get("ARBITER_POSTGRES_TESTS") == "required":
+            pytest.fail("ARBITER_POSTGRES_TESTS=required but ARBITER_POSTGRES_URL is not set")
+        pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
+    import sqlalchemy
+
+    name = f"arbiter_test_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    base, _, _ = POSTGRES.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.connect() as c:
+            c.execute(sqlalchemy.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
