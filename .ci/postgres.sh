@@ -10,9 +10,14 @@ if ! ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
 fi
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 port=54329
+url="postgresql+psycopg://postgres@127.0.0.1:$port/postgres"
+if "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then  # started already (a second run)
+    echo "$url"
+    exit 0
+fi
 data=$(mktemp -d /tmp/arbiter-postgres-XXXXXX)
 chown postgres "$data"
 su postgres -s /bin/sh -c "$bin/initdb -D $data -A trust -U postgres" >/dev/null
 su postgres -s /bin/sh -c "$bin/pg_ctl -D $data -l $data/server.log -w start \
     -o '-p $port -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200'" >/dev/null
-echo "postgresql+psycopg://postgres@127.0.0.1:$port/postgres"
+echo "$url"
