@@ -6,12 +6,7 @@ contestant may not see of another's, and a form without its CSRF token, refused.
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,67 +15,20 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
+from tests.host.running import PASSWORD, contest_server
+
 KITS = Path(__file__).parents[2] / "src" / "arbiter" / "games" / "alquerque" / "kits"
-PASSWORD = "a long enough password"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     folder = tmp_path_factory.mktemp("contest")
-    contest = folder / "cup.toml"
-    contest.write_text(
+    text = (
         'name = "Test Cup"\ngame = "alquerque"\n[format]\nkind = "swiss"\nrounds = 3\n'
         "[workers]\nlocal = 2\nlease_seconds = 6\n"
     )
-    env = dict(os.environ, ARBITER_PASSWORD=PASSWORD)
-    arbiter = [sys.executable, "-m", "arbiter.cli"]
-    made = subprocess.run(
-        [*arbiter, "host", str(contest), "--organiser", "boss"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert made.returncode == 0, made.stderr
-    port = free_port()
-    log = (folder / "server.log").open("w")
-    process = subprocess.Popen(
-        [*arbiter, "host", str(contest), "--port", str(port)],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    try:
-        while True:
-            try:
-                if httpx.get(f"{url}/api/standings", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None, (folder / "server.log").read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
+    with contest_server(folder, text) as (url, _):
         yield url, folder
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
-        # what the server said, shown with a failing test
-        print((folder / "server.log").read_text()[-5000:])
 
 
 def csrf(client: httpx.Client, path: str = "/") -> str:

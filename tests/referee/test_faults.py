@@ -16,7 +16,7 @@ import pytest
 
 from arbiter.agents.faulty import NOT_ONCE_PER_MOVE, Fault, acceptable
 from arbiter.agents.random import RandomAgent
-from arbiter.clock import TimeControl
+from arbiter.clock import Charging, TimeControl
 from arbiter.contract import Program, Supervision
 from arbiter.errors import Reason
 from arbiter.games import find_game, game_names
@@ -127,7 +127,10 @@ def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> N
         pytest.skip("a fork bomb is only safe under a cgroup's process-count limit")
     if fault is Fault.KILL_PARENT and not WALLED:
         pytest.skip("a program may kill this referee unless it has a uid of its own or namespaces")
-    record = play(spec, seat)
+    # a wall-charged contest (Alquerque) counts a program's start and whatever it
+    # floods before its move: 2 s, so a loaded machine is not a fault of the program
+    wall = spec.supervision.charging is Charging.WALL
+    record = play(spec, seat, "st=2" if wall else "st=1")
     rulings = acceptable(
         fault,
         once_per_move=files,

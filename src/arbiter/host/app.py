@@ -329,7 +329,6 @@ def create_app(
             raise Refused(404, f"no finished game {game_id}")
         record = GameRecord.from_json(game.record)
         data = replay_json(record)
-        data["times"] = list(record.times)
         data["logs"] = [
             f"/games/{game_id}/logs/{seat + 1}" if visible else None
             for seat, visible in enumerate(access.logs_visible(who, game))

@@ -51,4 +51,5 @@ def replay_json(record: GameRecord) -> dict[str, Any]:
         "date": record.date,
         "time_control": record.time_control,
         "frames": frames,
+        "times": list(record.times),
     }

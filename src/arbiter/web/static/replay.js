@@ -48,9 +48,18 @@ async function open(index) {
   $("result").textContent = `Result: ${replay.result.text}`;
   const list = $("moves");
   list.replaceChildren();
+  // two columns, lichess's way: a move number, the first player's move, the second's;
+  // each move with the seconds it was charged
   replay.frames.slice(1).forEach((frame, i) => {
     const li = document.createElement("li");
     li.textContent = frame.text;
+    if (replay.times && replay.times[i] !== undefined) {
+      const time = document.createElement("small");
+      time.className = "time";
+      time.textContent = ` ${replay.times[i].toFixed(2)}s`;
+      li.appendChild(time);
+    }
+    if (i % 2 === 0) li.dataset.no = `${i / 2 + 1}.`;
     li.dataset.ply = i + 1;
     li.onclick = () => show(i + 1);
     list.appendChild(li);
@@ -85,6 +94,27 @@ async function start() {
   $("prev").onclick = () => show(at - 1);
   $("next").onclick = () => show(at + 1);
   $("last").onclick = () => show(replay.frames.length - 1);
+  let playing = null;
+  const stop = () => {
+    clearInterval(playing);
+    playing = null;
+    $("play").textContent = "Play ▶";
+  };
+  const play = () => {
+    if (at >= replay.frames.length - 1) show(0);
+    $("play").textContent = "Pause ⏸";
+    playing = setInterval(() => {
+      if (at >= replay.frames.length - 1) stop();
+      else show(at + 1);
+    }, Number($("pace").value));
+  };
+  $("play").onclick = () => (playing ? stop() : play());
+  $("pace").onchange = () => {
+    if (playing) {
+      stop();
+      play();
+    }
+  };
   $("flip").onclick = () => {
     board.flip();
     show(at);

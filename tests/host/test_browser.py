@@ -1,0 +1,182 @@
+"""The contest server in a real headless Chromium (Debian's, driven by Playwright),
+as its users meet it: the organiser logs in and hands out invitations, two
+contestants register with them and upload a C and a Python starter kit, a third's
+broken program is refused with its reason shown, the organiser starts a round, the
+standings already open in a contestant's browser fill in as the games end (pushed by
+the server), a game replays on the board, another's source stays hidden, a form
+without its CSRF token is refused, and the pages fit a 390 px phone. Screenshots go
+to ``build/screenshots`` (or ``$ARBITER_SCREENSHOTS``).
+
+CI installs Chromium and sets ``ARBITER_BROWSER_TESTS=required``, so there these
+tests run or fail, never skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.host.running import PASSWORD, contest_server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+REQUIRED = os.environ.get("ARBITER_BROWSER_TESTS") == "required"
+SHOTS = Path(os.environ.get("ARBITER_SCREENSHOTS", "build/screenshots"))
+KITS = Path(__file__).parents[2] / "src" / "arbiter" / "games" / "alquerque" / "kits"
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - the test extra installs it
+    sync_playwright = None
+
+if (CHROMIUM is None or sync_playwright is None) and not REQUIRED:
+    pytestmark = pytest.mark.skip(
+        reason="no Chromium or Playwright here (apt-get install chromium)"
+    )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    assert CHROMIUM is not None, "no Chromium: apt-get install chromium"
+    assert sync_playwright is not None, "no Playwright: pip install playwright"
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def person(browser: Any, url: str, *, phone: bool = False) -> Any:
+    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    page = browser.new_context(viewport=size, base_url=url).new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+def log_in(page: Any, name: str) -> None:
+    page.goto("/login")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form[action='/login'] button")
+    page.wait_for_url("**/me")
+
+
+def register(page: Any, name: str, code: str) -> None:
+    page.goto("/register")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.fill("input[name=code]", code)
+    page.click("form[action='/register'] button")
+    page.wait_for_url("**/me")
+
+
+def upload(page: Any, path: Path, language: str) -> str:
+    page.goto("/me")
+    page.select_option("select[name=language]", language)
+    page.set_input_files("input[name=source]", str(path))
+    page.click("form[action='/versions'] button")
+    page.wait_for_url("**/versions/*")
+    # the page reloads itself while the version is built and checked
+    page.wait_for_function(
+        "['accepted', 'refused'].some(s => document.getElementById('state')"
+        ".textContent.startsWith(s))",
+        timeout=120_000,
+    )
+    return str(page.text_content("#state"))
+
+
+def shoot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"host-{name}.png"), full_page=True)
+
+
+def fits(page: Any) -> bool:
+    """True if nothing on the page is wider than the window."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path) -> None:
+    text = (
+        'name = "Browser Cup"\ngame = "alquerque"\nregistration = "invite"\n[workers]\nlocal = 2\n'
+    )
+    with contest_server(tmp_path, text) as (url, _):
+        boss = person(browser, url)
+        log_in(boss, "boss")
+        codes = []
+        for _ in range(3):
+            boss.goto("/organiser")
+            boss.click("form[action='/organiser/invite'] button")
+            codes.append(boss.text_content("#invitation"))
+        alice, bob, carol = (person(browser, url) for _ in range(3))
+        watcher = person(browser, url, phone=True)
+        for page, name, code in (
+            (alice, "alice", codes[0]),
+            (bob, "bob", codes[1]),
+            (carol, "carol", codes[2]),
+        ):
+            register(page, name, code)
+        assert upload(alice, KITS / "python" / "main.py", "python").startswith("accepted")
+        assert upload(bob, KITS / "c" / "main.c", "c").startswith("accepted")
+        broken = tmp_path / "broken.c"
+        broken.write_text("int main(void) { return 0; }\n")
+        said = upload(carol, broken, "c")
+        assert said.startswith("refused") and "first seat" in said and "crash" in said
+        assert carol.locator("h3.refused").count() >= 1  # each failed check, with its transcript
+        shoot(carol, "refused")
+
+        # the standings open on a phone before the round, filled in by the server
+        watcher.goto("/")
+        assert "no games yet" in watcher.text_content("#standings")
+        boss.goto("/organiser")
+        boss.click("#new-round")
+        watcher.wait_for_function(
+            "document.getElementById('rounds').textContent.includes('round 1: done')",
+            timeout=120_000,
+        )
+        rows = watcher.locator("#standings tbody tr")
+        assert rows.count() == 2
+        names = {rows.nth(i).locator("td").nth(1).text_content() for i in range(2)}
+        assert names == {"alice", "bob"}
+        # Alquerque's 12-0 contest points arrived with their own column heading
+        headings = watcher.locator("#standings thead th").all_text_contents()
+        assert "contest" in headings and len(headings) == rows.nth(0).locator("td").count()
+        assert fits(watcher), "the standings are wider than a phone"
+        shoot(watcher, "standings-phone")
+
+        # a game replayed on the board, on a phone
+        watcher.goto("/contestants/alice")
+        assert fits(watcher)
+        watcher.click("a[href^='/games/']")
+        watcher.wait_for_selector("#moves li")
+        assert watcher.locator("#moves li").count() > 1
+        # two columns (a number, then each side's move with its time), a pace to watch at
+        first = watcher.locator('#moves li[data-ply="1"]')
+        assert first.get_attribute("data-no") == "1." and first.locator("small.time").count()
+        watcher.select_option("#pace", "250")
+        watcher.click("#play")
+        watcher.wait_for_function(
+            "document.getElementById('status').textContent === "
+            "'after move 3 of ' + (document.querySelectorAll('#moves li').length)"
+        )
+        watcher.click("#play")  # pause
+        paused = watcher.text_content("#status")
+        watcher.wait_for_timeout(600)
+        assert watcher.text_content("#status") == paused
+        watcher.keyboard.press("End")
+        assert "after move" in watcher.text_content("#status")
+        assert watcher.locator("g.cell.last").count() >= 2  # the last move, highlighted
+        assert fits(watcher), "the replay is wider than a phone"
+        shoot(watcher, "replay-phone")
+
+        # what is not one's own stays hidden; a form without its token is refused
+        version = alice.url.rsplit("/", 1)[1]
+        assert bob.goto(f"/versions/{version}/source").status == 404
+        assert bob.goto(f"/versions/{version}").status == 404
+        forged = boss.request.post(f"{url}/organiser/pause", form={"name": ""})
+        assert forged.status == 403 and "CSRF" in forged.text()
+        for page in (boss, alice, bob, carol, watcher):
+            assert not page.errors, page.errors
