@@ -290,6 +290,10 @@ def test_standings_follow_a_tournament_while_it_runs(page: Any, url: str, db: Pa
         assert any("to go (updating)" in t for t in seen), seen  # seen while it ran
         assert page.locator("#standings tr").count() == 4  # a header and three agents
         assert page.locator("#recent a").count() == 12
+        page.set_viewport_size({"width": 390, "height": 844})
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= 390, f"the standings page is {wide} px wide on a 390 px phone"
+        page.set_viewport_size({"width": 1280, "height": 900})
         shoot(page, "standings")
         page.click("#recent a >> nth=0")
         page.wait_for_url("**/replay?**")
