@@ -11,7 +11,6 @@ CSRF token and is refused without it. Workers speak the JSON API under
 
 # no ``from __future__ import annotations`` here: FastAPI reads the dependencies'
 # annotations at run time, and they name aliases local to create_app
-import asyncio
 import contextlib
 import io
 import json
@@ -201,11 +200,11 @@ def create_app(
     # -- public pages ----------------------------------------------------------------
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def home(request: Request, who: Viewer, s: DbSession) -> HTMLResponse:
+    def home(request: Request, who: Viewer, s: DbSession) -> HTMLResponse:
         return page(request, "standings.html", who, **standings_data(s))
 
     @app.get("/api/standings")
-    async def standings_json(s: DbSession) -> dict[str, Any]:
+    def standings_json(s: DbSession) -> dict[str, Any]:
         return standings_data(s)
 
     @app.get("/api/events")
@@ -228,7 +227,19 @@ def create_app(
 
         return StreamingResponse(stream(), media_type="text/event-stream")
 
+    cache: dict[str, Any] = {}
+
     def standings_data(s: Session) -> dict[str, Any]:
+        """The standings, computed once for each piece of news (a result, a round, the
+        organiser's freeze), however many pages ask."""
+        number = service.news.number
+        if cache.get("number") == number:
+            return dict(cache["data"])
+        data = _standings(s)
+        cache.update(number=number, data=data)
+        return dict(data)
+
+    def _standings(s: Session) -> dict[str, Any]:
         frozen = s.get(Setting, "frozen")
         if frozen is not None:
             data: dict[str, Any] = json.loads(frozen.value)
@@ -285,7 +296,7 @@ def create_app(
         }
 
     @app.get("/contestants/{name}", response_class=HTMLResponse, include_in_schema=False)
-    async def contestant(
+    def contestant(
         request: Request,
         name: str,
         who: Viewer,
@@ -319,11 +330,11 @@ def create_app(
         )
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def game_page(game_id: int) -> FileResponse:
+    def game_page(game_id: int) -> FileResponse:
         return FileResponse(WEB_STATIC / "replay.html")
 
     @app.get("/api/contest/games/{game_id}")
-    async def game_json(game_id: int, who: Viewer, s: DbSession) -> dict[str, Any]:
+    def game_json(game_id: int, who: Viewer, s: DbSession) -> dict[str, Any]:
         game = s.get(Game, game_id)
         if game is None or game.state != "done":
             raise Refused(404, f"no finished game {game_id}")
@@ -336,13 +347,13 @@ def create_app(
         return data
 
     @app.get("/api/games/{game}/board")
-    async def board(game: str) -> dict[str, Any]:
+    def board(game: str) -> dict[str, Any]:
         if game != config.game:
             raise Refused(404, f"this contest plays {config.game}")
         return find_game(game).board_view().layout.to_json()
 
     @app.get("/games/{game_id}/logs/{seat}", response_class=PlainTextResponse)
-    async def game_log(
+    def game_log(
         game_id: int,
         seat: int,
         who: Viewer,
@@ -357,11 +368,11 @@ def create_app(
             raise Refused(404, "no such log") from None
 
     @app.get("/kits", response_class=HTMLResponse, include_in_schema=False)
-    async def kits_page(request: Request, who: Viewer) -> HTMLResponse:
+    def kits_page(request: Request, who: Viewer) -> HTMLResponse:
         return page(request, "kits.html", who, kits=kits(config.game))
 
     @app.get("/kits/{language}/{name}")
-    async def kit_download(language: str, name: str) -> FileResponse:
+    def kit_download(language: str, name: str) -> FileResponse:
         path = kit_file(config.game, language, name)
         if path is None:
             raise Refused(404, f"no starter kit file {language}/{name}")
@@ -370,11 +381,11 @@ def create_app(
     # -- accounts ----------------------------------------------------------------------
 
     @app.get("/login", response_class=HTMLResponse, include_in_schema=False)
-    async def login_page(request: Request, who: Viewer) -> HTMLResponse:
+    def login_page(request: Request, who: Viewer) -> HTMLResponse:
         return page(request, "login.html", who, error="")
 
     @app.post("/login", dependencies=[Depends(checked)], include_in_schema=False)
-    async def login(
+    def login(
         request: Request,
         name: Annotated[str, Form(max_length=64)],
         password: Annotated[str, Form(max_length=256)],
@@ -393,16 +404,16 @@ def create_app(
         return RedirectResponse("/me", status_code=303)
 
     @app.post("/logout", dependencies=[Depends(checked)], include_in_schema=False)
-    async def logout(request: Request) -> Response:
+    def logout(request: Request) -> Response:
         request.session.clear()
         return RedirectResponse("/", status_code=303)
 
     @app.get("/register", response_class=HTMLResponse, include_in_schema=False)
-    async def register_page(request: Request, who: Viewer) -> HTMLResponse:
+    def register_page(request: Request, who: Viewer) -> HTMLResponse:
         return page(request, "register.html", who, error="")
 
     @app.post("/register", dependencies=[Depends(checked)], include_in_schema=False)
-    async def register_post(
+    def register_post(
         request: Request,
         name: Annotated[str, Form(max_length=64)],
         password: Annotated[str, Form(max_length=256)],
@@ -423,7 +434,7 @@ def create_app(
     # -- a contestant's own ------------------------------------------------------------
 
     @app.get("/me", response_class=HTMLResponse, include_in_schema=False)
-    async def me(request: Request, who: SignedIn, s: DbSession) -> HTMLResponse:
+    def me(request: Request, who: SignedIn, s: DbSession) -> HTMLResponse:
         versions = list(
             s.scalars(
                 select(Version).where(Version.account_id == who.id).order_by(Version.number.desc())
@@ -433,7 +444,7 @@ def create_app(
         return page(request, "me.html", who, versions=versions, languages=languages, error="")
 
     @app.post("/versions", dependencies=[Depends(checked)], include_in_schema=False)
-    async def upload(
+    def upload(
         request: Request,
         source: Annotated[UploadFile, File()],
         who: SignedIn,
@@ -442,7 +453,7 @@ def create_app(
     ) -> Response:
         if access.is_organiser(who):
             raise Refused(400, "the organiser does not enter the contest")
-        data = await source.read(config.limits.upload_kb * 1024 + 1)
+        data = source.file.read(config.limits.upload_kb * 1024 + 1)
         filename = source.filename or ""
         if not language:
             found = language_of(filename, config.languages)
@@ -452,7 +463,7 @@ def create_app(
         except (UploadError, ArbiterError) as e:
             raise Refused(400, f"upload refused: {e}") from None
         service.intake(version.id)
-        await service.news.post()
+        service.news.announce()
         return RedirectResponse(f"/versions/{version.id}", status_code=303)
 
     def own_version(version_id: int, who: Account | None, s: Session) -> Version:
@@ -462,7 +473,7 @@ def create_app(
             raise Refused(404, f"no version {version_id} of yours") from None
 
     @app.get("/versions/{version_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def version_page(
+    def version_page(
         request: Request,
         version_id: int,
         who: Viewer,
@@ -474,7 +485,7 @@ def create_app(
         )
 
     @app.get("/api/versions/{version_id}")
-    async def version_json(version_id: int, who: Viewer, s: DbSession) -> dict[str, Any]:
+    def version_json(version_id: int, who: Viewer, s: DbSession) -> dict[str, Any]:
         version = own_version(version_id, who, s)
         return {
             "id": version.id,
@@ -487,7 +498,7 @@ def create_app(
         }
 
     @app.get("/versions/{version_id}/source")
-    async def version_source(version_id: int, who: Viewer, s: DbSession) -> FileResponse:
+    def version_source(version_id: int, who: Viewer, s: DbSession) -> FileResponse:
         version = own_version(version_id, who, s)
         path = version_dir(config, version.id) / "upload" / version.filename
         return FileResponse(path, filename=version.filename, media_type="application/octet-stream")
@@ -495,7 +506,7 @@ def create_app(
     # -- the organiser -----------------------------------------------------------------
 
     @app.get("/organiser", response_class=HTMLResponse, include_in_schema=False)
-    async def organiser_page(request: Request, who: Organiser, s: DbSession) -> HTMLResponse:
+    def organiser_page(request: Request, who: Organiser, s: DbSession) -> HTMLResponse:
         return page(
             request,
             "organiser.html",
@@ -509,23 +520,22 @@ def create_app(
         )
 
     @app.post("/organiser/rounds", dependencies=[Depends(checked)], include_in_schema=False)
-    async def new_round(who: Organiser, s: DbSession) -> Response:
+    def new_round(who: Organiser, s: DbSession) -> Response:
         try:
             make_round(s, config)
         except RoundError as e:
             raise Refused(409, str(e)) from None
-        await service.news.post()
+        service.news.announce()
         return RedirectResponse("/organiser", status_code=303)
 
     @app.post("/organiser/{action}", dependencies=[Depends(checked)], include_in_schema=False)
-    async def organiser_action(
-        request: Request,
+    def organiser_action(
         action: str,
         who: Organiser,
         s: DbSession,
+        name: Annotated[str, Form(max_length=64)] = "",
     ) -> Response:
-        form = await request.form()
-        target = str(form.get("name", ""))
+        target = name
         if action == "pause":
             s.merge(Setting(key="paused", value="1"))
         elif action == "resume":
@@ -553,11 +563,11 @@ def create_app(
         else:
             raise Refused(404, f"no action {action!r}")
         s.commit()
-        await service.news.post()
+        service.news.announce()
         return RedirectResponse("/organiser", status_code=303)
 
     @app.get("/organiser/export")
-    async def export(who: Organiser, s: DbSession) -> Response:
+    def export(who: Organiser, s: DbSession) -> Response:
         """Every finished game's record (JSON lines) and the standings, as one tar.gz."""
         buffer = io.BytesIO()
         with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
@@ -594,10 +604,10 @@ def create_app(
     }
 
     @app.post("/api/worker/lease", response_model=None)
-    async def lease(w: WorkerAuth, s: DbSession) -> Any:
+    def lease(w: WorkerAuth, s: DbSession) -> Any:
         w.last_seen = now()
         s.commit()
-        got = await asyncio.to_thread(_lease, w.name)
+        got = _lease(w.name)
         if got is None:
             return Response(status_code=204)
         return got
@@ -610,7 +620,7 @@ def create_app(
             return {**queue.job(s, got.game_id, contest_job), "lease": got.token}
 
     @app.post("/api/worker/games/{game_id}/heartbeat")
-    async def heartbeat(
+    def heartbeat(
         game_id: int,
         body: dict[str, Any],
         w: WorkerAuth,
@@ -621,7 +631,7 @@ def create_app(
         return {"ok": True}
 
     @app.post("/api/worker/games/{game_id}/release")
-    async def release(
+    def release(
         game_id: int,
         body: dict[str, Any],
         w: WorkerAuth,
@@ -630,7 +640,7 @@ def create_app(
         return {"released": queue.release(s, game_id, str(body.get("lease")))}
 
     @app.post("/api/worker/games/{game_id}/result")
-    async def result(
+    def result(
         game_id: int,
         body: dict[str, Any],
         w: WorkerAuth,
@@ -651,11 +661,11 @@ def create_app(
         game = s.get(Game, game_id)
         if game is not None:
             finish_round_if_done(s, game.round_id)
-        await service.news.post()
+        service.news.announce()
         return {"stored": True}
 
     @app.get("/api/worker/programs/{version_id}")
-    async def program(version_id: int, w: WorkerAuth, s: DbSession) -> Response:
+    def program(version_id: int, w: WorkerAuth, s: DbSession) -> Response:
         version = s.get(Version, version_id)
         if version is None or version.state != "accepted":
             raise Refused(404, f"no accepted version {version_id}")

@@ -50,9 +50,7 @@ def supervision(config: ContestConfig) -> Supervision:
     contest's memory limit, and no network (a contestant's program reaches nothing
     of the server's, nor anything else)."""
     spec = find_game(config.game)
-    return replace(
-        spec.supervision, memory_limit_mb=float(config.limits.memory_mb), network=False
-    )
+    return replace(spec.supervision, memory_limit_mb=float(config.limits.memory_mb), network=False)
 
 
 def submit(

@@ -29,6 +29,16 @@ class News:
     def __init__(self) -> None:
         self.number = 0
         self._changed = asyncio.Condition()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Binds the news to the server's event loop (requests are answered in threads)."""
+        self._loop = loop
+
+    def announce(self) -> None:
+        """Posts news from any thread."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.post()))
 
     async def post(self) -> None:
         async with self._changed:
@@ -64,13 +74,17 @@ class Service:
         self._tasks: set[asyncio.Task[None]] = set()
         self.workers: dict[str, asyncio.subprocess.Process] = {}
         self._stopping = False
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def start(self, url: str | None) -> None:
         """Resumes the builds a stopped server left and starts the local workers
-        (against ``url``, the server's own address; none without one)."""
+        (against ``url``, the server's own address; none without one). Called in the
+        server's event loop."""
+        self.loop = asyncio.get_running_loop()
+        self.news.bind(self.loop)
         with self.db.session() as session:
             for version_id in pending(session):
-                self.intake(version_id)
+                self._spawn(self._intake(version_id))
         if url is not None:
             for i in range(1, self.config.local_workers + 1):
                 self._spawn(self._keep_worker(f"local-{i}", url))
@@ -81,8 +95,10 @@ class Service:
         task.add_done_callback(self._tasks.discard)
 
     def intake(self, version_id: int) -> None:
-        """Builds and checks a version in a process of its own, soon."""
-        self._spawn(self._intake(version_id))
+        """Builds and checks a version in a process of its own, soon (from any thread)."""
+        if self.loop is None:
+            raise RuntimeError("the service has not started")
+        self.loop.call_soon_threadsafe(lambda: self._spawn(self._intake(version_id)))
 
     async def _intake(self, version_id: int) -> None:
         async with self._builds:
