@@ -172,7 +172,8 @@ def main() -> int:
                     time.sleep(0.2)
                 assert client.get(f"/api/versions/{version}").json()["state"] == "accepted"
             print(
-                f"intake: {args.entrants} versions built and checked in {time.monotonic() - started:.1f} s"
+                f"intake: {args.entrants} versions built and checked in "
+                f"{time.monotonic() - started:.1f} s"
             )
             boss = person(url, "boss", register=False)
             total_games = 0
@@ -193,7 +194,8 @@ def main() -> int:
                 games = table["games"] - total_games
                 total_games, total_seconds = table["games"], total_seconds + took
                 print(
-                    f"round {number}: {games} games in {took:.1f} s: {3600 * games / took:.0f} games/hour"
+                    f"round {number}: {games} games in {took:.1f} s: "
+                    f"{3600 * games / took:.0f} games/hour"
                 )
             print(
                 f"rounds: {total_games} games in {total_seconds:.1f} s: "
@@ -209,7 +211,8 @@ def main() -> int:
                 "SELECT COUNT(DISTINCT round_id || '/' || number) FROM games"
             ).fetchone()[0]
             print(
-                f"stored: {done_games} games finished of {unique} made, {total_games} in the standings; "
+                f"stored: {done_games} games finished of {unique} made, "
+                f"{total_games} in the standings; "
                 f"{replayed} played again; workers killed: {killed}"
             )
             assert done_games == unique == total_games, "a game was lost or counted twice"
