@@ -149,6 +149,7 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path) -> None:
 
         # a game replayed on the board, on a phone
         watcher.goto("/contestants/alice")
+        assert watcher.locator("#rating svg circle").count() == 1  # after round 1
         assert fits(watcher)
         watcher.click("a[href^='/games/']")
         watcher.wait_for_selector("#moves li")

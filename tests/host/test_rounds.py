@@ -12,12 +12,14 @@ from arbiter.host import accounts, queue
 from arbiter.host.config import ContestConfig, from_dict
 from arbiter.host.db import Database
 from arbiter.host.models import Account, Bye, Game, Version
+from arbiter.host.plot import rating_svg
 from arbiter.host.rounds import (
     RoundError,
     bye_points,
     entrants,
     finish_round_if_done,
     make_round,
+    rating_history,
     rerun_round,
     standings_of,
 )
@@ -173,3 +175,23 @@ def test_three_swiss_rounds_of_four_never_pair_the_same_two_twice(
             assert finish_round_if_done(s, rnd.id)
     # two games (both colours) per pairing; six pairings of four players: all met once
     assert len(pairs) == 12 and len(set(pairs)) == 6
+
+
+def test_the_rating_history_has_a_point_for_each_round_played(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = contest(tmp_path, database_url, ("alice", "bob", "carol", "dave"))
+    for _ in range(2):
+        with db.session() as s:
+            rnd = make_round(s, config)
+        play_round(db, config)
+        with db.session() as s:
+            finish_round_if_done(s, rnd.id)
+    with db.session() as s:
+        history = rating_history(s, config, "alice")
+        assert [p.round for p in history] == [1, 2]
+        final = {line.name: line.rating.elo for line in standings_of(s, config).lines}
+        assert history[-1].elo == pytest.approx(final["alice"])
+        svg = rating_svg(history)
+        assert svg.startswith("<svg") and svg.count("<circle") == 2
+        assert rating_history(s, config, "nobody") == [] and rating_svg([]) == ""

@@ -47,11 +47,13 @@ from arbiter.host.intake import submit, version_dir
 from arbiter.host.kits import kit_file, kits
 from arbiter.host.languages import available
 from arbiter.host.models import Account, Game, Round, Setting, Version, Worker, now
+from arbiter.host.plot import rating_svg
 from arbiter.host.rounds import (
     RoundError,
     bye_points,
     finish_round_if_done,
     make_round,
+    rating_history,
     rerun_round,
     standings_of,
 )
@@ -326,6 +328,7 @@ def create_app(
             account=account,
             versions=versions,
             games=games,
+            rating=rating_svg(rating_history(s, config, account.name)),
             owner=who is not None and (who.id == account.id or access.is_organiser(who)),
         )
 

@@ -204,10 +204,15 @@ def bye_points(session: Session) -> dict[int, float]:
     return {a: float(p) for a, p in rows}
 
 
-def standings_of(session: Session, config: ContestConfig) -> Standings:
-    """The table of every stored game, by entrant (byes are not games: see
-    :func:`bye_points`)."""
-    done = list(session.scalars(select(Game).where(Game.state == "done").order_by(Game.id)))
+def standings_of(
+    session: Session, config: ContestConfig, up_to_round: int | None = None
+) -> Standings:
+    """The table of every stored game (of rounds up to ``up_to_round``, if given), by
+    entrant (byes are not games: see :func:`bye_points`)."""
+    query = select(Game).where(Game.state == "done").order_by(Game.id)
+    if up_to_round is not None:
+        query = query.join(Round, Round.id == Game.round_id).where(Round.number <= up_to_round)
+    done = list(session.scalars(query))
     owner = dict(
         session.execute(
             select(Version.id, Account.name).join(Account, Account.id == Version.account_id)
@@ -222,6 +227,28 @@ def standings_of(session: Session, config: ContestConfig) -> Standings:
         seats = (index[owner[g.first_id]], index[owner[g.second_id]])
         games.append(StoredGame(g.id, g.round_id * 100_000 + g.pair, seats, record))
     return standings(config.name, config.game, names, games)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """An entrant's rating after a round: Elo and its 95% half-width."""
+
+    round: int
+    elo: float
+    error: float
+
+
+def rating_history(session: Session, config: ContestConfig, name: str) -> list[RatingPoint]:
+    """``name``'s rating after each finished round it had played in by then."""
+    out = []
+    rounds = session.scalars(
+        select(Round.number).where(Round.state == "done").order_by(Round.number)
+    )
+    for number in rounds:
+        for line in standings_of(session, config, number).lines:
+            if line.name == name and line.games:
+                out.append(RatingPoint(number, line.rating.elo, line.rating.error))
+    return out
 
 
 def _points(table: Standings, name: str) -> float:

@@ -22,9 +22,9 @@ from arbiter.game import Outcome, Player
 from arbiter.referee.box import Box
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.supervision import (
-    absolute_arguments,
     confinement,
     make_box,
+    program_argv,
     program_environment,
 )
 from arbiter.referee.transcript import Transcript
@@ -81,7 +81,7 @@ class FileSeat(Generic[S, M]):
     async def start(self, seat: Player, clock: Clock) -> None:
         self.seat = seat
         sup = self.supervision
-        argv = absolute_arguments(self.program.argv)
+        argv = program_argv(self.program)
         self.box = box = make_box(sup, self.program, argv)
         self._runner = FileRunner(
             argv,

@@ -34,9 +34,9 @@ from arbiter.game import Outcome, Player
 from arbiter.referee.box import Box
 from arbiter.referee.pipe import LinePipe, LineTransport
 from arbiter.referee.supervision import (
-    absolute_arguments,
     confinement,
     make_box,
+    program_argv,
     program_environment,
 )
 from arbiter.referee.transcript import Transcript
@@ -95,7 +95,7 @@ class LineSeat(Generic[S, M]):
 
     async def start(self, seat: Player, clock: Clock) -> None:
         self.seat = seat
-        argv = [*absolute_arguments(self.program.argv), *self.arguments(seat)]
+        argv = [*program_argv(self.program), *self.arguments(seat)]
         if self.supervision.log_dir is not None:
             self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
             self.transcript.note(f"started: {' '.join(argv)}")

@@ -66,6 +66,20 @@ def program_environment(workdir: str, pass_env: Sequence[str] = ()) -> dict[str,
     return env
 
 
+def program_argv(program: Program) -> list[str]:
+    """The argv ``program`` is started with: a program with a directory of its own runs
+    in a copy of it, so its relative arguments (``./player``, ``main.py``, ``.``) name
+    files there and stay relative; any other program's name files from the referee's
+    directory (:func:`absolute_arguments`).
+
+    >>> program_argv(Program(("java", "-cp", ".", "Main"), "/srv/bot"))
+    ['java', '-cp', '.', 'Main']
+    """
+    if program.cwd is not None:
+        return list(program.argv)
+    return absolute_arguments(program.argv)
+
+
 def absolute_arguments(argv: Sequence[str], base: str | None = None) -> list[str]:
     """Returns ``argv`` with every argument that names an existing file or directory
     (relative to ``base``, default the referee's directory) made absolute, so a
