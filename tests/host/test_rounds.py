@@ -23,6 +23,7 @@ from arbiter.host.rounds import (
     rerun_round,
     standings_of,
 )
+from arbiter.host.service import Service
 from tests.host.test_queue import record_for
 
 
@@ -195,3 +196,31 @@ def test_the_rating_history_has_a_point_for_each_round_played(
         svg = rating_svg(history)
         assert svg.startswith("<svg") and svg.count("<circle") == 2
         assert rating_history(s, config, "nobody") == [] and rating_svg([]) == ""
+
+
+def test_a_ladder_places_each_new_version_by_itself(tmp_path: Path, database_url: str) -> None:
+    db, config = contest(tmp_path, database_url, ("alice", "bob", "carol"), kind="ladder")
+    service = Service(config, tmp_path / "cup.toml", db)
+    assert service.ladder_step()  # the first versions: placement games
+    assert not service.ladder_step()  # not while they are played
+    play_round(db, config)
+    with db.session() as s:
+        assert finish_round_if_done(s, 1)
+    assert not service.ladder_step()  # nobody new
+    with db.session() as s:
+        alice = s.query(Account).filter_by(name="alice").one()
+        newest = Version(
+            account_id=alice.id,
+            number=2,
+            language="c",
+            filename="main.c",
+            size=1,
+            sha256="3" * 64,
+            state="accepted",
+        )
+        s.add(newest)
+        s.commit()
+    assert service.ladder_step()
+    with db.session() as s:
+        games = s.query(Game).filter(Game.round_id == 2).all()
+        assert games and all(newest.id in (g.first_id, g.second_id) for g in games)

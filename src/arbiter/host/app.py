@@ -662,8 +662,8 @@ def create_app(
         except queue.ResultError as e:
             raise Refused(409, str(e)) from None
         game = s.get(Game, game_id)
-        if game is not None:
-            finish_round_if_done(s, game.round_id)
+        if game is not None and finish_round_if_done(s, game.round_id):
+            service.ladder_step()  # the next placements, on a ladder
         service.news.announce()
         return {"stored": True}
 

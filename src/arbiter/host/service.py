@@ -18,6 +18,7 @@ from arbiter.host.accounts import new_worker
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
 from arbiter.host.intake import pending
+from arbiter.host.rounds import RoundError, make_round
 
 RESTART_AFTER = 2.0
 """Seconds before a local worker that died is started again."""
@@ -119,6 +120,19 @@ class Service:
                     file=sys.stderr,
                 )
         await self.news.post()
+
+    def ladder_step(self) -> bool:
+        """On a ladder, schedules the placement games of every new accepted version
+        as soon as no placement round is being played (after each version's intake
+        and each round's end): the ladder runs by itself. True if a round was made."""
+        if self.config.format.kind != "ladder":
+            return False
+        with self.db.session() as session:
+            try:
+                make_round(session, self.config)
+            except RoundError:
+                return False
+        return True
 
     async def _keep_worker(self, name: str, url: str) -> None:
         while not self._stopping:
