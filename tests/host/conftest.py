@@ -5,6 +5,7 @@ server fails instead of skipping."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator
@@ -25,8 +26,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         if os.environ.get("ARBITER_POSTGRES_TESTS") == "required":
             pytest.fail("ARBITER_POSTGRES_TESTS=required but ARBITER_POSTGRES_URL is not set")
         pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
+    with fresh_postgres() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """A new, empty database on the PostgreSQL server of ``ARBITER_POSTGRES_URL``,
+    dropped afterwards."""
     import sqlalchemy
 
+    assert POSTGRES is not None
     name = f"arbiter_test_{uuid.uuid4().hex[:12]}"
     admin = sqlalchemy.create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
     with admin.connect() as c:

@@ -4,7 +4,9 @@ contestants register with them and upload a C and a Python starter kit, a third'
 broken program is refused with its reason shown, the organiser starts a round, the
 standings already open in a contestant's browser fill in as the games end (pushed by
 the server), a game replays on the board, another's source stays hidden, a form
-without its CSRF token is refused, and the pages fit a 390 px phone. Screenshots go
+without its CSRF token is refused, and the pages fit a 390 px phone. Where a
+PostgreSQL server is given (CI), the whole contest runs on PostgreSQL. Where a
+PostgreSQL server is given (CI), the whole contest runs on PostgreSQL. Screenshots go
 to ``build/screenshots`` (or ``$ARBITER_SCREENSHOTS``).
 
 CI installs Chromium and sets ``ARBITER_BROWSER_TESTS=required``, so there these
@@ -21,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from tests.host.conftest import POSTGRES, fresh_postgres
 from tests.host.running import PASSWORD, contest_server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -99,10 +102,21 @@ def fits(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
-def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path) -> None:
-    text = (
-        'name = "Browser Cup"\ngame = "alquerque"\nregistration = "invite"\n[workers]\nlocal = 2\n'
-    )
+@pytest.fixture
+def database() -> Iterator[str | None]:
+    """The contest's database: a fresh PostgreSQL one where CI gives a server (so the
+    whole server runs on PostgreSQL there), else the default SQLite file."""
+    if POSTGRES is None:
+        yield None
+        return
+    with fresh_postgres() as url:
+        yield url
+
+
+def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: str | None) -> None:
+    text = 'name = "Browser Cup"\ngame = "alquerque"\nregistration = "invite"\n'
+    text += f'database = "{database}"\n' if database else ""
+    text += "[workers]\nlocal = 2\n"
     with contest_server(tmp_path, text) as (url, _):
         boss = person(browser, url)
         log_in(boss, "boss")
