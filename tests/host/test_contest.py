@@ -277,3 +277,22 @@ def test_a_submitted_program_that_attacks_the_server_reaches_none_of_it(
     for what in ("database", "key", "sources", "listing", "network", "signal"):
         assert f"blocked {what}" in said, said
     assert "REACHED" not in said
+
+
+def test_a_request_larger_than_any_upload_is_refused_unread(contest: dict[str, Any]) -> None:
+    alice = contest["clients"]["alice"]
+    huge = b"x" * (3 << 20)  # past the 1 MB upload limit and the 2 MB floor
+    done = alice.post(
+        "/versions",
+        data={"csrf": csrf(alice, "/me"), "language": "c"},
+        files={"source": ("main.c", huge)},
+    )
+    assert done.status_code == 413
+    before = len(alice.get("/me").text)
+    small = alice.post(  # within the body limit, past the contest's upload limit
+        "/versions",
+        data={"csrf": csrf(alice, "/me"), "language": "c"},
+        files={"source": ("main.c", b"x" * (1100 << 10))},
+    )
+    assert small.status_code == 400 and "larger than the limit of 1.0 MB" in small.text
+    assert len(alice.get("/me").text) == before  # no version was made

@@ -109,7 +109,15 @@ def create_app(
         yield
         await service.stop()
 
-    app = FastAPI(title=f"arbiter host: {config.name}", lifespan=lifespan, docs_url=None)
+    # no request body past the largest upload (or a worker's result: a record and two
+    # programs' stderr), so nobody fills the server's disk with one request
+    largest = max(config.limits.upload_kb * 1024, 2 << 20) + (64 << 10)
+    app = FastAPI(
+        title=f"arbiter host: {config.name}",
+        lifespan=lifespan,
+        docs_url=None,
+        max_body_size=largest,
+    )
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret_key(config.folder),

@@ -77,7 +77,7 @@ def unpack(
     check_file_name(filename)
     if len(data) > limits.upload_bytes:
         raise UploadError(
-            f"the upload is {_kb(len(data))}; the limit is {_kb(limits.upload_bytes)}"
+            f"the upload is larger than the limit of {_kb(limits.upload_bytes)}"
         )
     if not data:
         raise UploadError("the upload is empty")
