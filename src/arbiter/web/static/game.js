@@ -54,6 +54,7 @@ function render() {
     const li = document.createElement("li");
     li.textContent = m.text + (m.note ? `  (${m.note})` : "");
     li.dataset.ply = i + 1;
+    if (i % 2 === 0) li.dataset.no = `${i / 2 + 1}.`; // two columns: a number, then each side
     if (i === s.moves.length - 1) li.classList.add("current");
     list.appendChild(li);
   });

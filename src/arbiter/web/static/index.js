@@ -64,12 +64,6 @@ async function start() {
       $("error").textContent = e.message;
     }
   };
-  $("record-file").onchange = async (event) => {
-    const file = event.target.files[0];
-    if (!file) return;
-    sessionStorage.setItem("replay-text", await file.text());
-    location.href = "/replay";
-  };
   try {
     const list = await api("GET", "/api/tournaments");
     $("tournaments-box").hidden = !list.length;
@@ -85,5 +79,13 @@ async function start() {
     // no database on this server
   }
 }
+
+// a record file chosen at once, before the games list has come, still opens its replay
+$("record-file").onchange = async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  sessionStorage.setItem("replay-text", await file.text());
+  location.href = "/replay";
+};
 
 start().catch((e) => ($("error").textContent = e.message));
