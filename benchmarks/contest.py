@@ -21,97 +21,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import os
-import re
-import signal
-import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2 as httpx
-import psutil
 
 from arbiter.games import find_game
 
-PASSWORD = "a long enough password"
-ARBITER = [sys.executable, "-m", "arbiter.cli"]
-
-
-@contextlib.contextmanager
-def server(folder: Path, text: str) -> Iterator[str]:
-    contest = folder / "cup.toml"
-    contest.write_text(text)
-    env = dict(os.environ, ARBITER_PASSWORD=PASSWORD)
-    subprocess.run([*ARBITER, "host", str(contest), "--organiser", "boss"], env=env, check=True)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log = (folder / "server.log").open("w")
-    process = subprocess.Popen(
-        [*ARBITER, "host", str(contest), "--port", str(port)],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(150):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/api/standings", timeout=2).status_code == 200:
-                    break
-            time.sleep(0.2)
-        yield url
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-        log.close()
-
-
-def csrf(client: httpx.Client, path: str) -> str:
-    found = re.search(r'name="csrf-token" content="([^"]+)"', client.get(path).text)
-    assert found
-    return found.group(1)
-
-
-def person(url: str, name: str, register: bool = True) -> httpx.Client:
-    client = httpx.Client(base_url=url, timeout=60)
-    path = "/register" if register else "/login"
-    done = client.post(path, data={"name": name, "password": PASSWORD, "csrf": csrf(client, path)})
-    assert done.status_code == 303, done.text[:300]
-    return client
-
-
-def kill_a_worker_mid_game(database: Path, number: int) -> bool:
-    """Stops the worker of a game of round ``number`` under way, then kills it."""
-    db = sqlite3.connect(database)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        row = db.execute(
-            "SELECT games.id, worker, lease FROM games JOIN rounds ON rounds.id = round_id "
-            "WHERE rounds.number = ? AND games.state = 'leased'",
-            (number,),
-        ).fetchone()
-        for p in psutil.process_iter(["cmdline"]) if row else ():
-            line = p.info["cmdline"] or []
-            if "arbiter.host.worker" in line and row[1] in line:
-                p.suspend()
-                now = db.execute(
-                    "SELECT state, lease FROM games WHERE id = ?", (row[0],)
-                ).fetchone()
-                if now == ("leased", row[2]):
-                    p.kill()
-                    return True
-                p.resume()
-        time.sleep(0.01)
-    return False
+# the server as its user runs it, and what its users do, as the tests run them
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.host.running import (
+    contest_server,
+    csrf,
+    kill_a_worker_mid_game,
+    person,
+    settled,
+    upload,
+)
 
 
 async def viewers(url: str, count: int, seconds: float) -> list[float]:
@@ -153,24 +83,15 @@ def main() -> int:
             f"[workers]\nlocal = {args.workers}\nlease_seconds = 10\n"
             "[limits]\nversions_per_hour = 100\n"
         )
-        with server(folder, text) as url:
+        with contest_server(folder, text) as (url, _):
             started = time.monotonic()
             entrants = []
             for i in range(args.entrants):
                 client = person(url, f"entrant{i:02d}")
                 language, path = sources[i % 2]
-                data = {"csrf": csrf(client, "/me"), "language": language}
-                done = client.post(
-                    "/versions", data=data, files={"source": (path.name, path.read_bytes())}
-                )
-                entrants.append((client, int(done.headers["location"].rsplit("/", 1)[1])))
+                entrants.append((client, upload(client, path.name, path.read_bytes(), language)))
             for client, version in entrants:
-                while client.get(f"/api/versions/{version}").json()["state"] not in (
-                    "accepted",
-                    "refused",
-                ):
-                    time.sleep(0.2)
-                assert client.get(f"/api/versions/{version}").json()["state"] == "accepted"
+                assert settled(client, version)["state"] == "accepted"
             print(
                 f"intake: {args.entrants} versions built and checked in "
                 f"{time.monotonic() - started:.1f} s"
@@ -184,7 +105,8 @@ def main() -> int:
                 done = boss.post("/organiser/rounds", data={"csrf": csrf(boss, "/organiser")})
                 assert done.status_code == 303, done.text[:300]
                 if args.kill:
-                    killed += kill_a_worker_mid_game(folder / "cup.db", number)
+                    kill_a_worker_mid_game(folder / "cup.db", number)
+                    killed += 1
                 while True:
                     table = boss.get("/api/standings").json()
                     if len(table["rounds"]) == number and table["rounds"][-1]["state"] == "done":

@@ -1,19 +1,26 @@
 """A contest server run as its user runs it: ``arbiter host`` in a process of its own,
-with its local workers, on a free port; the organiser made from the command line."""
+with its local workers, on a free port; the organiser made from the command line; and
+what its users do over HTTP (register or log in, upload, wait for the gate) and what
+a test does to it (kill a worker mid-game). The tests and ``benchmarks/contest.py``
+share these."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
+import psutil
 
 PASSWORD = "a long enough password"
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
@@ -73,3 +80,71 @@ def contest_server(folder: Path, contest_text: str) -> Iterator[tuple[str, int]]
             process.wait()
         log.close()
         print((folder / "server.log").read_text()[-5000:])
+
+
+def csrf(client: httpx.Client, path: str = "/") -> str:
+    """The CSRF token of the page at ``path`` (every form's)."""
+    page = client.get(path)
+    found = re.search(r'name="csrf-token" content="([^"]+)"', page.text)
+    assert found, page.text[:300]
+    return found.group(1)
+
+
+def person(url: str, name: str, *, register: bool = True) -> httpx.Client:
+    """A client signed in as ``name``, registering it first unless ``register`` is
+    False (the organiser)."""
+    client = httpx.Client(base_url=url, timeout=60, follow_redirects=False)
+    path = "/register" if register else "/login"
+    done = client.post(path, data={"name": name, "password": PASSWORD, "csrf": csrf(client, path)})
+    assert done.status_code == 303, done.text[:500]
+    return client
+
+
+def upload(client: httpx.Client, filename: str, data: bytes, language: str = "") -> int:
+    """Uploads a version through the form; returns its id."""
+    done = client.post(
+        "/versions",
+        data={"csrf": csrf(client, "/me"), "language": language},
+        files={"source": (filename, data)},
+    )
+    assert done.status_code == 303, done.text[:500]
+    return int(done.headers["location"].rsplit("/", 1)[1])
+
+
+def settled(client: httpx.Client, version: int, timeout: float = 120) -> dict[str, Any]:
+    """A version's report once it is accepted or refused."""
+    deadline = time.monotonic() + timeout
+    while True:
+        data: dict[str, Any] = client.get(f"/api/versions/{version}").json()
+        if data["state"] in ("accepted", "refused"):
+            return data
+        assert time.monotonic() < deadline, data
+        time.sleep(0.3)
+
+
+def kill_a_worker_mid_game(database: Path, round_number: int, timeout: float = 60) -> int:
+    """Catches a game of round ``round_number`` under way, stops the worker playing it
+    (so it can no longer send the result), checks the game is still its, and kills
+    it; returns the game's id.
+
+    :raises AssertionError: if no game was caught under way within ``timeout``.
+    """
+    db = sqlite3.connect(database)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        row = db.execute(
+            "SELECT games.id, worker, lease FROM games JOIN rounds ON rounds.id = round_id "
+            "WHERE rounds.number = ? AND games.state = 'leased'",
+            (round_number,),
+        ).fetchone()
+        for p in psutil.process_iter(["cmdline"]) if row is not None else ():
+            line = p.info["cmdline"] or []
+            if "arbiter.host.worker" in line and row[1] in line:
+                p.suspend()
+                still = db.execute("SELECT state, lease FROM games WHERE id = ?", (row[0],))
+                if still.fetchone() == ("leased", row[2]):
+                    p.kill()
+                    return int(row[0])
+                p.resume()  # it finished that game just before: another try
+        time.sleep(0.02)
+    raise AssertionError(f"no game of round {round_number} was caught under way")

@@ -15,41 +15,25 @@ tests run or fail, never skip.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.chromium import SHOTS, launch, skip_without_chromium
 from tests.host.conftest import POSTGRES, fresh_postgres
 from tests.host.running import PASSWORD, contest_server
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-REQUIRED = os.environ.get("ARBITER_BROWSER_TESTS") == "required"
-SHOTS = Path(os.environ.get("ARBITER_SCREENSHOTS", "build/screenshots"))
 KITS = Path(__file__).parents[2] / "src" / "arbiter" / "games" / "alquerque" / "kits"
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
-
-if (CHROMIUM is None or sync_playwright is None) and not REQUIRED:
-    pytestmark = pytest.mark.skip(
-        reason="no Chromium or Playwright here (apt-get install chromium)"
-    )
+pytestmark = skip_without_chromium
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None, "no Chromium: apt-get install chromium"
-    assert sync_playwright is not None, "no Playwright: pip install playwright"
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    with launch() as chromium:
         yield chromium
-        chromium.close()
 
 
 def person(browser: Any, url: str, *, phone: bool = False) -> Any:
@@ -60,20 +44,15 @@ def person(browser: Any, url: str, *, phone: bool = False) -> Any:
     return page
 
 
-def log_in(page: Any, name: str) -> None:
-    page.goto("/login")
+def sign_in(page: Any, name: str, code: str | None = None) -> None:
+    """Logs ``name`` in, or registers it with an invitation ``code``."""
+    path = "/login" if code is None else "/register"
+    page.goto(path)
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORD)
-    page.click("form[action='/login'] button")
-    page.wait_for_url("**/me")
-
-
-def register(page: Any, name: str, code: str) -> None:
-    page.goto("/register")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.fill("input[name=code]", code)
-    page.click("form[action='/register'] button")
+    if code is not None:
+        page.fill("input[name=code]", code)
+    page.click(f"form[action='{path}'] button")
     page.wait_for_url("**/me")
 
 
@@ -119,7 +98,7 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
     text += "[workers]\nlocal = 2\n"
     with contest_server(tmp_path, text) as (url, _):
         boss = person(browser, url)
-        log_in(boss, "boss")
+        sign_in(boss, "boss")
         codes = []
         for _ in range(3):
             boss.goto("/organiser")
@@ -132,7 +111,7 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
             (bob, "bob", codes[1]),
             (carol, "carol", codes[2]),
         ):
-            register(page, name, code)
+            sign_in(page, name, code)
         assert upload(alice, KITS / "python" / "main.py", "python").startswith("accepted")
         assert upload(bob, KITS / "c" / "main.c", "c").startswith("accepted")
         broken = tmp_path / "broken.c"

@@ -15,7 +15,14 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from tests.host.running import PASSWORD, contest_server
+from tests.host.running import (
+    contest_server,
+    csrf,
+    kill_a_worker_mid_game,
+    person,
+    settled,
+    upload,
+)
 
 KITS = Path(__file__).parents[2] / "src" / "arbiter" / "games" / "alquerque" / "kits"
 
@@ -29,41 +36,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     )
     with contest_server(folder, text) as (url, _):
         yield url, folder
-
-
-def csrf(client: httpx.Client, path: str = "/") -> str:
-    page = client.get(path)
-    found = re.search(r'name="csrf-token" content="([^"]+)"', page.text)
-    assert found, page.text[:300]
-    return found.group(1)
-
-
-def person(url: str, name: str, *, register: bool = True) -> httpx.Client:
-    client = httpx.Client(base_url=url, timeout=30, follow_redirects=False)
-    path = "/register" if register else "/login"
-    done = client.post(path, data={"name": name, "password": PASSWORD, "csrf": csrf(client, path)})
-    assert done.status_code == 303, done.text[:500]
-    return client
-
-
-def upload(client: httpx.Client, filename: str, data: bytes, language: str = "") -> int:
-    done = client.post(
-        "/versions",
-        data={"csrf": csrf(client, "/me"), "language": language},
-        files={"source": (filename, data)},
-    )
-    assert done.status_code == 303, done.text[:500]
-    return int(done.headers["location"].rsplit("/", 1)[1])
-
-
-def settled(client: httpx.Client, version: int, timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        data: dict[str, Any] = client.get(f"/api/versions/{version}").json()
-        if data["state"] in ("accepted", "refused"):
-            return data
-        assert time.monotonic() < deadline, data
-        time.sleep(0.3)
 
 
 @pytest.fixture(scope="module")
@@ -176,35 +148,13 @@ def test_a_worker_killed_mid_game_loses_no_result_and_its_game_is_played_again(
 ) -> None:
     import sqlite3
 
-    import psutil
-
     _, folder = server
     boss = contest["clients"]["boss"]
     database = sqlite3.connect(folder / "cup.db")
     assert (
         boss.post("/organiser/rounds", data={"csrf": csrf(boss, "/organiser")}).status_code == 303
     )
-    deadline = time.monotonic() + 60
-    victim = None
-    while victim is None:  # a game under way, and the worker playing it, stopped
-        row = database.execute(
-            "SELECT games.id, worker, lease FROM games JOIN rounds ON rounds.id = round_id "
-            "WHERE rounds.number = 2 AND games.state = 'leased'"
-        ).fetchone()
-        for p in psutil.process_iter(["cmdline"]) if row is not None else ():
-            if "arbiter.host.worker" in (p.info["cmdline"] or []) and row[1] in p.info["cmdline"]:
-                p.suspend()  # it can no longer send a result
-                still = database.execute(
-                    "SELECT state, lease FROM games WHERE id = ?", (row[0],)
-                ).fetchone()
-                if still == ("leased", row[2]):
-                    victim = (row[0], p)
-                else:  # it finished that game just before: another try
-                    p.resume()
-        assert time.monotonic() < deadline, "no game of round 2 was caught under way"
-        time.sleep(0.02)
-    game_id, process = victim
-    process.kill()
+    game_id = kill_a_worker_mid_game(folder / "cup.db", 2)
     deadline = time.monotonic() + 120
     while True:
         table = boss.get("/api/standings").json()

@@ -6,7 +6,6 @@ skipped, unless ``ARBITER_KIT_LANGUAGES=required`` (CI installs them all)."""
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from arbiter.checkagent import check_agent
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.host.build import build
+from arbiter.host.config import Limits, contest_supervision
 from arbiter.host.kits import kits
 from arbiter.host.languages import LANGUAGES, available
 
@@ -38,7 +38,7 @@ def test_a_starter_kit_builds_and_passes_the_gate(tmp_path: Path, game: str, lan
     built = build(lang, kit.folder, tmp_path / "build", seconds=120, memory_mb=2048)
     assert built.ok, f"{built.problem}\n{built.log}"
     spec = find_game(game)
-    watch = replace(spec.supervision, network=False)
+    watch = contest_supervision(game, Limits().memory_mb)  # as a contest's gate runs it
     results = check_agent(spec, lang.commands()[1], cwd=str(tmp_path / "build"), supervision=watch)
     failed = [
         f"{r.check.name}: {r.verdict}\n" + "\n".join(r.transcript) for r in results if not r.passed

@@ -3,7 +3,6 @@ out, and is stored once, by the holder of its current lease only."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from dataclasses import replace
 from datetime import timedelta
@@ -12,65 +11,24 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
-from arbiter.agents.random import RandomAgent
-from arbiter.games import find_game
-from arbiter.host import accounts, queue
-from arbiter.host.config import from_dict
+from arbiter.host import queue
+from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
-from arbiter.host.models import Game, Setting, Version, now
+from arbiter.host.models import Game, Setting, now
 from arbiter.host.rounds import finish_round_if_done, make_round
 from arbiter.record import GameRecord
-from arbiter.referee.match import play_game
-from arbiter.referee.seat import LocalSeat
+from tests.host.contests import record_for, seeded
 
 
 @pytest.fixture
-def contest(tmp_path: Path, database_url: str) -> tuple[Database, object]:
-    config = from_dict(
-        {"game": "alquerque", "format": {"kind": "round-robin"}, "database": database_url},
-        base=tmp_path,
-        stem="cup",
-        where="cup.toml",
-    )
-    db = Database(config.database)
+def contest(tmp_path: Path, database_url: str) -> tuple[Database, ContestConfig]:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"), kind="round-robin")
     with db.session() as s:
-        for name in ("alice", "bob", "carol"):
-            account = accounts.create(s, name, "a long enough password")
-            s.add(
-                Version(
-                    account_id=account.id,
-                    number=1,
-                    language="python",
-                    filename="main.py",
-                    size=1,
-                    sha256="0" * 64,
-                    state="accepted",
-                )
-            )
-        s.commit()
         make_round(s, config)
     return db, config
 
 
-def record_for(db: Database, game_id: int) -> str:
-    """A real game between random agents, as a worker would send it."""
-    with db.session() as s:
-        g = s.get(Game, game_id)
-        assert g is not None
-        names = (f"{g.first.account.name} v1", f"{g.second.account.name} v1")
-        spec = find_game("alquerque")
-        game = spec.make()
-        seats = [
-            LocalSeat(RandomAgent(), game, spec.contest, seed=i, name=n)
-            for i, n in enumerate(names)
-        ]
-        record: GameRecord = asyncio.run(
-            play_game(spec, game, seats, spec.time_control, seed=g.seed)
-        )
-        return record.to_json()
-
-
-def test_a_game_is_leased_once_and_stored_once(contest: tuple[Database, object]) -> None:
+def test_a_game_is_leased_once_and_stored_once(contest: tuple[Database, ContestConfig]) -> None:
     db, config = contest
     with db.session() as s:
         first = queue.lease(s, "w1", 60)
@@ -84,7 +42,7 @@ def test_a_game_is_leased_once_and_stored_once(contest: tuple[Database, object])
 
 
 def test_a_lost_lease_puts_the_game_back_and_the_late_result_is_refused(
-    contest: tuple[Database, object],
+    contest: tuple[Database, ContestConfig],
 ) -> None:
     db, config = contest
     with db.session() as s:
@@ -109,7 +67,7 @@ def test_a_lost_lease_puts_the_game_back_and_the_late_result_is_refused(
 
 
 def test_a_record_of_another_game_or_one_that_does_not_verify_is_refused(
-    contest: tuple[Database, object],
+    contest: tuple[Database, ContestConfig],
 ) -> None:
     db, config = contest
     with db.session() as s:
@@ -129,7 +87,7 @@ def test_a_record_of_another_game_or_one_that_does_not_verify_is_refused(
             queue.finish(s, b.game_id, b.token, bad, ("", ""), ("alquerque", config.clock))
 
 
-def test_workers_asking_at_once_never_share_a_game(contest: tuple[Database, object]) -> None:
+def test_workers_asking_at_once_never_share_a_game(contest: tuple[Database, ContestConfig]) -> None:
     db, _ = contest
     got: list[int] = []
     lock = threading.Lock()
@@ -154,7 +112,7 @@ def test_workers_asking_at_once_never_share_a_game(contest: tuple[Database, obje
 
 
 def test_a_paused_contest_hands_out_no_game_and_a_round_ends_with_its_last_game(
-    contest: tuple[Database, object],
+    contest: tuple[Database, ContestConfig],
 ) -> None:
     db, config = contest
     with db.session() as s:

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.host import accounts, queue
-from arbiter.host.config import ContestConfig, from_dict
-from arbiter.host.db import Database
+from arbiter.host.config import from_dict
 from arbiter.host.models import Account, Bye, Game, Version
 from arbiter.host.plot import rating_svg
 from arbiter.host.rounds import (
@@ -24,52 +22,13 @@ from arbiter.host.rounds import (
     standings_of,
 )
 from arbiter.host.service import Service
-from tests.host.test_queue import record_for
-
-
-def contest(
-    tmp_path: Path, url: str, names: tuple[str, ...], kind: str = "swiss"
-) -> tuple[Database, ContestConfig]:
-    config = from_dict(
-        {"game": "alquerque", "format": {"kind": kind, "rounds": 2}, "database": url},
-        base=tmp_path,
-        stem="cup",
-        where="cup.toml",
-    )
-    db = Database(config.database)
-    with db.session() as s:
-        for name in names:
-            account = accounts.create(s, name, "a long enough password")
-            s.add(
-                Version(
-                    account_id=account.id,
-                    number=1,
-                    language="c",
-                    filename="main.c",
-                    size=1,
-                    sha256="0" * 64,
-                    state="accepted",
-                )
-            )
-        s.commit()
-    return db, config
-
-
-def play_round(db: Database, config: ContestConfig) -> None:
-    while True:
-        with db.session() as s:
-            lease = queue.lease(s, "w", 60)
-        if lease is None:
-            return
-        text = record_for(db, lease.game_id)
-        with db.session() as s:
-            queue.finish(s, lease.game_id, lease.token, text, ("", ""), ("alquerque", config.clock))
+from tests.host.contests import play_round, seeded, version
 
 
 def test_an_odd_swiss_field_gives_one_bye_credited_as_wins(
     tmp_path: Path, database_url: str
 ) -> None:
-    db, config = contest(tmp_path, database_url, ("alice", "bob", "carol"))
+    db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"))
     with db.session() as s:
         make_round(s, config)
         with pytest.raises(RoundError, match="still being played"):
@@ -95,7 +54,7 @@ def test_an_odd_swiss_field_gives_one_bye_credited_as_wins(
 def test_the_latest_round_is_played_again_with_the_same_pairings(
     tmp_path: Path, database_url: str
 ) -> None:
-    db, config = contest(tmp_path, database_url, ("alice", "bob"), kind="round-robin")
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"), kind="round-robin")
     with db.session() as s:
         make_round(s, config)
         before = [
@@ -117,31 +76,11 @@ def test_the_latest_round_is_played_again_with_the_same_pairings(
 def test_entrants_play_their_newest_accepted_version_and_not_when_disqualified(
     tmp_path: Path, database_url: str
 ) -> None:
-    db, _ = contest(tmp_path, database_url, ("alice", "bob"))
+    db, _ = seeded(tmp_path, database_url, ("alice", "bob"))
     with db.session() as s:
         alice = s.query(Account).filter_by(name="alice").one()
-        s.add(
-            Version(
-                account_id=alice.id,
-                number=2,
-                language="c",
-                filename="main.c",
-                size=1,
-                sha256="1" * 64,
-                state="accepted",
-            )
-        )
-        s.add(
-            Version(
-                account_id=alice.id,
-                number=3,
-                language="c",
-                filename="main.c",
-                size=1,
-                sha256="2" * 64,
-                state="refused",
-            )
-        )
+        s.add(version(alice.id, 2))
+        s.add(version(alice.id, 3, "refused"))
         s.commit()
         field = {e.name: e.version for e in entrants(s)}
         newest = s.query(Version).filter_by(account_id=alice.id, number=2).one()
@@ -164,7 +103,7 @@ def test_entrants_play_their_newest_accepted_version_and_not_when_disqualified(
 def test_three_swiss_rounds_of_four_never_pair_the_same_two_twice(
     tmp_path: Path, database_url: str
 ) -> None:
-    db, config = contest(tmp_path, database_url, ("alice", "bob", "carol", "dave"))
+    db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol", "dave"))
     config = replace(config, format=replace(config.format, rounds=3))
     pairs = []
     for _ in range(3):
@@ -181,7 +120,7 @@ def test_three_swiss_rounds_of_four_never_pair_the_same_two_twice(
 def test_the_rating_history_has_a_point_for_each_round_played(
     tmp_path: Path, database_url: str
 ) -> None:
-    db, config = contest(tmp_path, database_url, ("alice", "bob", "carol", "dave"))
+    db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol", "dave"))
     for _ in range(2):
         with db.session() as s:
             rnd = make_round(s, config)
@@ -199,7 +138,7 @@ def test_the_rating_history_has_a_point_for_each_round_played(
 
 
 def test_a_ladder_places_each_new_version_by_itself(tmp_path: Path, database_url: str) -> None:
-    db, config = contest(tmp_path, database_url, ("alice", "bob", "carol"), kind="ladder")
+    db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"), kind="ladder")
     service = Service(config, tmp_path / "cup.toml", db)
     assert service.ladder_step()  # the first versions: placement games
     assert not service.ladder_step()  # not while they are played
@@ -209,15 +148,7 @@ def test_a_ladder_places_each_new_version_by_itself(tmp_path: Path, database_url
     assert not service.ladder_step()  # nobody new
     with db.session() as s:
         alice = s.query(Account).filter_by(name="alice").one()
-        newest = Version(
-            account_id=alice.id,
-            number=2,
-            language="c",
-            filename="main.c",
-            size=1,
-            sha256="3" * 64,
-            state="accepted",
-        )
+        newest = version(alice.id, 2)
         s.add(newest)
         s.commit()
     assert service.ladder_step()

@@ -11,8 +11,6 @@ tests run or fail, never skip; elsewhere they skip when no Chromium is installed
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -28,20 +26,9 @@ import uvicorn
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.probes import find_position
 from arbiter.web.app import create_app
+from tests.chromium import SHOTS, launch, skip_without_chromium
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-REQUIRED = os.environ.get("ARBITER_BROWSER_TESTS") == "required"
-SHOTS = Path(os.environ.get("ARBITER_SCREENSHOTS", "build/screenshots"))
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
-
-if (CHROMIUM is None or sync_playwright is None) and not REQUIRED:
-    pytestmark = pytest.mark.skip(
-        reason="no Chromium or Playwright here (apt-get install chromium)"
-    )
+pytestmark = skip_without_chromium
 
 
 def move_path(game: str, s: Any, m: Any) -> tuple[int, ...]:
@@ -79,12 +66,8 @@ def url(db: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None, "no Chromium: apt-get install chromium"
-    assert sync_playwright is not None, "no Playwright: pip install playwright"
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    with launch() as chromium:
         yield chromium
-        chromium.close()
 
 
 @pytest.fixture

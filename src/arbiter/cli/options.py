@@ -24,43 +24,32 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
-def _bounded_int(low: int, high: int) -> Any:
-    """An argparse type for a whole number from ``low`` to ``high``."""
+def _bounded_int(low: int, high: int | None = None) -> Any:
+    """An argparse type for a whole number from ``low`` to ``high`` (no upper bound
+    without one)."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text!r} must be from {low} to {high}")
+        if value < low or (high is not None and value > high):
+            if high is not None:
+                want = f"from {low} to {high}"
+            else:
+                want = "0 or more" if low == 0 else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"{text!r} must be {want}")
         return value
 
     return parse
 
 
+_positive_int = _bounded_int(1)
+_nonnegative_int = _bounded_int(0)
+
+
 MAX_GAMES = 1_000_000
 """The most games one match plays."""
-
-
-def _nonnegative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
 
 
 def _specs(argv: Sequence[str]) -> list[Any]:

@@ -204,8 +204,12 @@ def create_app(
             **values,
         }
 
-    def page(request: Request, name: str, who: Account | None, **values: Any) -> HTMLResponse:
-        return templates.TemplateResponse(request, name, _page(request, who, **values))
+    def page(
+        request: Request, name: str, who: Account | None, status: int = 200, **values: Any
+    ) -> HTMLResponse:
+        return templates.TemplateResponse(
+            request, name, _page(request, who, **values), status_code=status
+        )
 
     # -- public pages ----------------------------------------------------------------
 
@@ -406,13 +410,10 @@ def create_app(
         try:
             account = log_in(s, name, password, address)
         except AccountError as e:
-            response = page(request, "login.html", None, error=str(e))
-            response.status_code = 429 if "too many" in str(e) else 401
-            return response
+            status = 429 if "too many" in str(e) else 401
+            return page(request, "login.html", None, error=str(e), status=status)
         s.commit()
-        request.session.clear()
-        request.session["account"] = account.id
-        return RedirectResponse("/me", status_code=303)
+        return start_session(request, account)
 
     @app.post("/logout", dependencies=[Depends(checked)], include_in_schema=False)
     def logout(request: Request) -> Response:
@@ -434,10 +435,13 @@ def create_app(
         try:
             account = register(s, name, password, code or None, open_=config.registration == "open")
         except AccountError as e:
-            response = page(request, "register.html", None, error=str(e))
-            response.status_code = 400
-            return response
+            return page(request, "register.html", None, error=str(e), status=400)
         s.commit()
+        return start_session(request, account)
+
+    def start_session(request: Request, account: Account) -> Response:
+        """Signs ``account`` in with a fresh session (a new CSRF token too) and opens
+        its page."""
         request.session.clear()
         request.session["account"] = account.id
         return RedirectResponse("/me", status_code=303)
@@ -618,17 +622,10 @@ def create_app(
     def lease(w: WorkerAuth, s: DbSession) -> Any:
         w.last_seen = now()
         s.commit()
-        got = _lease(w.name)
+        got = queue.lease(s, w.name, config.lease_seconds)
         if got is None:
             return Response(status_code=204)
-        return got
-
-    def _lease(name: str) -> dict[str, Any] | None:
-        with db.session() as s:
-            got = queue.lease(s, name, config.lease_seconds)
-            if got is None:
-                return None
-            return {**queue.job(s, got.game_id, contest_job), "lease": got.token}
+        return {**queue.job(s, got.game_id, contest_job), "lease": got.token}
 
     @app.post("/api/worker/games/{game_id}/heartbeat")
     def heartbeat(

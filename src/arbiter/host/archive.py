@@ -76,9 +76,7 @@ def unpack(
     """
     check_file_name(filename)
     if len(data) > limits.upload_bytes:
-        raise UploadError(
-            f"the upload is larger than the limit of {_kb(limits.upload_bytes)}"
-        )
+        raise UploadError(f"the upload is larger than the limit of {_kb(limits.upload_bytes)}")
     if not data:
         raise UploadError("the upload is empty")
     folder.mkdir(parents=True, exist_ok=False)

@@ -33,11 +33,12 @@ Example::
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from arbiter.clock import TimeControl
+from arbiter.contract import Supervision
 from arbiter.errors import ConfigError
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.host.languages import LANGUAGES, Language
@@ -95,6 +96,18 @@ class ContestConfig:
     @property
     def time_control(self) -> TimeControl:
         return TimeControl.parse(self.clock)
+
+
+def contest_supervision(game: str, memory_mb: float, isolation: str = "auto") -> Supervision:
+    """How a contest watches its programs, in the gate and in every game: the game's
+    own rulings with the contest's memory limit, and no network (a contestant's
+    program reaches nothing of the server's, nor anything else)."""
+    return replace(
+        find_game(game).supervision,
+        memory_limit_mb=float(memory_mb),
+        network=False,
+        isolation=isolation,
+    )
 
 
 def load(path: str | Path) -> ContestConfig:

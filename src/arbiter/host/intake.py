@@ -19,7 +19,6 @@ import hashlib
 import json
 import shutil
 import sys
-from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -27,12 +26,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arbiter.checkagent import check_agent
-from arbiter.contract import Supervision
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.host.archive import UploadError, UploadLimits, unpack
 from arbiter.host.build import build
-from arbiter.host.config import ContestConfig, load
+from arbiter.host.config import ContestConfig, contest_supervision, load
 from arbiter.host.db import Database
 from arbiter.host.languages import fill
 from arbiter.host.models import Account, Version, now
@@ -43,14 +41,6 @@ STATES = ("building", "checking", "accepted", "refused")
 def version_dir(config: ContestConfig, version_id: int) -> Path:
     """Where a version's sources (``source/``) and build (``build/``) are kept."""
     return config.folder / "versions" / str(version_id)
-
-
-def supervision(config: ContestConfig) -> Supervision:
-    """How the contest watches its programs: the game's own rulings with the
-    contest's memory limit, and no network (a contestant's program reaches nothing
-    of the server's, nor anything else)."""
-    spec = find_game(config.game)
-    return replace(spec.supervision, memory_limit_mb=float(config.limits.memory_mb), network=False)
 
 
 def submit(
@@ -141,7 +131,7 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
         version.state = "checking"
         session.commit()
         run = fill(language.run)
-        watch = replace(supervision(config), isolation=isolation)
+        watch = contest_supervision(config.game, config.limits.memory_mb, isolation)
         try:
             results = check_agent(
                 find_game(config.game),

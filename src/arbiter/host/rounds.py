@@ -204,29 +204,58 @@ def bye_points(session: Session) -> dict[int, float]:
     return {a: float(p) for a, p in rows}
 
 
-def standings_of(
-    session: Session, config: ContestConfig, up_to_round: int | None = None
-) -> Standings:
-    """The table of every stored game (of rounds up to ``up_to_round``, if given), by
-    entrant (byes are not games: see :func:`bye_points`)."""
-    query = select(Game).where(Game.state == "done").order_by(Game.id)
-    if up_to_round is not None:
-        query = query.join(Round, Round.id == Game.round_id).where(Round.number <= up_to_round)
-    done = list(session.scalars(query))
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A stored game, read once: its round's number, its seats' entrants, its record."""
+
+    round: int
+    pair: int
+    id: int
+    entrants: tuple[str, str]
+    record: GameRecord
+
+
+def played_games(session: Session) -> list[PlayedGame]:
+    """Every stored game, its record parsed, in the order they were made."""
     owner = dict(
         session.execute(
             select(Version.id, Account.name).join(Account, Account.id == Version.account_id)
         ).all()
     )
-    # only those who played: an entrant without a game would pull the ratings' centre
-    names = sorted({owner[v] for g in done for v in (g.first_id, g.second_id)})
+    rows = session.execute(
+        select(Game, Round.number)
+        .join(Round, Round.id == Game.round_id)
+        .where(Game.state == "done")
+        .order_by(Game.id)
+    )
+    return [
+        PlayedGame(
+            number,
+            g.round_id * 100_000 + g.pair,
+            g.id,
+            (owner[g.first_id], owner[g.second_id]),
+            GameRecord.from_json(g.record),
+        )
+        for g, number in rows
+    ]
+
+
+def table_of(config: ContestConfig, games: Sequence[PlayedGame]) -> Standings:
+    """The standings of ``games``, by entrant; only those who played are in it (an
+    entrant without a game would pull the ratings' centre)."""
+    names = sorted({name for g in games for name in g.entrants})
     index = {n: i for i, n in enumerate(names)}
-    games = []
-    for g in done:
-        record = GameRecord.from_json(g.record)
-        seats = (index[owner[g.first_id]], index[owner[g.second_id]])
-        games.append(StoredGame(g.id, g.round_id * 100_000 + g.pair, seats, record))
-    return standings(config.name, config.game, names, games)
+    stored = [
+        StoredGame(g.id, g.pair, (index[g.entrants[0]], index[g.entrants[1]]), g.record)
+        for g in games
+    ]
+    return standings(config.name, config.game, names, stored)
+
+
+def standings_of(session: Session, config: ContestConfig) -> Standings:
+    """The table of every stored game, by entrant (byes are not games: see
+    :func:`bye_points`)."""
+    return table_of(config, played_games(session))
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,13 +268,15 @@ class RatingPoint:
 
 
 def rating_history(session: Session, config: ContestConfig, name: str) -> list[RatingPoint]:
-    """``name``'s rating after each finished round it had played in by then."""
+    """``name``'s rating after each finished round it had played in by then (the games
+    read once, the ratings fitted again for each round)."""
+    games = played_games(session)
     out = []
     rounds = session.scalars(
         select(Round.number).where(Round.state == "done").order_by(Round.number)
     )
     for number in rounds:
-        for line in standings_of(session, config, number).lines:
+        for line in table_of(config, [g for g in games if g.round <= number]).lines:
             if line.name == name and line.games:
                 out.append(RatingPoint(number, line.rating.elo, line.rating.error))
     return out

@@ -31,6 +31,7 @@ from arbiter.agents.spec import AgentSpec
 from arbiter.contract import Program
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
+from arbiter.host.config import contest_supervision
 from arbiter.host.languages import fill
 from arbiter.referee.series import GameJob, interrupt_on_termination, play_job
 from arbiter.referee.transcript import game_dir
@@ -114,11 +115,7 @@ class Worker:
             program = Program.from_command(command, cwd=str(folder), name=player["name"])
             agents.append(AgentSpec(player["name"], program=program))
         supervision = replace(
-            spec.supervision,
-            memory_limit_mb=float(job["memory_mb"]),
-            network=bool(job.get("network", False)),
-            isolation=self.isolation,
-            log_dir=logs,
+            contest_supervision(spec.name, job["memory_mb"], self.isolation), log_dir=logs
         )
         record = play_job(
             GameJob(

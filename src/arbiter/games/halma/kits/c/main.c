@@ -42,6 +42,31 @@ static void add(int fx, int fy, int tx, int ty, int jump) {
     }
 }
 
+/* Every square the piece on (x, y) reaches by a chain of hops (its start, empty
+ * while it jumps, not counted), and for each the square its last hop came from. */
+static void hops(int x, int y, int reached[16][16]) {
+    int todo[256], top = 0;
+    char piece = board[y][x];
+    memset(reached, 0, 16 * 16 * sizeof(int));
+    board[y][x] = '.';
+    reached[y][x] = 1;
+    todo[top++] = 16 * y + x;
+    while (top) {
+        int a = todo[--top], ax = a % 16, ay = a / 16;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int ox = ax + dx, oy = ay + dy, lx = ax + 2 * dx, ly = ay + 2 * dy;
+                if (!(dx || dy) || !inside(lx, ly) || reached[ly][lx]) continue;
+                if (board[oy][ox] == '.' || board[ly][lx] != '.') continue;
+                reached[ly][lx] = 1;
+                parent[ly][lx] = a;
+                todo[top++] = 16 * ly + lx;
+            }
+    }
+    board[y][x] = piece;
+    reached[y][x] = 0;
+}
+
 static void generate(void) {
     count = 0;
     for (int y = 0; y < 16; y++)
@@ -51,23 +76,11 @@ static void generate(void) {
                 for (int dx = -1; dx <= 1; dx++)
                     if ((dx || dy) && inside(x + dx, y + dy) && board[y + dy][x + dx] == '.')
                         add(x, y, x + dx, y + dy, 0);
-            int todo[256], top = 0, seen[16][16] = {{0}};
-            board[y][x] = '.'; /* its start is empty while it jumps */
-            seen[y][x] = 1;
-            todo[top++] = 16 * y + x;
-            while (top) {
-                int a = todo[--top], ax = a % 16, ay = a / 16;
-                for (int dy = -1; dy <= 1; dy++)
-                    for (int dx = -1; dx <= 1; dx++) {
-                        int ox = ax + dx, oy = ay + dy, lx = ax + 2 * dx, ly = ay + 2 * dy;
-                        if (!(dx || dy) || !inside(lx, ly) || seen[ly][lx]) continue;
-                        if ((ox == x && oy == y) || board[oy][ox] == '.' || board[ly][lx] != '.') continue;
-                        seen[ly][lx] = 1;
-                        todo[top++] = 16 * ly + lx;
-                        add(x, y, lx, ly, 1);
-                    }
-            }
-            board[y][x] = me;
+            int reached[16][16];
+            hops(x, y, reached);
+            for (int ly = 0; ly < 16; ly++)
+                for (int lx = 0; lx < 16; lx++)
+                    if (reached[ly][lx]) add(x, y, lx, ly, 1);
         }
     /* 1(b): while a piece is in the camp, move one out, else one further from the corner */
     int at_home = 0, out = 0, deeper = 0, cx = me == 'B' ? 0 : 15, cy = cx;
@@ -89,32 +102,16 @@ static void generate(void) {
     count = kept;
 }
 
-/* The path of hops of a jump, found again by a search from its start. */
+/* The squares of a jump from its end back to its start; returns the number of hops. */
 static int path(Move m, int *xs, int *ys) {
-    int todo[256], top = 0, seen[16][16] = {{0}};
-    board[m.fy][m.fx] = '.';
-    seen[m.fy][m.fx] = 1;
-    todo[top++] = 16 * m.fy + m.fx;
-    while (top) {
-        int a = todo[--top], ax = a % 16, ay = a / 16;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                int ox = ax + dx, oy = ay + dy, lx = ax + 2 * dx, ly = ay + 2 * dy;
-                if (!(dx || dy) || !inside(lx, ly) || seen[ly][lx]) continue;
-                if ((ox == m.fx && oy == m.fy) || board[oy][ox] == '.' || board[ly][lx] != '.') continue;
-                seen[ly][lx] = 1;
-                parent[ly][lx] = a;
-                todo[top++] = 16 * ly + lx;
-            }
-    }
-    board[m.fy][m.fx] = me;
-    int n = 0, at = 16 * m.ty + m.tx;
+    int reached[16][16], n = 0, at = 16 * m.ty + m.tx;
+    hops(m.fx, m.fy, reached);
     while (at != 16 * m.fy + m.fx) {
         xs[n] = at % 16; ys[n] = at / 16; n++;
         at = parent[at / 16][at % 16];
     }
     xs[n] = m.fx; ys[n] = m.fy;
-    return n; /* hops, the squares listed from the end back to the start */
+    return n;
 }
 
 /* The move to play: here one that goes furthest towards the opposing corner. */
