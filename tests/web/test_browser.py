@@ -100,7 +100,15 @@ def pieces(page: Any) -> dict[str, str]:
 
 
 def click_cell(page: Any, cell: int) -> None:
-    page.click(f'g.cell[data-cell="{cell}"] .hit', force=True)
+    """Clicks a cell's hit circle as found at that instant.
+
+    The board is redrawn whole on every update the server pushes, so a mouse click
+    aimed at a circle found a moment before can meet its replacement half drawn
+    ("element is not visible"); the event is dispatched to the circle the query finds
+    in the same page task instead. Real mouse clicks, hit-testing included, are
+    played by test_each_board_is_played_by_clicking_and_the_engine_answers.
+    """
+    page.locator(f'g.cell[data-cell="{cell}"] .hit').dispatch_event("click")
 
 
 def moves_listed(page: Any) -> int:
