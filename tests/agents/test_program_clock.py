@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from arbiter.agents.program import ProgramClock
+from arbiter.agents.program import SPENT_MARGIN, ProgramClock
 from arbiter.clock import Charging, TimeControl
 
 pytestmark = pytest.mark.timing  # what these tests assert depends on measured time
@@ -81,7 +81,7 @@ def test_wall_charging_counts_the_time_since_the_program_started_against_the_fir
     less for its first move: no less than what passed since it was started."""
     code = (
         "import time; time.sleep(0.5)\n"
-        "from arbiter.agents.program import ProgramClock\n"
+        "from arbiter.agents.program import SPENT_MARGIN, ProgramClock\n"
         "from arbiter.clock import Charging, TimeControl\n"
         "clock = ProgramClock(TimeControl.per_move_seconds(1000.0), 0, Charging.WALL)\n"
         "clock.message_received()\n"
@@ -98,3 +98,14 @@ def test_wall_charging_counts_the_time_since_the_program_started_against_the_fir
     assert child.wait(timeout=30) == 0
     assert 1000.0 - age - 0.05 <= limit <= 1000.0 - 0.5
     assert remaining == pytest.approx(1000.0)  # per move: refilled
+
+
+def test_the_base_time_counts_as_spent_a_margin_before_it_runs_out() -> None:
+    """A program that took its last hundredth of a second as time in hand would make
+    its next move, judged by the referee, in overtime: Chinese checkers' home rule
+    then costs it the game (seen in a CI run)."""
+    clock, _ = started("1 ot=1")
+    assert not clock.out_of_time()
+    clock.clock = clock.clock.spend(0, 1.0 - SPENT_MARGIN / 2)
+    assert not clock.clock.in_overtime(0)
+    assert clock.out_of_time()

@@ -22,6 +22,13 @@ from arbiter.game import Player
 MIN_BUDGET = 0.02
 """The least a move is given, in seconds, however little is left."""
 
+SPENT_MARGIN = 0.1
+"""Seconds of base time still left at which a program takes its base time as spent:
+what a move still costs after the program judges it (writing the reply, the
+referee's reading of it) and what the referee counts that the program does not see
+(a shell that started it). A program that judged its last 0.01 s as time in hand
+would make a move in overtime judged as one made before it."""
+
 
 class ProgramClock:
     """One program's own account of its clock (see the module docstring)."""
@@ -70,8 +77,9 @@ class ProgramClock:
 
     def out_of_time(self) -> bool:
         """True when the base time is spent, counting what this move has cost so far
-        (the move now being chosen is judged as one made in overtime)."""
-        return self.clock.base_spent(self.seat, self._now() - self._mark)
+        and :data:`SPENT_MARGIN` (the move now being chosen is judged as one made in
+        overtime)."""
+        return self.clock.base_spent(self.seat, self._now() - self._mark + SPENT_MARGIN)
 
     def replied(self) -> None:
         """Charges the move just answered to the program's own clock."""
