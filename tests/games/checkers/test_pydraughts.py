@@ -23,11 +23,13 @@ def paths(game: Checkers, s) -> dict[tuple[int, ...], object]:
 
 def test_move_sets_agree_along_random_games(core_path: str) -> None:
     game = Checkers()
-    # each core meets its own games (pydraughts is the slow part: 120 games a core);
-    # tests/test_core.py holds the two cores to each other
+    # each core meets its own games; pydraughts is the slow part (9 ms a position),
+    # so the pure rules, the reference the compiled core is held to along random and
+    # long games (tests/test_core.py), meet 120 games and the compiled core 40
     rng = random.Random(2011 if core_path != "pure" else 2012)
+    games = 120 if core_path == "pure" else 40
     positions = captures = multi = wins = 0
-    for _ in range(120):
+    for _ in range(games):
         s, board = game.initial(), Board(variant="english")
         while game.outcome(s) is None and not board.is_over():
             theirs = {tuple(m.steps_move): m for m in board.legal_moves()}
@@ -47,5 +49,5 @@ def test_move_sets_agree_along_random_games(core_path: str) -> None:
             wins += 1
         elif out is None:
             assert board.winner() == 0  # only its own draw rules end a game early
-    assert wins > 100
-    assert positions > 4000 and captures > 400 and multi > 20
+    assert wins > games * 5 // 6
+    assert positions > games * 33 and captures > games * 10 // 3 and multi > games // 6
