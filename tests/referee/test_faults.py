@@ -61,9 +61,9 @@ class SlowRandom(RandomAgent):  # type: ignore[type-arg]
 
 
 def play(spec, seat, tc: str = "st=1", opponent_agent=None):
-    """A game of at most 30 plies between ``seat`` (first) and a random engine (which
+    """A game of at most 12 plies between ``seat`` (first) and a random engine (which
     may wait, at no CPU cost, as long as it likes: its wall backstop is wide)."""
-    options = {"max_plies": 30}
+    options = {"max_plies": 12}
     game = spec.make(options)
     patient = Supervision(backstop_factor=60.0)
     opponent = LocalSeat(
