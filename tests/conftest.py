@@ -24,6 +24,23 @@ atexit.register(shutil.rmtree, _KEY_DIR, ignore_errors=True)
 os.environ["ARBITER_RECORD_KEY"] = os.path.join(_KEY_DIR, "key")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Compiles arbiter's modules to bytecode once, before any test starts a program.
+
+    An editable install has no bytecode of its own, and where PYTHONDONTWRITEBYTECODE
+    is set (as on some CI machines) nothing writes it: every program the tests start
+    (``arbiter agent`` once a move in Halma, hundreds of them) would compile arbiter
+    again, about 70 ms each. :mod:`compileall` writes it whatever that setting says,
+    and skips modules already compiled."""
+    import compileall
+    import re
+
+    if not hasattr(config, "workerinput"):  # the controller, before the workers start
+        # starter kits are contestants' sources, shipped as they are
+        kits = re.compile(r"[/\\]kits[/\\]")
+        compileall.compile_dir(os.path.dirname(core.__file__), quiet=1, rx=kits)
+
+
 BOTH_PATHS = ("test_rules", "test_openspiel", "test_pydraughts", "test_perft_files")
 """The rules and reference tests, run once on each core (compiled and pure)."""
 
