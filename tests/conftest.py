@@ -3,6 +3,7 @@
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 
@@ -35,6 +36,9 @@ def pytest_configure(config: pytest.Config) -> None:
     import compileall
     import re
 
+    # pytest keeps its rewritten test modules as bytecode too (each worker rewrote
+    # them all again: 3 s of CPU a process)
+    sys.dont_write_bytecode = False
     if not hasattr(config, "workerinput"):  # the controller, before the workers start
         # starter kits are contestants' sources, shipped as they are
         kits = re.compile(r"[/\\]kits[/\\]")

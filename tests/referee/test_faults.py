@@ -60,6 +60,13 @@ class SlowRandom(RandomAgent):  # type: ignore[type-arg]
         return super().choose(s, limit)
 
 
+OUT_OF_TIME = frozenset({Fault.SLEEP, Fault.BURN, Fault.BURN_THREAD})
+"""Faults that lose on time at the fault move however long the move's time: played on
+a short clock, they cost the suite little waiting and burning. (A burner in a child
+process is not among them: where a program must run alone, it loses for the child,
+which the referee must see before the time is up.)"""
+
+
 def play(spec, seat, tc: str = "st=1", opponent_agent=None):
     """A game of at most 12 plies between ``seat`` (first) and a random engine (which
     may wait, at no CPU cost, as long as it likes: its wall backstop is wide)."""
@@ -130,7 +137,10 @@ def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> N
     # a wall-charged contest (Alquerque) counts a program's start and whatever it
     # floods before its move: 2 s, so a loaded machine is not a fault of the program
     wall = spec.supervision.charging is Charging.WALL
-    record = play(spec, seat, "st=2" if wall else "st=1")
+    clock = "st=2" if wall else "st=1"
+    if fault in OUT_OF_TIME:
+        clock = "st=0.3"  # it loses on time at its first move whatever the clock
+    record = play(spec, seat, clock)
     rulings = acceptable(
         fault,
         once_per_move=files,
