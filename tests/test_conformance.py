@@ -11,7 +11,7 @@ from .conformance import check_game, check_notation, random_position
 
 @pytest.mark.parametrize("name", game_names())
 def test_game_conforms(name: str) -> None:
-    check_game(find_game(name), n_games=20, seed=7)
+    check_game(find_game(name), n_games=12, seed=7)
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -25,9 +25,9 @@ def test_move_sets_agree_along_random_games(core_path: str) -> None:
     game = Checkers()
     # each core meets its own games; pydraughts is the slow part (9 ms a position),
     # so the pure rules, the reference the compiled core is held to along random and
-    # long games (tests/test_core.py), meet 120 games and the compiled core 40
+    # long games (tests/test_core.py), meet 80 games and the compiled core 30
     rng = random.Random(2011 if core_path != "pure" else 2012)
-    games = 120 if core_path == "pure" else 40
+    games = 80 if core_path == "pure" else 30
     positions = captures = multi = wins = 0
     for _ in range(games):
         s, board = game.initial(), Board(variant="english")

@@ -87,7 +87,7 @@ def test_random_positions_agree_with_the_reference() -> None:
             assert pairs(s) == reference.legal_moves(board_of(s), colour)
             legal = set(GAME.legal_moves(s))
             mine = [c for c in range(CELLS) if (s.pieces[s.to_move] >> c) & 1]
-            for a in rng.sample(mine, 4):
+            for a in rng.sample(mine, 2):  # every square, from two of the mover's pieces
                 for b in range(CELLS):
                     assert GAME.is_legal(s, Move(a, b)) == (Move(a, b) in legal), (s, a, b)
             checked += 1
