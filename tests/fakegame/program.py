@@ -1,8 +1,7 @@
 """The test game's contest program: ``program.py lines|files MODE [SEED]``.
 
 MODE is a built-in engine (``random``, ``greedy``, ``alphabeta``), run through the
-game's agent side; ``faulty:FAULT:TAG``, the random engine committing FAULT at its
-first move (see :mod:`arbiter.agents.faulty`); or a misbehaviour: ``ponder`` plays
+game's agent side; or a misbehaviour: ``ponder`` plays
 the first legal move and then burns 0.25 s of CPU after each reply; ``lazy`` moves
 only its lead token and burns 0.12 s of CPU before each reply.
 """
@@ -13,7 +12,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from arbiter.agents.faulty import Fault, FaultyAgent
 from arbiter.agents.registry import make_agent
 from arbiter.contract import AgentRun
 from tests.fakegame import RACE, RACE_FILES
@@ -57,20 +55,9 @@ def main() -> int:
     if mode in ("ponder", "lazy"):
         misbehave(mode)
         return 0
-    agent = make_agent(spec, "random" if mode.startswith("faulty:") else mode)
-    reply_filter = None
-    faulty = None
-    if mode.startswith("faulty:"):
-        _, fault, tag = mode.split(":", 2)
-        faulty = FaultyAgent(agent, spec, Fault(fault), tag=tag)
-        agent, reply_filter = faulty, faulty.reply_filter
-    run = AgentRun(
-        spec.time_control, sys.stdin, sys.stdout, sys.stderr, seed=seed, reply_filter=reply_filter
-    )
-    status = spec.serve(agent, spec.make(), [], run)
-    if faulty is not None:
-        faulty.after_game()
-    return status
+    agent = make_agent(spec, mode)
+    run = AgentRun(spec.time_control, sys.stdin, sys.stdout, sys.stderr, seed=seed)
+    return spec.serve(agent, spec.make(), [], run)
 
 
 if __name__ == "__main__":

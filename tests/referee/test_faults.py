@@ -1,6 +1,7 @@
-"""One fault suite for every game: a built-in engine that misbehaves on purpose, in a
-real process, against every game in the registry. Each case checks the loser, the
-reason, and that nothing the program started outlives its game."""
+"""One fault suite for every contest game: a built-in engine that misbehaves on purpose,
+in a real process, in each of the five games (between them every seat shape: lines,
+a program run once per move, the mediator's). Each case checks the loser, the reason,
+and that nothing the program started outlives its game."""
 
 from __future__ import annotations
 
@@ -19,14 +20,13 @@ from arbiter.agents.random import RandomAgent
 from arbiter.clock import Charging, TimeControl
 from arbiter.contract import Program, Supervision
 from arbiter.errors import Reason
-from arbiter.games import find_game, game_names
+from arbiter.games import GAME_NAMES, find_game
 from arbiter.referee.file_seat import FileSeat, runs_once_per_move
 from arbiter.referee.match import play_game
 from arbiter.referee.replay import replay
 from arbiter.referee.sandbox import detect
 from arbiter.referee.seat import LocalSeat
 
-PROGRAM = Path(__file__).resolve().parent.parent / "fakegame" / "program.py"
 PIDS_LIMIT = any(c in ("pids", "unified") for c, _ in detect().parents)
 WALLED = detect().own_uids or detect().namespaces
 
@@ -82,23 +82,19 @@ def play(spec, seat, tc: str = "st=1", opponent_agent=None):
 
 
 def faulty(game: str, fault: Fault, tag: str, workdir: Path) -> Program:
-    if game in ("race", "race-files"):
-        shape = "files" if game == "race-files" else "lines"
-        argv = (sys.executable, str(PROGRAM), shape, f"faulty:{fault}:{tag}")
-    else:
-        argv = (
-            sys.executable,
-            "-m",
-            "arbiter.cli",
-            "agent",
-            game,
-            "--engine",
-            "random",
-            "--fault",
-            str(fault),
-            "--fault-tag",
-            tag,
-        )
+    argv = (
+        sys.executable,
+        "-m",
+        "arbiter.cli",
+        "agent",
+        game,
+        "--engine",
+        "random",
+        "--fault",
+        str(fault),
+        "--fault-tag",
+        tag,
+    )
     return Program(argv, str(workdir), f"faulty {fault}")
 
 
@@ -121,7 +117,7 @@ def left_behind(tag: str) -> list[int]:
 
 
 @pytest.mark.parametrize("fault", list(Fault))
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", GAME_NAMES)  # the contests' games: each seat shape is among them
 def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> None:
     spec = find_game(game)
     tag = uuid.uuid4().hex
@@ -164,7 +160,7 @@ def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> N
     "game",
     [
         g
-        for g in game_names()
+        for g in GAME_NAMES
         if not runs_once_per_move(find_game(g)) and find_game(g).supervision.charging == "cpu"
     ],
 )
