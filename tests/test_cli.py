@@ -199,9 +199,9 @@ def test_replay_reports_a_line_that_is_not_utf8_and_checks_the_rest(tmp_path, ca
 
 
 def test_match_with_a_game_clock(tmp_path, capsys) -> None:
-    (r,) = recorded_match(tmp_path / "g.jsonl", "checkers alphabeta greedy --games 1 --tc 20+0.1")
-    assert "time control 20+0.1" in capsys.readouterr().out
-    assert r.time_control == "20+0.1"
+    (r,) = recorded_match(tmp_path / "g.jsonl", "checkers alphabeta greedy --games 1 --tc 2+0.1")
+    assert "time control 2+0.1" in capsys.readouterr().out
+    assert r.time_control == "2+0.1"
 
 
 def test_bad_time_control_is_a_one_line_error(capsys) -> None:

@@ -216,7 +216,7 @@ def test_agents_file_names_each_entry_and_its_mistakes(tmp_path) -> None:
 def test_openings_are_refused_for_programs_of_a_game_that_cannot_set_a_position(
     tmp_path, capsys
 ) -> None:
-    program = f"{sys.executable} -m arbiter.cli agent votey"
+    program = f"{sys.executable} -m arbiter.cli agent votey --engine random"
     argv = ["tournament", "votey", "--agent", "random", "--agent", program]
     assert main([*argv, "--openings", "4", "--db", str(tmp_path / "a.db")]) == 1
     assert "votey programs always play from the game's start" in capsys.readouterr().err
