@@ -21,7 +21,25 @@ public class Main {
     static char[][] board = new char[16][];
     static char me;
 
-    record Move(int from, int to, boolean jump, List<Integer> path) {}
+    // a plain class, not a record: a record's methods are made at run time, which
+    // costs a program started once a move some 20 ms of CPU
+    static final class Move {
+        final int from, to;
+        final boolean jump;
+        final List<Integer> path;
+
+        Move(int from, int to, boolean jump, List<Integer> path) {
+            this.from = from;
+            this.to = to;
+            this.jump = jump;
+            this.path = path;
+        }
+
+        int from() { return from; }
+        int to() { return to; }
+        boolean jump() { return jump; }
+        List<Integer> path() { return path; }
+    }
 
     static boolean inBlackCamp(int x, int y) {
         int[] row = {5, 5, 4, 3, 2};
@@ -118,11 +136,15 @@ public class Main {
         List<Move> moves = legalMoves();
         if (moves.isEmpty()) return;
         Move m = choose(moves);
+        StringBuilder text = new StringBuilder(); // not printf: its formatter is slow to load
+        List<Integer> p = m.path();
+        for (int i = 0; i + 1 < p.size(); i++) {
+            int a = p.get(i), b = p.get(i + 1);
+            text.append(m.jump() ? 'J' : 'E').append(' ').append(a % 16).append(',').append(a / 16)
+                    .append(' ').append(b % 16).append(',').append(b / 16).append('\n');
+        }
         try (PrintWriter out = new PrintWriter("output.txt")) {
-            List<Integer> p = m.path();
-            for (int i = 0; i + 1 < p.size(); i++)
-                out.printf("%c %d,%d %d,%d%n", m.jump() ? 'J' : 'E', p.get(i) % 16, p.get(i) / 16,
-                        p.get(i + 1) % 16, p.get(i + 1) / 16);
+            out.print(text);
         }
     }
 }
