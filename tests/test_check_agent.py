@@ -444,3 +444,35 @@ def test_each_game_checks_a_program_s_timing_on_its_own_clock(name, timing, cloc
     found = [c for c in checks(find_game(name), "st=60") if c.name == timing]
     assert len(found) == 1
     assert (found[0].clock, found[0].stop_at, found[0].start) == (clock, stop_at, None)
+
+
+@pytest.mark.parametrize(("game", "together"), [("halma", True), ("alquerque", False)])
+def test_the_whole_games_are_played_at_once_only_where_the_contest_charges_cpu(
+    monkeypatch: pytest.MonkeyPatch, game: str, together: bool
+) -> None:
+    """Two games at once take nothing from a program's CPU time but would from its
+    wall time: Alquerque's gate (wall time) plays one game at a time, and every check
+    of timing is played alone."""
+    import asyncio
+
+    from arbiter import checkagent
+
+    running: list[str] = []
+    overlaps: list[tuple[str, ...]] = []
+
+    async def fake_play(spec, command, check, workdir, **kwargs):  # type: ignore[no-untyped-def]
+        running.append(check.name)
+        overlaps.append(tuple(running))
+        await asyncio.sleep(0.05)
+        running.remove(check.name)
+        return checkagent.Result(check, True, "1-0 by test")
+
+    monkeypatch.setattr(checkagent, "play", fake_play)
+    spec = find_game(game)
+    results = check_agent(spec, "true")
+    assert [r.check.name for r in results] == [c.name for c in checks(spec, None)]
+    crowded = [names for names in overlaps if len(names) > 1]
+    if together:
+        assert crowded == [("first seat", "second seat")]
+    else:
+        assert crowded == []

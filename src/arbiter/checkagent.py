@@ -1,7 +1,8 @@
 """``arbiter check-agent``: a conformance check a contestant runs before submitting.
 
 The program plays through the contest's exact protocol and clock, against the
-built-in random player: a whole game in each seat and a game on a short clock;
+built-in random player: a whole game in each seat (the two at once where the
+contest charges CPU time) and a game on a short clock;
 then what :mod:`arbiter.probes` gives for its game, which exercises the rules
 people get wrong: single moves from prepared positions (checkers, Halma), or games
 against an opponent that steers into them (Votey, Alquerque, Chinese checkers).
@@ -20,7 +21,7 @@ from typing import Any
 from arbiter.agents.base import Agent
 from arbiter.agents.random import RandomAgent
 from arbiter.agents.steering import SteeringAgent
-from arbiter.clock import TimeControl
+from arbiter.clock import Charging, TimeControl
 from arbiter.contract import Check, GameSpec, Program, Supervision
 from arbiter.probes import SHORT_CLOCK, STEERED_PLIES
 from arbiter.record import GameRecord
@@ -76,6 +77,19 @@ def run(
 ) -> Result:
     """Plays one check (``cwd``: the program's own directory; ``supervision``: the
     contest's, default the game's)."""
+    return asyncio.run(play(spec, command, check, workdir, cwd=cwd, supervision=supervision))
+
+
+async def play(
+    spec: GameSpec[Any, Any],
+    command: str,
+    check: Check,
+    workdir: str,
+    *,
+    cwd: str | None = None,
+    supervision: Supervision | None = None,
+) -> Result:
+    """Plays one check in the running event loop (see :func:`run`)."""
     game_options: dict[str, Any] = {}
     start = None if check.start is None else spec.notation.parse_position(check.start)
     if check.stop_at is not None:
@@ -90,9 +104,7 @@ def run(
     opponent: LocalSeat[Any, Any] = LocalSeat(agent, game, spec.contest, seed=7)
     seats = [seat, opponent] if check.seat == 0 else [opponent, seat]
     tc = TimeControl.parse(check.clock) if check.clock else spec.time_control
-    record: GameRecord = asyncio.run(
-        play_game(spec, game, seats, tc, start=start, options=game_options)
-    )
+    record: GameRecord = await play_game(spec, game, seats, tc, start=start, options=game_options)
     out = record.outcome
     lost = out.reason.is_fault and out.winner == 1 - check.seat
     verdict = f"{out.result()} by {out.reason}" + (f" ({out.detail})" if out.detail else "")
@@ -113,11 +125,28 @@ def check_agent(
     """Runs every check of ``spec`` on ``command`` (started in a copy of ``cwd``, its
     own directory, if given; watched by ``supervision``, default the game's).
 
+    Where the contest charges CPU time the two whole games are played at once (they
+    are most of the checks' time, a Halma program's some hundred starts): another
+    game beside it takes nothing from a program's CPU time. Under wall time, and for
+    the checks of timing, one game at a time.
+
     :raises ConfigError: for a command that is empty or badly quoted.
     """
     Program.from_command(command)  # a command that is empty or badly quoted: at once
+    watch = supervision or spec.supervision
+    todo = checks(spec, clock)
+    together = 2 if watch.charging is Charging.CPU else 0  # the whole games, first
     with tempfile.TemporaryDirectory(prefix="arbiter-check-") as workdir:
-        return [
+
+        async def whole_games() -> list[Result]:
+            games = [
+                play(spec, command, check, workdir, cwd=cwd, supervision=supervision)
+                for check in todo[:together]
+            ]
+            return list(await asyncio.gather(*games))
+
+        results = asyncio.run(whole_games()) if together else []
+        return results + [
             run(spec, command, check, workdir, cwd=cwd, supervision=supervision)
-            for check in checks(spec, clock)
+            for check in todo[together:]
         ]
