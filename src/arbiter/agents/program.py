@@ -22,6 +22,13 @@ from arbiter.game import Player
 MIN_BUDGET = 0.02
 """The least a move is given, in seconds, however little is left."""
 
+UNSEEN = 0.02
+"""Seconds a wall-charged move costs beyond what the program sees of it: the
+referee's message on its way to the program and the reply on its way back, which
+on a loaded machine wait for the scheduler. The program counts them against each
+move it makes, so its clock runs no slower than the referee's (over a hundred moves
+of a 4 s game clock they had added up to the whole of what it thought it had left)."""
+
 SPENT_MARGIN = 0.1
 """Seconds of base time still left at which a program takes its base time as spent:
 what a move still costs after the program judges it (writing the reply, the
@@ -66,9 +73,10 @@ class ProgramClock:
     def limit(self) -> Limit:
         """Returns the Limit for the move now to be chosen: the clock as it stands, less
         what this move has already cost (reading the message, and start-up on the first
-        move), measured as the contest charges it."""
+        move), measured as the contest charges it (under wall time with
+        :data:`UNSEEN`)."""
         limit = replace(self.clock.limit_for(self.seat), wall=self.charging is Charging.WALL)
-        spent = self._now() - self._mark
+        spent = self._spent()
         if limit.time is not None:
             return replace(limit, time=max(MIN_BUDGET, limit.time - spent))
         if limit.my_clock is not None:
@@ -79,14 +87,19 @@ class ProgramClock:
         """True when the base time is spent, counting what this move has cost so far
         and :data:`SPENT_MARGIN` (the move now being chosen is judged as one made in
         overtime)."""
-        return self.clock.base_spent(self.seat, self._now() - self._mark + SPENT_MARGIN)
+        return self.clock.base_spent(self.seat, self._spent() + SPENT_MARGIN)
 
     def replied(self) -> None:
         """Charges the move just answered to the program's own clock."""
-        now = self._now()
-        self.clock = self.clock.spend(self.seat, now - self._mark)
-        self._mark = now
+        spent = self._spent()
+        self.clock = self.clock.spend(self.seat, spent)
+        self._mark = self._now()
         self._first = False
+
+    def _spent(self) -> float:
+        """What the move in progress has cost so far, as the referee will count it."""
+        unseen = UNSEEN if self.charging is Charging.WALL else 0.0
+        return self._now() - self._mark + unseen
 
 
 def _process_start() -> float:
