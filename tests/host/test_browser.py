@@ -123,7 +123,9 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
 
         # the standings open on a phone before the round, filled in by the server
         watcher.goto("/")
-        assert "no games yet" in watcher.text_content("#standings")
+        watcher.wait_for_function(  # the page fills its table when the standings arrive
+            "document.getElementById('standings').textContent.includes('no games yet')"
+        )
         boss.goto("/organiser")
         boss.click("#new-round")
         watcher.wait_for_function(
