@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+from collections.abc import Coroutine
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -138,15 +139,13 @@ def check_agent(
     together = 2 if watch.charging is Charging.CPU else 0  # the whole games, first
     with tempfile.TemporaryDirectory(prefix="arbiter-check-") as workdir:
 
-        async def whole_games() -> list[Result]:
-            games = [
-                play(spec, command, check, workdir, cwd=cwd, supervision=supervision)
-                for check in todo[:together]
-            ]
-            return list(await asyncio.gather(*games))
+        async def every_check() -> list[Result]:
+            def one(check: Check) -> Coroutine[Any, Any, Result]:
+                return play(spec, command, check, workdir, cwd=cwd, supervision=supervision)
 
-        results = asyncio.run(whole_games()) if together else []
-        return results + [
-            run(spec, command, check, workdir, cwd=cwd, supervision=supervision)
-            for check in todo[together:]
-        ]
+            results = list(await asyncio.gather(*map(one, todo[:together])))
+            for check in todo[together:]:
+                results.append(await one(check))
+            return results
+
+        return asyncio.run(every_check())
