@@ -15,7 +15,13 @@ from pathlib import Path
 import psutil
 import pytest
 
-from arbiter.agents.faulty import NOT_ONCE_PER_MOVE, Fault, acceptable
+from arbiter.agents.faulty import (
+    NOT_ONCE_PER_MOVE,
+    STARTS_PROCESSES,
+    VERDICT,
+    Fault,
+    acceptable,
+)
 from arbiter.agents.random import RandomAgent
 from arbiter.clock import Charging, TimeControl
 from arbiter.contract import Program, Supervision
@@ -60,11 +66,11 @@ class SlowRandom(RandomAgent):  # type: ignore[type-arg]
         return super().choose(s, limit)
 
 
-OUT_OF_TIME = frozenset({Fault.SLEEP, Fault.BURN, Fault.BURN_THREAD})
-"""Faults that lose on time at the fault move however long the move's time: played on
-a short clock, they cost the suite little waiting and burning. (A burner in a child
-process is not among them: where a program must run alone, it loses for the child,
-which the referee must see before the time is up.)"""
+OUT_OF_TIME = frozenset(f for f, r in VERDICT.items() if r is Reason.TIME) - STARTS_PROCESSES
+"""Faults that lose on time at the fault move however long the move's time (sleep,
+burn, burn in a thread): played on a short clock, they cost the suite little waiting
+and burning. Those that start a process are not among them: where a program must run
+alone, it loses for the child, which the referee must see before the time is up."""
 
 
 def play(spec, seat, tc: str = "st=1", opponent_agent=None):
