@@ -80,7 +80,12 @@ def test_a_waiting_program_that_spins_gains_no_cpu(tmp_path, game: str) -> None:
 
 
 def test_without_suspension_the_same_measure_sees_the_spinning(tmp_path) -> None:
-    """The control: the measurement would catch a program left running."""
+    """The control: the measurement would catch a program left running.
+
+    Left running, the spinner takes a whole core on an idle machine (about 1.0 of the
+    wall time) and still 0.44 of it on a CI machine whose two cores ran two test
+    workers besides; suspended, it takes 0.03. The bound sits well between both, and
+    2.5 times above the suspended test's 0.1."""
     found = waits(tmp_path, "chinese-checkers", "--no-suspend")
     cpu, wall = sum(c for c, _ in found), sum(w for _, w in found)
-    assert cpu > 0.5 * wall, found
+    assert cpu > 0.25 * wall, found
