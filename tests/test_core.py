@@ -221,6 +221,27 @@ def test_the_compiled_core_is_built_from_the_sources_here() -> None:
     assert core.sources_digest() == _core.SOURCES
 
 
+def test_the_compiled_core_counts_bits_in_hardware_where_the_processor_can() -> None:
+    """setup.py builds the core for ``popcnt`` on an x86-64 processor that has it (a
+    counted loop costs Votey's search about a quarter), unless ``ARBITER_PORTABLE``
+    asked for a build to copy elsewhere; the version line says so."""
+    import platform
+    from pathlib import Path
+
+    from arbiter import _core
+
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        pytest.skip("popcnt is an x86-64 instruction")
+    try:
+        cpuinfo = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        pytest.skip("no /proc/cpuinfo to read the processor's instructions from")
+    flags = {w for line in cpuinfo.splitlines() if line.startswith("flags") for w in line.split()}
+    portable = os.environ.get("ARBITER_PORTABLE", "") not in ("", "0")
+    assert ("popcnt" in _core.FEATURES) == ("popcnt" in flags and not portable)
+    assert core.describe() == "compiled core (C" + ", popcnt" * ("popcnt" in _core.FEATURES) + ")"
+
+
 def test_a_core_built_from_other_sources_is_not_used(tmp_path) -> None:
     import shutil
 

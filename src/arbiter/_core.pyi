@@ -2,6 +2,7 @@
 
 GAMES: tuple[str, ...]
 SOURCES: str
+FEATURES: tuple[str, ...]
 
 def legal(game: str, state: bytes, /) -> list[int]: ...
 def noisy(game: str, state: bytes, /) -> list[int]: ...

@@ -74,8 +74,9 @@ def available() -> bool:
 
 def describe() -> str:
     """Which core is in use, and why, in words (``arbiter --version`` prints it)."""
-    if compiled() is not None:
-        return "compiled core (C)"
+    if _loaded is not None and compiled() is not None:
+        # the processor's instructions it was built to use: popcnt (setup.py)
+        return "compiled core (C" + "".join(f", {f}" for f in _loaded.FEATURES) + ")"
     if _loaded is None:
         return f"pure-Python core (the compiled core is not built: {_missing})"
     return "pure-Python core (asked for)"

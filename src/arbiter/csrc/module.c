@@ -192,6 +192,18 @@ static int add_methods(PyObject *module, PyMethodDef *defs) {
 }
 
 PyMODINIT_FUNC PyInit__core(void) {
+#ifdef __POPCNT__
+    /* built to count bits in one instruction (setup.py, -mpopcnt): on a processor
+       without it, refuse to load before any table is made (arbiter then runs on its
+       pure path and says why) instead of dying of an illegal instruction */
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError,
+                        "the compiled core was built for a processor with the popcnt "
+                        "instruction and this one has none (build it with ARBITER_PORTABLE=1)");
+        return NULL;
+    }
+#endif
     votey_init();
     checkers_init();
     alquerque_init();
@@ -218,6 +230,16 @@ PyMODINIT_FUNC PyInit__core(void) {
     /* the digest of the sources this build was made from (setup.py), which
        arbiter.core compares with the sources beside it: a stale build is not used */
     if (PyModule_AddStringConstant(m, "SOURCES", ARBITER_SOURCES) < 0) goto fail;
+    /* the processor's optional instructions this build uses */
+#ifdef __POPCNT__
+    PyObject *features = Py_BuildValue("(s)", "popcnt");
+#else
+    PyObject *features = PyTuple_New(0);
+#endif
+    if (!features || PyModule_AddObject(m, "FEATURES", features) < 0) {
+        Py_XDECREF(features);
+        goto fail;
+    }
     return m;
 fail:
     Py_DECREF(m);
