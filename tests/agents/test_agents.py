@@ -92,3 +92,31 @@ def test_the_transposition_table_never_grows_past_its_size() -> None:
         assert agent.last_info is not None and agent.last_info.nodes > 3 * 2**20 // ENTRY_BYTES
         assert len(agent._tt) <= 2**20 // ENTRY_BYTES + 1
         s = game.apply(s, agent.choose(s, Limit(depth=1)))
+
+
+@pytest.mark.timing
+def test_built_in_engines_keep_to_the_shortest_clock_on_a_busy_machine() -> None:
+    """At 0.05 s a move, charged as wall time (Alquerque's), with every core kept
+    busy: greedy, whose settling of capture chains takes half a second for a move on
+    an idle machine, and alpha-beta both play on within their time."""
+    import os
+    import subprocess
+    import sys
+
+    from arbiter.tournament.match import Match
+
+    hogs = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        for _ in range(os.cpu_count() or 2)
+    ]
+    try:
+        match = Match.between("alquerque", "greedy", "alphabeta", games=2, move_time=0.05)
+        games = list(match.play())
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert len(games) == 2
+    for played in games:
+        out = played.record.outcome
+        assert not out.reason.is_fault, f"{out.result()} by {out.reason} ({out.detail})"

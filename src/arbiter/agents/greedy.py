@@ -7,12 +7,18 @@ moves the game's evaluation lists (compulsory captures, each side taking its bes
 before it scores, and it never makes a move after which the opponent wins at once
 if it has any other. So it sees every exchange it starts or allows, and nothing
 deeper: a step between random play and alpha-beta search.
+
+Settling can take long (Alquerque's capture chains branch at every ply: half a
+second for one move on an idle machine), so the agent keeps to its time: given a
+budget it scores the moves in its shuffled order until half the budget is spent,
+measured on the clock the contest charges, and plays the best of those it scored.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+import time
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 from arbiter.clock import Limit
@@ -26,6 +32,15 @@ WIN = 1_000_000
 SETTLE_PLIES = 8
 """The most forced moves played out before a position is scored."""
 
+SAFETY = 0.5
+"""The share of its budget a move may take: the rest is for what the agent cannot
+see (the referee's message and its reply waiting for the scheduler on a busy
+machine)."""
+
+
+class _OutOfTime(Exception):
+    """Raised inside the scoring when the move's time is spent."""
+
 
 class GreedyAgent(Generic[S, M]):
     """Plays a winning move if there is one, else the move whose settled result scores
@@ -38,6 +53,13 @@ class GreedyAgent(Generic[S, M]):
         self._ev = evaluation
         self._game: Game[S, M] | None = None
         self._rng = random.Random(0)
+        self._now: Callable[[], float] = time.perf_counter
+        self._deadline: float | None = None
+
+    def _tick(self) -> None:
+        """Raises _OutOfTime once the move's time is spent."""
+        if self._deadline is not None and self._now() >= self._deadline:
+            raise _OutOfTime
 
     def reset(self, game: Game[S, M], seat: Player, seed: int) -> None:
         self._game = game
@@ -47,6 +69,7 @@ class GreedyAgent(Generic[S, M]):
         """Scores ``s`` for its side to move after the forced moves are played out."""
         game = self._game
         assert game is not None
+        self._tick()
         out = game.outcome(s)
         if out is not None:
             if out.winner is None:
@@ -63,6 +86,7 @@ class GreedyAgent(Generic[S, M]):
         assert game is not None
         me = game.to_move(s)
         for m in game.legal_moves(s):
+            self._tick()
             out = game.outcome(game.apply(s, m))
             if out is not None and out.winner == me:
                 return True
@@ -83,15 +107,31 @@ class GreedyAgent(Generic[S, M]):
         return float(value if game.to_move(child) == me else -value)
 
     def choose(self, s: S, limit: Limit) -> M:
+        """The best-scored move that does not let the opponent win at once; with a
+        time budget, the best of the moves scored within :data:`SAFETY` of it."""
         game = self._game
         assert game is not None, "reset() must be called before choose()"
+        self._now = time.perf_counter if limit.wall else time.thread_time
+        budget = limit.budget()
+        self._deadline = None if budget is None else self._now() + budget * SAFETY
         moves = list(game.legal_moves(s))
         self._rng.shuffle(moves)
-        ranked = sorted(moves, key=lambda m: self._score(s, m), reverse=True)
-        for m in ranked:
-            child = game.apply(s, m)
-            if game.outcome(child) is not None or not self._loses_at_once(child):
-                return m
+        scored: list[tuple[float, M]] = []
+        try:
+            for m in moves:
+                scored.append((self._score(s, m), m))
+        except _OutOfTime:
+            if not scored:
+                return moves[0]
+        # a stable sort: equal scores keep the shuffled order, so a seed decides ties
+        ranked = [m for _, m in sorted(scored, key=lambda x: x[0], reverse=True)]
+        try:
+            for m in ranked:
+                child = game.apply(s, m)
+                if game.outcome(child) is not None or not self._loses_at_once(child):
+                    return m
+        except _OutOfTime:
+            pass
         return ranked[0]
 
     def observe(self, s: S, m: M) -> None:
