@@ -1,0 +1,72 @@
+"""Writes ``tests/agents/search_nodes.json``: for each game, three positions from
+seeded random games and what the compiled alpha-beta search does there at a fixed
+depth (its nodes, score and move).
+
+The file pins the search: a change made for speed (move generation, ordering, the
+table) must leave every count as it was, and ``tests/agents/test_search_nodes.py``
+fails if one moves. Run this again only for a change meant to alter the search (a
+new pruning, another evaluation), and say so in its commit.
+
+    python scripts/search_nodes.py
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from arbiter import core
+from arbiter.agents.alphabeta import AlphaBetaAgent
+from arbiter.clock import Limit
+from arbiter.games import GAME_NAMES, find_game
+
+DEPTH = {"votey": 5, "checkers": 9, "alquerque": 7, "chinese-checkers": 4, "halma": 4}
+OUT = Path(__file__).resolve().parents[1] / "tests" / "agents" / "search_nodes.json"
+
+
+def positions(game: Any, seed: int, count: int = 3) -> list[Any]:
+    """Positions after 10 to 59 random plies, with a choice of moves and no result."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = game.initial()
+        for _ in range(rng.randrange(10, 60)):
+            if game.outcome(s) is not None:
+                break
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+        if game.outcome(s) is None and len(game.legal_moves(s)) > 1:
+            out.append(s)
+    return out
+
+
+def searched(name: str, position: str, depth: int) -> dict[str, Any]:
+    """The compiled search of ``position`` at ``depth``: nodes, score and move."""
+    spec = find_game(name)
+    game = spec.make()
+    s = spec.notation.parse_position(position)
+    agent = AlphaBetaAgent(spec.evaluation, depth=depth, compiled=True)
+    agent.reset(game, game.to_move(s), 1)
+    move = agent.choose(s, Limit())
+    assert agent.core == "compiled" and agent.last_info is not None
+    text = spec.contest.move_text(game, s, move, seat=0)
+    return {"nodes": agent.last_info.nodes, "score": agent.last_info.score, "move": text}
+
+
+def main() -> None:
+    if not core.available():
+        raise SystemExit(f"the compiled core is needed: {core.describe()}")
+    rows = []
+    for name in GAME_NAMES:
+        spec = find_game(name)
+        for s in positions(spec.make(), seed=23):
+            position = str(spec.notation.format_position(s))
+            rows.append({"game": name, "depth": DEPTH[name], "position": position})
+            rows[-1] |= searched(name, position, DEPTH[name])
+    OUT.write_text(json.dumps(rows, indent=1) + "\n")
+    print(f"{len(rows)} searches written to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
