@@ -46,9 +46,12 @@ typedef struct {
     double deadline, wall_deadline; /* < 0: none */
     int wall;
     _Alignas(16) unsigned char stack[MAX_PLY + 2][STATE_MAX]; /* rows aligned for any state */
-    Moves lists[MAX_PLY + 1]; /* each ply's moves, grown as positions need */
-    int64_t *keys;            /* order()'s scratch */
-    int keys_cap;
+    Moves lists[MAX_PLY + 1];   /* each ply's moves, grown as positions need */
+    int64_t *keys[MAX_PLY + 1]; /* each ply's ordering keys, beside its moves */
+    int keys_cap[MAX_PLY + 1];
+    int64_t *scratch_keys;      /* the merge sort's scratch */
+    move_t *scratch_moves;
+    int scratch_cap, scratch_moves_cap;
 } Searcher;
 
 static double now_clock(clockid_t id) {
@@ -97,17 +100,26 @@ static int terminal_score(Searcher *S, const void *s, int ply, int *over) {
    number, or -1 (the search stopped, failed) when memory ran out */
 static int generate(Searcher *S, int ply, int noisy) {
     int n = list_moves(S->vt, S->stack[ply], &S->lists[ply], noisy);
-    if (n < 0 || !grow((void **)&S->keys, &S->keys_cap, sizeof(int64_t), n)) {
+    if (n < 0 || !grow((void **)&S->keys[ply], &S->keys_cap[ply], sizeof(int64_t), n)) {
         S->stopped = S->failed = 1;
         return -1;
     }
     return n;
 }
 
-/* sorts moves[0..n) by the Python agent's key, highest first, stably */
-static void order(Searcher *S, const void *s, move_t *moves, int n, move_t tt_move, int has_tt,
-                  int ply) {
-    int64_t *keys = S->keys;
+/* The move order is the Python agent's: by key, highest first, stably (equal keys
+   keep the generator's order). Most nodes end in a cut within their first few
+   moves, so the order is found lazily: keys() scores every move, pick() brings the
+   next move to its place only when the search reaches it, and after the first
+   PICKED moves the rest are sorted at once (a merge sort). Each step gives the move a
+   stable sort of the whole list would put there, so the search is node for node the
+   same as with a full sort (tests/agents/test_search_nodes.py). */
+#define PICKED 4
+
+/* the ordering key of each of moves[0..n) in S->keys[ply] */
+static void keys(Searcher *S, const void *s, const move_t *moves, int n, move_t tt_move,
+                 int has_tt, int ply) {
+    int64_t *keys = S->keys[ply];
     const move_t *killers = ply <= MAX_PLY ? S->killers[ply] : NULL;
     int nk = ply <= MAX_PLY ? S->nkillers[ply] : 0;
     for (int i = 0; i < n; i++) {
@@ -123,19 +135,65 @@ static void order(Searcher *S, const void *s, move_t *moves, int n, move_t tt_mo
         }
         keys[i] = k;
     }
-    /* insertion sort: stable, and the lists are short */
-    for (int i = 1; i < n; i++) {
-        int64_t k = keys[i];
-        move_t m = moves[i];
-        int j = i;
-        while (j > 0 && keys[j - 1] < k) {
-            keys[j] = keys[j - 1];
-            moves[j] = moves[j - 1];
-            j--;
+}
+
+/* stable merge sort of moves[lo..hi) by keys, highest first; 0 when memory ran out */
+static int sort_rest(Searcher *S, int64_t *keys, move_t *moves, int lo, int hi) {
+    int n = hi - lo;
+    if (n < 2) return 1;
+    if (!grow((void **)&S->scratch_keys, &S->scratch_cap, sizeof(int64_t), n) ||
+        !grow((void **)&S->scratch_moves, &S->scratch_moves_cap, sizeof(move_t), n))
+        return 0;
+    int64_t *k = keys + lo, *tk = S->scratch_keys;
+    move_t *m = moves + lo, *tm = S->scratch_moves;
+    for (int width = 1; width < n; width *= 2) {
+        for (int a = 0; a < n; a += 2 * width) {
+            int mid = a + width < n ? a + width : n, end = a + 2 * width < n ? a + 2 * width : n;
+            int i = a, j = mid, o = a;
+            while (i < mid && j < end) {
+                if (k[j] > k[i]) { /* only a strictly higher key goes first: stable */
+                    tk[o] = k[j];
+                    tm[o++] = m[j++];
+                } else {
+                    tk[o] = k[i];
+                    tm[o++] = m[i++];
+                }
+            }
+            while (i < mid) {
+                tk[o] = k[i];
+                tm[o++] = m[i++];
+            }
+            while (j < end) {
+                tk[o] = k[j];
+                tm[o++] = m[j++];
+            }
         }
-        keys[j] = k;
-        moves[j] = m;
+        memcpy(k, tk, (size_t)n * sizeof *k);
+        memcpy(m, tm, (size_t)n * sizeof *m);
     }
+    return 1;
+}
+
+/* puts at moves[i] the move a stable sort of moves[0..n) puts there, given that
+   moves[0..i) are in their places: the first of the highest keys among moves[i..n),
+   the ones before it moved up one, so the rest keep their order. At i == PICKED the
+   rest are sorted at once. 0 when memory ran out */
+static int pick(Searcher *S, int ply, move_t *moves, int i, int n) {
+    int64_t *keys = S->keys[ply];
+    if (i == PICKED) return sort_rest(S, keys, moves, i, n);
+    if (i > PICKED) return 1;
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (keys[j] > keys[best]) best = j;
+    if (best != i) {
+        int64_t k = keys[best];
+        move_t m = moves[best];
+        memmove(keys + i + 1, keys + i, (size_t)(best - i) * sizeof *keys);
+        memmove(moves + i + 1, moves + i, (size_t)(best - i) * sizeof *moves);
+        keys[i] = k;
+        moves[i] = m;
+    }
+    return 1;
 }
 
 static int quiesce(Searcher *S, int alpha, int beta, int ply) {
@@ -146,11 +204,15 @@ static int quiesce(Searcher *S, int alpha, int beta, int ply) {
     if (n < 0) return 0;
     if (!n) return vt->evaluate(s);
     move_t *moves = S->lists[ply].at;
-    order(S, s, moves, n, 0, 0, ply);
+    keys(S, s, moves, n, 0, 0, ply);
     int best = -INF;
     void *child = S->stack[ply + 1];
     for (int i = 0; i < n; i++) {
         if (count_node(S)) return 0;
+        if (!pick(S, ply, moves, i, n)) {
+            S->stopped = S->failed = 1;
+            return 0;
+        }
         vt->apply(s, moves[i], child);
         int over, score = terminal_score(S, child, ply + 1, &over);
         if (over)
@@ -222,9 +284,13 @@ static int search(Searcher *S, int depth, int alpha, int beta, int ply) {
     int n = generate(S, ply, 0);
     if (n < 0) return 0;
     move_t *moves = S->lists[ply].at;
-    order(S, s, moves, n, tt_move, has_tt, ply);
+    keys(S, s, moves, n, tt_move, has_tt, ply);
     void *child = S->stack[ply + 1];
     for (int i = 0; i < n; i++) {
+        if (!pick(S, ply, moves, i, n)) {
+            S->stopped = S->failed = 1;
+            return 0;
+        }
         move_t m = moves[i];
         vt->apply(s, m, child);
         int score;
@@ -302,8 +368,12 @@ static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
 
 static void Searcher_dealloc(Searcher *S) {
     PyMem_RawFree(S->table);
-    for (int i = 0; i <= MAX_PLY; i++) moves_free(&S->lists[i]);
-    free(S->keys);
+    for (int i = 0; i <= MAX_PLY; i++) {
+        moves_free(&S->lists[i]);
+        free(S->keys[i]);
+    }
+    free(S->scratch_keys);
+    free(S->scratch_moves);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
