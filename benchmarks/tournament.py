@@ -1,11 +1,20 @@
 """Tournament throughput: games per hour for each game, with random agents, with
 fixed-depth alpha-beta, and with alpha-beta thinking a fixed time a move, at
-concurrency 1 and 2, and the referee's own share of the time: everything a game's
-wall time holds beyond what its agents were charged (starting and stopping
-programs, pipes or files, judging, suspending, events and the database), as a
-share of the games' time and in milliseconds per move. The overhead per move is
-roughly fixed, so its share falls as the agents think longer: the timed rows show
-it at a pace nearer a contest's.
+concurrency 1 and 2, and what the referee itself costs, two ways:
+
+- ``ref cpu``: the CPU the referee's own process spent on the game (starting and
+  stopping programs, pipes or files, judging, suspending, events), in milliseconds
+  per move and as a share of all the CPU the game took (the referee's and what its
+  programs were charged). This is what the referee costs whatever else the machine
+  is doing.
+- ``wall``: everything a game's wall time holds beyond what its agents were charged,
+  as a share of the games' time and in milliseconds per move: the referee's CPU and
+  its waits (a program's start, a suspension taking hold). It is the referee's cost
+  only on an idle machine: on a busy one a program waiting for a core is charged
+  less CPU than the wall time it took, and that wait lands here too.
+
+The overhead per move is roughly fixed, so its share falls as the agents think
+longer: the timed rows show it at a pace nearer a contest's.
 
 Agents are built-in engines run as programs (``arbiter agent``), so each game goes
 through the contest's protocol exactly as a contestant's program would.
@@ -38,11 +47,12 @@ from arbiter.tournament.run import Plan, missing, open_tournament, play
 from arbiter.tournament.store import Store
 
 
-def timed_job(job: GameJob) -> tuple[GameRecord, float]:
-    """Plays a job as a tournament worker does, with the game's own wall time."""
-    started = time.perf_counter()
+def timed_job(job: GameJob) -> tuple[GameRecord, float, float]:
+    """Plays a job as a tournament worker does, with the game's own wall time and the
+    CPU time of the process refereeing it (its own, not its programs')."""
+    started, cpu = time.perf_counter(), time.process_time()
     record = play_job(job)
-    return record, time.perf_counter() - started
+    return record, time.perf_counter() - started, time.process_time() - cpu
 
 
 class TimedSeries:
@@ -53,27 +63,30 @@ class TimedSeries:
 
     def __init__(self) -> None:
         self.seconds: list[float] = []
+        self.referee_cpu: list[float] = []
 
     def __call__(
         self, jobs: Sequence[GameJob], concurrency: int, events: EventSink = ignore
     ) -> Iterator[tuple[GameJob, GameRecord]]:
         if concurrency <= 1:
             for job in jobs:
-                record, seconds = timed_job(job)
+                record, seconds, cpu = timed_job(job)
                 self.seconds.append(seconds)
+                self.referee_cpu.append(cpu)
                 yield job, record
             return
         with ProcessPoolExecutor(concurrency) as pool:
             queue = list(jobs)
-            pending: dict[Future[tuple[GameRecord, float]], GameJob] = {}
+            pending: dict[Future[tuple[GameRecord, float, float]], GameJob] = {}
             while queue or pending:
                 while queue and len(pending) < concurrency:
                     job = queue.pop(0)
                     pending[pool.submit(timed_job, job)] = job
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    record, seconds = future.result()
+                    record, seconds, cpu = future.result()
                     self.seconds.append(seconds)
+                    self.referee_cpu.append(cpu)
                     yield pending.pop(future), record
 
 
@@ -88,9 +101,10 @@ def program(game: str, engine: str, name: str) -> AgentSpec:
 
 def run(
     game: str, engine: str, games: int, concurrency: int, isolation: str = "auto"
-) -> tuple[float, float, float]:
-    """(games per hour, the referee's share of the games' summed wall time, its
-    milliseconds per move)."""
+) -> tuple[float, float, float, float, float]:
+    """(games per hour, the referee's CPU as a share of the games' CPU and in
+    milliseconds per move, the wall time beyond the charged as a share of the games'
+    wall time and in milliseconds per move)."""
     spec = find_game(game)
     agents = (program(game, engine, "a"), program(game, engine, "b"))
     plan = Plan(
@@ -113,9 +127,16 @@ def run(
             moves += len(finished.record.moves)
         wall = time.monotonic() - started
     per_hour = len(todo) / wall * 3600
-    game_time = sum(series.seconds)
+    game_time, referee = sum(series.seconds), sum(series.referee_cpu)
     overhead = max(0.0, game_time - charged)
-    return per_hour, overhead / game_time, overhead / max(moves, 1) * 1000
+    per_move = 1000 / max(moves, 1)
+    return (
+        per_hour,
+        referee / max(referee + charged, 1e-9),
+        referee * per_move,
+        overhead / game_time,
+        overhead * per_move,
+    )
 
 
 def main() -> None:
@@ -131,7 +152,7 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"{'game':17s} {'agents':18s} {'walls':10s} {'conc':>4s} {'games/h':>9s} "
-        f"{'referee':>8s} {'ms/move':>8s}"
+        f"{'ref cpu':>8s} {'ms/move':>8s} {'wall':>8s} {'ms/move':>8s}"
     )
     engines = args.engine or [
         "random",
@@ -142,12 +163,12 @@ def main() -> None:
         for engine in engines:
             for isolation in args.isolation or ["auto"]:
                 for concurrency in (1, 2):
-                    per_hour, share, per_move = run(
+                    per_hour, cpu, cpu_ms, share, per_move = run(
                         game, engine, args.games, concurrency, isolation
                     )
                     print(
                         f"{game:17s} {engine:18s} {isolation:10s} {concurrency:4d} "
-                        f"{per_hour:9.0f} {share:8.1%} {per_move:8.1f}",
+                        f"{per_hour:9.0f} {cpu:8.1%} {cpu_ms:8.2f} {share:8.1%} {per_move:8.1f}",
                         flush=True,
                     )
 

@@ -335,6 +335,10 @@ class AgentProcess:
         own = self._pids(fresh=True) - self._launcher_pids()
         if not own:
             return True  # not started yet, or gone: the pipe or the exit will say
+        for pid in own:  # where a program keeps it, first: one look, not a listing
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/1") == target:
+                    return True
         for pid in own:
             fds = f"/proc/{pid}/fd"
             try:

@@ -237,12 +237,26 @@ class Cgroup:
                 pause = min(pause * 2, 0.002)
 
     def pids(self) -> list[int]:
-        """The processes now in the cgroup."""
-        found: set[int] = set()
+        """The processes now in the cgroup, read from its first hierarchy's
+        ``cgroup.procs``: a process joins every hierarchy before the program starts,
+        and its children are born in all of them, so one holds them all (the referee
+        asks at every check of a move; opened afresh each time, since the kernel
+        lists it only once per opening)."""
         for f in self.join_files:
-            with contextlib.suppress(OSError, ValueError):
-                found.update(int(x) for x in f.read_text().split())
-        return sorted(found)
+            try:
+                fd = os.open(f, os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                chunks = []
+                while chunk := os.read(fd, 1 << 16):
+                    chunks.append(chunk)
+                return sorted(int(x) for x in b"".join(chunks).split())
+            except (OSError, ValueError):
+                continue
+            finally:
+                os.close(fd)
+        return []
 
     def kill(self, timeout: float = 2.0) -> None:
         """Kills every process of the cgroup and waits until none is left (or
