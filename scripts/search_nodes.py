@@ -26,13 +26,14 @@ DEPTH = {"votey": 5, "checkers": 9, "alquerque": 7, "chinese-checkers": 4, "halm
 OUT = Path(__file__).resolve().parents[1] / "tests" / "agents" / "search_nodes.json"
 
 
-def positions(game: Any, seed: int, count: int = 3) -> list[Any]:
-    """Positions after 10 to 59 random plies, with a choice of moves and no result."""
+def positions(game: Any, seed: int, count: int = 3, plies: tuple[int, int] = (10, 60)) -> list[Any]:
+    """Positions of seeded random games after ``plies`` (a range, its end excluded)
+    random plies, each with a choice of moves and no result."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
         s = game.initial()
-        for _ in range(rng.randrange(10, 60)):
+        for _ in range(rng.randrange(*plies)):
             if game.outcome(s) is not None:
                 break
             s = game.apply(s, rng.choice(game.legal_moves(s)))

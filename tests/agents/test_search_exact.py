@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from arbiter.agents.alphabeta import WIN, AlphaBetaAgent
 from arbiter.clock import Limit
 from arbiter.games import find_game
+from scripts.search_nodes import positions
 
 
 def minimax(spec, game, s, depth: int, ply: int) -> int:
@@ -28,25 +27,11 @@ def minimax(spec, game, s, depth: int, ply: int) -> int:
     )
 
 
-def positions(spec, game, count: int, seed: int) -> list:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial()
-        for _ in range(rng.randrange(4, 30)):
-            if game.outcome(s) is not None:
-                break
-            s = game.apply(s, rng.choice(game.legal_moves(s)))
-        if game.outcome(s) is None and len(game.legal_moves(s)) > 1:
-            out.append(s)
-    return out
-
-
 @pytest.mark.parametrize(("name", "depth"), [("votey", 2), ("checkers", 4)])
 def test_root_score_equals_minimax(name: str, depth: int) -> None:
     spec = find_game(name)
     game = spec.make()
-    for s in positions(spec, game, 4, seed=depth):
+    for s in positions(game, seed=depth, count=4, plies=(4, 30)):
         agent = AlphaBetaAgent(spec.evaluation, depth=depth)
         agent.reset(game, game.to_move(s), 0)
         agent.choose(s, Limit())
