@@ -83,6 +83,7 @@ class Cgroup:
     def __init__(self, version: int, dirs: dict[str, Path]) -> None:
         self.version = version
         self.dirs = dirs  # controller (or "unified") -> directory
+        self._procs = [str(f) for f in self.join_files]  # read at every check of a move
         # the files read or written on every move, kept open: opening a cgroup file
         # costs more than the read or write itself
         self._open: dict[tuple[str, str, int], int] = {}
@@ -242,7 +243,7 @@ class Cgroup:
         and its children are born in all of them, so one holds them all (the referee
         asks at every check of a move; opened afresh each time, since the kernel
         lists it only once per opening)."""
-        for f in self.join_files:
+        for f in self._procs:
             try:
                 fd = os.open(f, os.O_RDONLY | os.O_CLOEXEC)
             except OSError:
