@@ -74,9 +74,9 @@ def available() -> bool:
 
 def describe() -> str:
     """Which core is in use, and why, in words (``arbiter --version`` prints it)."""
-    if _loaded is not None and compiled() is not None:
+    if (built := compiled()) is not None:
         # the processor's instructions it was built to use: popcnt (setup.py)
-        return "compiled core (C" + "".join(f", {f}" for f in _loaded.FEATURES) + ")"
+        return "compiled core (C" + "".join(f", {f}" for f in built.FEATURES) + ")"
     if _loaded is None:
         return f"pure-Python core (the compiled core is not built: {_missing})"
     return "pure-Python core (asked for)"

@@ -149,23 +149,12 @@ static int sort_rest(Searcher *S, int64_t *keys, move_t *moves, int lo, int hi) 
     for (int width = 1; width < n; width *= 2) {
         for (int a = 0; a < n; a += 2 * width) {
             int mid = a + width < n ? a + width : n, end = a + 2 * width < n ? a + 2 * width : n;
-            int i = a, j = mid, o = a;
-            while (i < mid && j < end) {
-                if (k[j] > k[i]) { /* only a strictly higher key goes first: stable */
-                    tk[o] = k[j];
-                    tm[o++] = m[j++];
-                } else {
-                    tk[o] = k[i];
-                    tm[o++] = m[i++];
-                }
-            }
-            while (i < mid) {
-                tk[o] = k[i];
-                tm[o++] = m[i++];
-            }
-            while (j < end) {
-                tk[o] = k[j];
-                tm[o++] = m[j++];
+            for (int i = a, j = mid, o = a; o < end; o++) {
+                /* the right run's next goes first only with a strictly higher key: stable */
+                int right = j < end && (i >= mid || k[j] > k[i]);
+                int from = right ? j++ : i++;
+                tk[o] = k[from];
+                tm[o] = m[from];
             }
         }
         memcpy(k, tk, (size_t)n * sizeof *k);
@@ -177,10 +166,14 @@ static int sort_rest(Searcher *S, int64_t *keys, move_t *moves, int lo, int hi) 
 /* puts at moves[i] the move a stable sort of moves[0..n) puts there, given that
    moves[0..i) are in their places: the first of the highest keys among moves[i..n),
    the ones before it moved up one, so the rest keep their order. At i == PICKED the
-   rest are sorted at once. 0 when memory ran out */
+   rest are sorted at once. 0 (the search stopped, failed) when memory ran out */
 static int pick(Searcher *S, int ply, move_t *moves, int i, int n) {
     int64_t *keys = S->keys[ply];
-    if (i == PICKED) return sort_rest(S, keys, moves, i, n);
+    if (i == PICKED) {
+        if (sort_rest(S, keys, moves, i, n)) return 1;
+        S->stopped = S->failed = 1;
+        return 0;
+    }
     if (i > PICKED) return 1;
     int best = i;
     for (int j = i + 1; j < n; j++)
@@ -209,10 +202,7 @@ static int quiesce(Searcher *S, int alpha, int beta, int ply) {
     void *child = S->stack[ply + 1];
     for (int i = 0; i < n; i++) {
         if (count_node(S)) return 0;
-        if (!pick(S, ply, moves, i, n)) {
-            S->stopped = S->failed = 1;
-            return 0;
-        }
+        if (!pick(S, ply, moves, i, n)) return 0;
         vt->apply(s, moves[i], child);
         int over, score = terminal_score(S, child, ply + 1, &over);
         if (over)
@@ -287,10 +277,7 @@ static int search(Searcher *S, int depth, int alpha, int beta, int ply) {
     keys(S, s, moves, n, tt_move, has_tt, ply);
     void *child = S->stack[ply + 1];
     for (int i = 0; i < n; i++) {
-        if (!pick(S, ply, moves, i, n)) {
-            S->stopped = S->failed = 1;
-            return 0;
-        }
+        if (!pick(S, ply, moves, i, n)) return 0;
         move_t m = moves[i];
         vt->apply(s, m, child);
         int score;

@@ -83,7 +83,9 @@ class Cgroup:
     def __init__(self, version: int, dirs: dict[str, Path]) -> None:
         self.version = version
         self.dirs = dirs  # controller (or "unified") -> directory
-        self._procs = [str(f) for f in self.join_files]  # read at every check of a move
+        # the cgroup.procs files a process writes its pid to, to join (one a
+        # hierarchy); named once, as pids() reads them at every check of a move
+        self.join_files = [d / "cgroup.procs" for d in dict.fromkeys(dirs.values())]
         # the files read or written on every move, kept open: opening a cgroup file
         # costs more than the read or write itself
         self._open: dict[tuple[str, str, int], int] = {}
@@ -107,11 +109,6 @@ class Cgroup:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self._open.clear()
-
-    @property
-    def join_files(self) -> list[Path]:
-        """The ``cgroup.procs`` files a process writes its pid to, to join."""
-        return [d / "cgroup.procs" for d in dict.fromkeys(self.dirs.values())]
 
     def _read(self, controller: str, name: str) -> str | None:
         fd = self._fd(controller, name, os.O_RDONLY)
@@ -243,20 +240,11 @@ class Cgroup:
         and its children are born in all of them, so one holds them all (the referee
         asks at every check of a move; opened afresh each time, since the kernel
         lists it only once per opening)."""
-        for f in self._procs:
+        for f in self.join_files:
             try:
-                fd = os.open(f, os.O_RDONLY | os.O_CLOEXEC)
-            except OSError:
-                continue
-            try:
-                chunks = []
-                while chunk := os.read(fd, 1 << 16):
-                    chunks.append(chunk)
-                return sorted(int(x) for x in b"".join(chunks).split())
+                return sorted(int(x) for x in f.read_bytes().split())
             except (OSError, ValueError):
                 continue
-            finally:
-                os.close(fd)
         return []
 
     def kill(self, timeout: float = 2.0) -> None:
