@@ -3,13 +3,20 @@ compiled and the pure-Python core side by side, and OpenSpiel's generators drive
 from Python (bulk, as ours: the last move list's length) for the two games it has.
 
 Usage: python benchmarks/perft.py [--depth N] [--game NAME] [--pure-depth N]
+       python benchmarks/perft.py --against REV [--repeat K] [--depth N] [--game NAME]
+
+``--against REV`` builds arbiter as it was at git revision REV (``revisions.py``) and
+shows the compiled core's leaves/second there and in the working tree side by side,
+best of K runs each, the counts checked equal.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from arbiter import core
 from arbiter.games import GAME_NAMES, find_game
@@ -42,12 +49,57 @@ def openspiel_perft(name: str) -> Callable[[int], int] | None:
     return lambda depth: count(game.new_initial_state(), depth)
 
 
+def compiled_rows(names: list[str], deepest: int | None) -> dict[str, object]:
+    """The compiled core's count and seconds at every depth of every game named."""
+    rows = []
+    for name in names:
+        game = find_game(name).make()
+        if not game.compiled:
+            raise SystemExit(f"no compiled core for {name}: {core.describe()}")
+        for depth in range(1, (deepest or DEPTH[name]) + 1):
+            nodes, seconds = timed(perft, game, game.initial(), depth)
+            rows.append({"game": name, "depth": depth, "nodes": nodes, "seconds": seconds})
+    return {"core": core.describe(), "rows": rows}
+
+
+def against(revision: str, repeat: int, names: list[str], deepest: int | None) -> None:
+    """Prints the compiled core's speed at ``revision`` and now, side by side."""
+    from revisions import sides
+
+    forwarded = [arg for name in names for arg in ("--game", name)]
+    if deepest:
+        forwarded += ["--depth", str(deepest)]
+    before, now = sides(Path(__file__), revision, forwarded, repeat)
+    print(f"before: {revision}, {before[0]['core']}; after: working tree, {now[0]['core']}")
+    print(f"best of {repeat} runs each, taken in turn")
+    print(f"{'game':16s} {'depth':>5s} {'nodes':>12s} {'before/s':>12s} {'after/s':>12s} {'x':>6s}")
+    for i, row in enumerate(now[0]["rows"]):
+        old = min(run["rows"][i]["seconds"] for run in before)
+        new = min(run["rows"][i]["seconds"] for run in now)
+        if before[0]["rows"][i]["nodes"] != row["nodes"]:
+            raise SystemExit(f"{row['game']} perft {row['depth']} counts differ between the sides")
+        nodes = row["nodes"]
+        print(
+            f"{row['game']:16s} {row['depth']:5d} {nodes:12d} {nodes / old:12.0f} "
+            f"{nodes / new:12.0f} {old / new:6.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, help="deepest depth (default per game)")
     parser.add_argument("--pure-depth", type=int, help="deepest depth on the pure path")
     parser.add_argument("--game", choices=GAME_NAMES, action="append")
+    parser.add_argument("--against", metavar="REV", help="an earlier git revision to compare")
+    parser.add_argument("--repeat", type=int, default=3, help="runs a side with --against")
+    parser.add_argument("--json", action="store_true", help="the compiled core's figures only")
     args = parser.parse_args()
+    if args.json:
+        print(json.dumps(compiled_rows(args.game or GAME_NAMES, args.depth)))
+        return
+    if args.against:
+        against(args.against, args.repeat, args.game or GAME_NAMES, args.depth)
+        return
     print(f"core in use: {core.describe()}")
     print(
         f"{'game':16s} {'depth':>5s} {'nodes':>12s} {'compiled/s':>12s} {'pure/s':>10s} "

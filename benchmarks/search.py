@@ -2,12 +2,19 @@
 position, the compiled and the pure-Python search side by side.
 
 Usage: python benchmarks/search.py [--seconds S ...] [--game NAME] [--path compiled|pure]
+       python benchmarks/search.py --against REV [--repeat K] [--seconds S ...] [--game NAME]
+
+``--against REV`` builds arbiter as it was at git revision REV (``revisions.py``) and
+shows the compiled search there and in the working tree side by side: the depths each
+reached in the time and its nodes/second, best of K runs each.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 from arbiter import core
@@ -55,12 +62,63 @@ def measure(name: str, path: str, seconds: float) -> tuple[list[int], float, flo
     return depths, nodes, used
 
 
+def compiled_rows(names: list[str], budgets: list[float]) -> dict[str, object]:
+    """The compiled search's depths, nodes and seconds for every game and budget."""
+    rows = []
+    for name in names:
+        for seconds in budgets:
+            depths, nodes, used = measure(name, "compiled", seconds)
+            rows.append(
+                {"game": name, "budget": seconds, "depths": depths, "nodes": nodes, "seconds": used}
+            )
+    return {"core": core.describe(), "rows": rows}
+
+
+def against(revision: str, repeat: int, names: list[str], budgets: list[float]) -> None:
+    """Prints the compiled search at ``revision`` and now, side by side."""
+    from revisions import sides
+
+    forwarded = [arg for name in names for arg in ("--game", name)]
+    forwarded += ["--seconds", *map(str, budgets)]
+    before, now = sides(Path(__file__), revision, forwarded, repeat)
+    print(f"before: {revision}, {before[0]['core']}; after: working tree, {now[0]['core']}")
+    print(f"best of {repeat} runs each, taken in turn (depths: the deepest of the runs)")
+    print(
+        f"{'game':16s} {'budget':>6s} {'depths before':>14s} {'depths after':>14s} "
+        f"{'before n/s':>11s} {'after n/s':>11s} {'x':>5s}"
+    )
+    for i, row in enumerate(now[0]["rows"]):
+        rates = [
+            max(run["rows"][i]["nodes"] / run["rows"][i]["seconds"] for run in side)
+            for side in (before, now)
+        ]
+        depths = [
+            " ".join(
+                str(max(d)) for d in zip(*(run["rows"][i]["depths"] for run in side), strict=True)
+            )
+            for side in (before, now)
+        ]
+        print(
+            f"{row['game']:16s} {row['budget']:5.1f}s {depths[0]:>14s} {depths[1]:>14s} "
+            f"{rates[0]:11.0f} {rates[1]:11.0f} {rates[1] / rates[0]:5.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, nargs="+", default=[1.0, 5.0])
     parser.add_argument("--game", choices=GAME_NAMES, action="append")
     parser.add_argument("--path", choices=["compiled", "pure"], action="append")
+    parser.add_argument("--against", metavar="REV", help="an earlier git revision to compare")
+    parser.add_argument("--repeat", type=int, default=3, help="runs a side with --against")
+    parser.add_argument("--json", action="store_true", help="the compiled search's figures only")
     args = parser.parse_args()
+    if args.json:
+        print(json.dumps(compiled_rows(args.game or GAME_NAMES, args.seconds)))
+        return
+    if args.against:
+        against(args.against, args.repeat, args.game or GAME_NAMES, args.seconds)
+        return
     print(f"core in use: {core.describe()}")
     print(f"{'game':16s} {'path':8s} {'budget':>6s} {'depths':>14s} {'nodes':>10s} {'nodes/s':>9s}")
     for name in args.game or GAME_NAMES:

@@ -34,6 +34,7 @@ import contextlib
 import fcntl
 import os
 import pwd
+import select
 import shutil
 import signal
 import stat
@@ -135,19 +136,50 @@ def lease_uid(uids: range) -> UidLease:
 
 
 def kill_uid(uid: int) -> None:
-    """Kills every process whose real or effective uid is ``uid``."""
+    """Kills every process whose real or effective uid is ``uid``.
+
+    Each is signalled through a pidfd taken before its uid is read again, so a pid
+    that a process of someone else took over in between is never signalled. The
+    machine's processes are read from ``/proc`` directly: it is done twice a program
+    a game, and psutil's objects cost four times as much as the reading."""
     for _ in range(20):
-        found = []
-        for p in psutil.process_iter(["uids"]):
-            uids = p.info["uids"]
-            if uids is not None and uid in (uids.real, uids.effective):
-                found.append(p)
-        if not found:
+        held = []
+        for pid in _pids_of(uid):
+            with contextlib.suppress(OSError):
+                fd = os.pidfd_open(pid)
+                if _uid_of(pid, uid):  # the pidfd holds this process, whatever the pid
+                    signal.pidfd_send_signal(fd, signal.SIGKILL)
+                    held.append(fd)
+                else:
+                    os.close(fd)
+        if not held:
             return
-        for p in found:
-            with contextlib.suppress(psutil.Error):
-                p.send_signal(signal.SIGKILL)
-        psutil.wait_procs(found, timeout=0.5)
+        try:
+            for fd in held:  # each pidfd turns readable when its process has exited
+                select.select([fd], [], [], 0.5)
+        finally:
+            for fd in held:
+                os.close(fd)
+
+
+def _uid_of(pid: int, uid: int) -> bool:
+    """True if process ``pid``'s real or effective uid is ``uid`` (False if it is gone
+    or dead: a zombie waits only for its parent)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            text = f.read()
+    except OSError:
+        return False
+    at = text.find(b"\nUid:")
+    if at < 0 or b"\nState:\tZ" in text:
+        return False
+    real, effective = text[at + 5 : text.find(b"\n", at + 1)].split()[:2]
+    return uid in (int(real), int(effective))
+
+
+def _pids_of(uid: int) -> list[int]:
+    """The processes of the machine whose real or effective uid is ``uid``."""
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and _uid_of(int(name), uid)]
 
 
 def remove_files_of(uid: int, folders: Iterable[str] = SHARED_TEMP) -> None:

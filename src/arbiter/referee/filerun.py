@@ -31,7 +31,7 @@ from pathlib import Path
 from arbiter.clock import Charging
 from arbiter.errors import Crash, Malformed, MemoryExceeded, Timeout
 from arbiter.referee.box import Box
-from arbiter.referee.pipe import check_limits
+from arbiter.referee.pipe import check_limits, next_look
 from arbiter.referee.process import AgentProcess
 from arbiter.referee.sandbox import Confinement
 
@@ -147,12 +147,13 @@ class FileRunner:
         wall_limit: float | None,
         memory_limit: int | None,
     ) -> None:
-        poll = self.poll
         cpu_limit = kill_at if charging is Charging.CPU else None
+        used = 0.0
         while process.poll() is None:
-            await process.wait(timeout=poll)  # at once when it exits, else the check
-            poll = min(poll * 1.5, 0.05)
-            check_limits(process, self.name, cpu_limit, 0.0, memory_limit)
+            wall = time.monotonic() - started
+            look = next_look(self.poll, used, cpu_limit, wall, wall_limit)
+            await process.wait(timeout=look)  # at once when it exits, else the check
+            used = check_limits(process, self.name, cpu_limit, 0.0, memory_limit)
             wall = time.monotonic() - started
             if wall_limit is not None and wall > wall_limit:
                 raise Timeout(

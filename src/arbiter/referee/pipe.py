@@ -1,11 +1,12 @@
 """The line pipe: a program started once per game and spoken to in lines.
 
 :class:`LinePipe` writes lines to an :class:`~arbiter.referee.process.AgentProcess`
-and reads its replies. While it waits for a reply it checks, every few
-milliseconds, the tree's CPU time, its resident memory and the wall time against
-the limits it is given, so a program that burns CPU past its allowance, grows past
-its memory limit, or sleeps past its deadline is stopped at once rather than waited
-for. :class:`LineTransport` is what a line seat talks through: a pipe, or a scripted
+and reads its replies. While it waits for a reply it checks the tree's CPU time,
+its resident memory and the wall time against the limits it is given, at the first
+moment each could be passed, so a program that burns CPU past its allowance, grows
+past its memory limit, or sleeps past its deadline is stopped at once rather than
+waited for, and one that replies in good time is not looked at in between.
+:class:`LineTransport` is what a line seat talks through: a pipe, or a scripted
 stand-in in tests (:mod:`arbiter.referee.scripted`).
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -33,6 +35,14 @@ from arbiter.referee.sandbox import Confinement
 
 QUEUE_LINES = 64
 """Unread lines kept from a program; what it writes beyond them is discarded."""
+
+LONGEST_LOOK = 0.25
+"""The longest a thinking program goes unlooked at (for what only a look sees: its
+memory without a cgroup, a process it must not start, its output closed while it
+runs on behind bubblewrap, or its exit while a process it left holds its output)."""
+
+CORES = os.cpu_count() or 1
+"""The most CPU seconds a program's tree can use in a second of wall time."""
 
 
 class LineTransport(Protocol):
@@ -187,6 +197,21 @@ class LinePipe:
             await self._settle()
             raise self._crash() from None
 
+    def _next_look(
+        self, used: float, cpu_limit: float | None, waited: float, wall_limit: float | None
+    ) -> float:
+        """Seconds until the next look at a program that has not replied: when it could
+        first be past its CPU limit (its CPU time left spread over every core of the
+        machine) or its wall limit, never sooner than ``poll`` and never later than
+        :data:`LONGEST_LOOK`. A program on a long clock is not looked at during a
+        short move at all: its reply, its output's end and its exit wake the wait."""
+        wait = LONGEST_LOOK
+        if cpu_limit is not None:
+            wait = min(wait, (cpu_limit - used) / CORES)
+        if wall_limit is not None:
+            wait = min(wait, wall_limit - waited)
+        return max(wait, self.poll)
+
     async def read_line(
         self,
         *,
@@ -199,7 +224,8 @@ class LinePipe:
 
         While waiting it checks the tree's CPU time since ``cpu_base`` against
         ``cpu_limit``, its resident memory against ``memory_limit`` (bytes), and the
-        wall time since the call against ``wall_limit``.
+        wall time since the call against ``wall_limit``, each at the first moment it
+        could be passed (:func:`next_look`): at most ``poll`` seconds late.
 
         :raises Timeout: past the CPU limit or the wall-clock limit.
         :raises MemoryExceeded: past the memory limit.
@@ -208,23 +234,24 @@ class LinePipe:
         """
         process = self.process
         started = time.monotonic()
-        poll = self.poll  # check often near the start of a move, less often on long ones
+        used = process.cpu_time() - cpu_base if cpu_limit is not None else 0.0
         while not self._lines:
             if self._eof:
                 await self._settle()
                 raise self._crash()
             self._arrived.clear()
+            waited = time.monotonic() - started
+            wait = next_look(self.poll, used, cpu_limit, waited, wall_limit)
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(poll):  # unlike wait_for, never eats a cancel
+                async with asyncio.timeout(wait):  # unlike wait_for, never eats a cancel
                     await self._arrived.wait()
-            poll = min(poll * 1.5, 0.1, max(self.poll, (cpu_limit or 0.0) / 50))
             if self._lines or self._eof:
                 continue
             if process.poll() is not None or not process.output_open():
                 # exited, though a process it left behind may still hold its output
                 # open; or it closed its output and runs on
                 raise self._crash()
-            check_limits(process, self.name, cpu_limit, cpu_base, memory_limit)
+            used = check_limits(process, self.name, cpu_limit, cpu_base, memory_limit)
             if wall_limit is not None and time.monotonic() - started > wall_limit:
                 idle = process.cpu_time() - cpu_base < 0.5 * wall_limit
                 hint = " (idle: waiting for input, or output not flushed?)" if idle else ""
@@ -248,21 +275,45 @@ class LinePipe:
         return text.rstrip("\r\n")
 
 
+def next_look(
+    shortest: float,
+    used: float,
+    cpu_limit: float | None,
+    waited: float,
+    wall_limit: float | None,
+) -> float:
+    """Seconds until the next look at a program that has not replied, having used
+    ``used`` CPU seconds and waited ``waited``: when it could first be past its CPU
+    limit (its CPU time left spread over every core of the machine) or its wall limit,
+    never sooner than ``shortest`` and never later than :data:`LONGEST_LOOK`. So a
+    program on a long clock is not looked at during a short move at all (its reply,
+    its output's end and its exit wake the wait), and one near its limit is looked at
+    every ``shortest`` seconds."""
+    wait = LONGEST_LOOK
+    if cpu_limit is not None:
+        wait = min(wait, (cpu_limit - used) / CORES)
+    if wall_limit is not None:
+        wait = min(wait, wall_limit - waited)
+    return max(wait, shortest)
+
+
 def check_limits(
     process: AgentProcess,
     name: str,
     cpu_limit: float | None,
     cpu_base: float,
     memory_limit: int | None,
-) -> None:
+) -> float:
     """Raises if ``process``'s tree is past its CPU limit (since ``cpu_base``) or its
-    memory limit.
+    memory limit; returns the CPU seconds it used since ``cpu_base`` (0.0 where there
+    is no CPU limit, not read).
 
     :raises Timeout: past the CPU limit.
     :raises MemoryExceeded: past the memory limit.
     :raises Forked: for another process where the program must be alone.
     """
     check_single(process, name)
+    used = 0.0
     if cpu_limit is not None:
         used = process.cpu_time() - cpu_base
         if used > cpu_limit:
@@ -277,6 +328,7 @@ def check_limits(
                 f"{name}: {rss / 2**20:.0f} MB resident, limit {memory_limit / 2**20:.0f} MB",
                 detail=f"{rss / 2**20:.0f} MB > {memory_limit / 2**20:.0f} MB",
             )
+    return used
 
 
 def check_single(process: AgentProcess, name: str) -> None:
