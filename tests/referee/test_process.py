@@ -108,6 +108,43 @@ def test_cpu_limit_is_measured_from_the_base_it_is_given() -> None:
         asyncio.run(main())
 
 
+
+def test_a_program_that_replies_within_its_time_is_not_looked_at_while_it_thinks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every look reads the program's CPU, memory and processes: on a long clock a
+    # move of a fifth of a second needs none, its reply wakes the wait
+    import arbiter.referee.pipe as pipe_module
+
+    looks: list[float] = []
+    real = pipe_module.check_limits
+
+    def counted(*args: object, **kwargs: object) -> float:
+        looks.append(1.0)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipe_module, "check_limits", counted)
+    slow_echo = [
+        sys.executable,
+        "-c",
+        "import sys, time\nfor line in sys.stdin: time.sleep(0.2); print(line.strip(), flush=True)",
+    ]
+
+    async def main() -> str:
+        pipe = LinePipe(slow_echo, name="slow")
+        await pipe.start()
+        try:
+            await pipe.send_line("ready")
+            await pipe.read_line(wall_limit=10)  # started; now a move
+            looks.clear()
+            await pipe.send_line("move")
+            return await pipe.read_line(cpu_limit=60, cpu_base=pipe.cpu_time(), wall_limit=120)
+        finally:
+            await pipe.close()
+
+    assert asyncio.run(main()) == "move"
+    assert looks == []
+
 # -- the file runner ----------------------------------------------------------------
 
 MOVER = """
