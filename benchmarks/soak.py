@@ -27,7 +27,8 @@ from dataclasses import replace
 
 import psutil
 
-from arbiter.agents.faulty import NOT_ONCE_PER_MOVE, Fault, acceptable
+from arbiter.agents.faults import Fault
+from arbiter.agents.faulty import NOT_ONCE_PER_MOVE, acceptable
 from arbiter.agents.spec import AgentSpec
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.referee.file_seat import runs_once_per_move

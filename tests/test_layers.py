@@ -47,14 +47,18 @@ def test_an_upward_import_or_a_circle_is_named(tmp_path: Path, module, line, fau
 
 def test_a_contest_program_loads_no_referee_and_no_process_library() -> None:
     """What ``arbiter agent`` imports for every game: the referee side, asyncio and
-    psutil would cost every Halma move their start-up."""
+    psutil would cost every Halma move their start-up, as would the means of the
+    faulty engine (threads, processes) and the browser's boards."""
     code = (
         "import sys\n"
         "from arbiter.cli import main\n"
+        "from arbiter.cli.options import build_parser\n"
         "from arbiter.games import GAME_NAMES, find_game\n"
         "for name in GAME_NAMES:\n"
+        "    build_parser(['agent', name])\n"
         "    find_game(name).player_side()\n"
         "loaded = [m for m in sys.modules if m.startswith('arbiter.referee')\n"
+        "          or m in ('arbiter.agents.faulty', 'arbiter.layout')\n"
         "          or m.split('.')[0] in ('asyncio', 'psutil', 'sqlite3', 'rich')]\n"
         "print(' '.join(loaded))\n"
     )

@@ -31,13 +31,15 @@ import shutil
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Protocol, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TextIO, TypeVar
 
 from arbiter.agents.base import Agent
 from arbiter.clock import Charging, Clock, TimeControl
 from arbiter.errors import ConfigError
 from arbiter.game import Game, Outcome, Player
-from arbiter.layout import BoardView
+
+if TYPE_CHECKING:  # the browser's board: read by the web app only, not by programs
+    from arbiter.layout import BoardView
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)

@@ -15,11 +15,11 @@ from pathlib import Path
 import psutil
 import pytest
 
+from arbiter.agents.faults import Fault
 from arbiter.agents.faulty import (
     NOT_ONCE_PER_MOVE,
     STARTS_PROCESSES,
     VERDICT,
-    Fault,
     acceptable,
 )
 from arbiter.agents.random import RandomAgent

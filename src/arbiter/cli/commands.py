@@ -134,7 +134,8 @@ def _cmd_agent(args: argparse.Namespace) -> int:
     reply_filter = None
     faulty = None
     if args.fault is not None:
-        from arbiter.agents.faulty import Fault, FaultyAgent
+        from arbiter.agents.faults import Fault
+        from arbiter.agents.faulty import FaultyAgent
 
         faulty = FaultyAgent(agent, spec, Fault(args.fault), ply=args.fault_ply, tag=args.fault_tag)
         agent, reply_filter = faulty, faulty.reply_filter

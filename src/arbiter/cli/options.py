@@ -252,7 +252,7 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """Returns the argument parser of the ``arbiter`` command; the rule options offered
     are those of the game named in ``argv`` (all games' when none is)."""
-    from arbiter.agents.faulty import Fault
+    from arbiter.agents.faults import Fault
     from arbiter.agents.spec import ENGINES, MAX_DEPTH
     from arbiter.games import game_names
 
