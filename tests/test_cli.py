@@ -170,6 +170,7 @@ def test_checkers_match_with_plain_draws(tmp_path, capsys) -> None:
     record = tmp_path / "c.jsonl"
     records = recorded_match(record, "checkers greedy random --games 2 --move-time 2 --plain-draws")
     assert "American checkers" in capsys.readouterr().out
+    assert len(records) == 2
     assert all(r.options == {"max_plies": 1000, "plain_draws": True} for r in records)
     assert main(["replay", str(record)]) == 0
 

@@ -223,11 +223,14 @@ def test_openings_are_refused_for_programs_of_a_game_that_cannot_set_a_position(
     # by default such a tournament plays from the start; checkers programs get openings
     assert main([*argv, "--move-time", "1", "--db", str(tmp_path / "b.db")]) == 0
     assert "openings: none (the game's programs" in capsys.readouterr().out
+    from_start = starts(tmp_path / "b.db")
+    assert from_start and all(start is None for start in from_start)
     program = f"{sys.executable} -m arbiter.cli agent checkers --engine random"
     argv = ["tournament", "checkers", "--agent", "random", "--agent", program]
     assert main([*argv, "--move-time", "1", "--db", str(tmp_path / "c.db")]) == 0
     assert "openings: the default set" in capsys.readouterr().out
-    assert all(start is not None for start in starts(tmp_path / "c.db"))
+    opened = starts(tmp_path / "c.db")
+    assert opened and all(start is not None for start in opened)
 
 
 def starts(db: Path) -> list[str | None]:

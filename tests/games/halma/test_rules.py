@@ -215,8 +215,9 @@ def test_a_piece_in_the_opposing_camp_may_not_leave_it() -> None:
 
 def test_rule_1b_a_piece_must_leave_the_camp_while_one_can() -> None:
     s = position({(4, 1), (8, 8)}, {(10, 3), (3, 12)})
-    assert all(xy(m.origin) == (4, 1) for m in GAME.legal_moves(s))
-    assert all(xy(m.target) not in BLACK_CAMP for m in GAME.legal_moves(s))
+    moves = GAME.legal_moves(s)
+    assert moves and all(xy(m.origin) == (4, 1) for m in moves)
+    assert all(xy(m.target) not in BLACK_CAMP for m in moves)
     with pytest.raises(IllegalMove, match="must move one out"):
         resolve_move("E 8,8 9,9", s, seat=0)
 
