@@ -185,6 +185,7 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
         ("checkers_init", "checkers.rules._tables"),
         ("cell_at", "checkers.rules._cell_at"),
         ("jumps", "checkers.rules._jumps"),
+        ("jumpers", "checkers.rules.captures_of"),
         ("captures", "checkers.rules.captures_of"),
         ("step_dirs", "checkers.rules.steps_of"),
         ("steps", "checkers.rules.steps_of"),
@@ -275,7 +276,7 @@ PLUMBING: dict[str, tuple[str, ...]] = {
         "py_connected",
         "py_groups",
     ),
-    "checkers.c": ("pop32",),
+    "checkers.c": ("pop32", "cells_before"),
     "alquerque.c": (),
     "chinese_checkers.c": ("cell_at", "pop128", "low128"),
     "halma.c": (

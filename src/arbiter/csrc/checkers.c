@@ -31,6 +31,11 @@ static int8_t JUMP_OVER[32][4], JUMP_LAND[32][4];
 static const int FORWARD[2][2] = {{0, 1}, {2, 3}};
 static uint32_t CROWN_ROW[2], BACK_ROW[2], CENTRE, INNER, CONE[2][32];
 static int ROW[32], COL[32], ROWS_TO_GO[2][32];
+/* for each direction, the cells a jump can start from and how far the jumped cell
+   (by the row's parity) and the landing cell are from it in cell numbers: a jump's
+   landing is always 8 rows-of-four and one cell away, its jumped cell 4 and 0 or 1 */
+static uint32_t JUMP_FROM[4];
+static int OVER_SHIFT[4][2], LAND_SHIFT[4];
 
 static int cell_at(int row, int col) {
     if (row < 0 || row >= 8 || col < 0 || col >= 8 || (row + col) % 2 == 0) return -1;
@@ -49,6 +54,14 @@ void checkers_init(void) {
             JUMP_OVER[cell][d] = (int8_t)(over >= 0 && land >= 0 ? over : -1);
             JUMP_LAND[cell][d] = (int8_t)(over >= 0 && land >= 0 ? land : -1);
         }
+    }
+    for (int d = 0; d < 4; d++) {
+        JUMP_FROM[d] = 0;
+        LAND_SHIFT[d] = 8 * DR[d] + DC[d];
+        OVER_SHIFT[d][0] = 4 * DR[d] + (DC[d] > 0 ? 1 : 0); /* from an even row */
+        OVER_SHIFT[d][1] = 4 * DR[d] + (DC[d] > 0 ? 0 : -1); /* from an odd row */
+        for (int cell = 0; cell < 32; cell++)
+            if (JUMP_OVER[cell][d] >= 0) JUMP_FROM[d] |= 1u << cell;
     }
     CROWN_ROW[0] = 0xF0000000u;
     CROWN_ROW[1] = 0x0000000Fu;
@@ -127,13 +140,34 @@ static int repetitions(const CState *s) {
 
 static int all_dirs[4] = {0, 1, 2, 3};
 
+/* the cells whose (k > 0) k-th following or (k < 0) -k-th preceding cell is in b */
+static inline uint32_t cells_before(uint32_t b, int k) { return k > 0 ? b >> k : b << -k; }
+
+#define EVEN_ROWS 0x0F0F0F0Fu
+
+/* the side to move's pieces that can make a first jump: a bit test a direction
+   instead of a path search from every piece, most of which have none */
+static uint32_t jumpers(const CState *s) {
+    int p = s->to_move;
+    uint32_t own = s->p[p], enemy = s->p[1 - p];
+    uint32_t empty = ~(own | enemy);
+    uint32_t found = 0;
+    for (int d = 0; d < 4; d++) {
+        uint32_t movers = (d == FORWARD[p][0] || d == FORWARD[p][1]) ? own : own & s->kings;
+        uint32_t over = (cells_before(enemy, OVER_SHIFT[d][0]) & EVEN_ROWS) |
+                        (cells_before(enemy, OVER_SHIFT[d][1]) & ~EVEN_ROWS);
+        found |= movers & JUMP_FROM[d] & over & cells_before(empty, LAND_SHIFT[d]);
+    }
+    return found;
+}
+
 /* the captures into the scratch: their number, or -1 when memory ran out */
 static int captures(const CState *s) {
     int p = s->to_move;
     uint32_t own = s->p[p], enemy = s->p[1 - p];
     uint32_t empty = ~(own | enemy);
     JumpSearch J = {0, enemy, 0, NULL, 0};
-    for (uint32_t b = own; b; b &= b - 1) {
+    for (uint32_t b = jumpers(s); b; b &= b - 1) {
         int cell = __builtin_ctz(b);
         Path cur;
         cur.path[0] = (int8_t)cell;
