@@ -2,11 +2,13 @@
 position, the compiled and the pure-Python search side by side.
 
 Usage: python benchmarks/search.py [--seconds S ...] [--game NAME] [--path compiled|pure]
-       python benchmarks/search.py --against REV [--repeat K] [--seconds S ...] [--game NAME]
+       python benchmarks/search.py --against REV [--repeat K] [--seconds S ... | --fixed]
 
 ``--against REV`` builds arbiter as it was at git revision REV (``revisions.py``) and
 shows the compiled search there and in the working tree side by side: the depths each
-reached in the time and its nodes/second, best of K runs each.
+reached in the time and its nodes/second, best of K runs each; with ``--fixed``, the
+time each took to search the same positions to the same depths (the same nodes, a
+check that a change made for speed left the search alone).
 """
 
 from __future__ import annotations
@@ -39,8 +41,15 @@ def positions(game: Any, count: int = 4, seed: int = 1) -> list[Any]:
     return out
 
 
-def measure(name: str, path: str, seconds: float) -> tuple[list[int], float, float]:
-    """Searches each position for ``seconds``: the depths, and all nodes and seconds."""
+FIXED_DEPTH = {"votey": 6, "checkers": 13, "alquerque": 9, "chinese-checkers": 5, "halma": 5}
+"""The depth of the fixed-depth searches (``--fixed``): about a second a game."""
+
+
+def measure(
+    name: str, path: str, seconds: float, depth: int | None = None
+) -> tuple[list[int], float, float]:
+    """Searches each position for ``seconds`` (or to ``depth``): the depths, and all
+    nodes and seconds."""
     spec = find_game(name)
     if path == "pure":
         with core.forced_pure():
@@ -50,9 +59,9 @@ def measure(name: str, path: str, seconds: float) -> tuple[list[int], float, flo
     depths: list[int] = []
     nodes = used = 0.0
     for s in positions(game):
-        agent = AlphaBetaAgent(spec.evaluation, compiled=path == "compiled")
+        agent = AlphaBetaAgent(spec.evaluation, depth=depth, compiled=path == "compiled")
         agent.reset(game, game.to_move(s), 0)
-        agent.choose(s, Limit(time=seconds))
+        agent.choose(s, Limit() if depth else Limit(time=seconds))
         assert agent.core == path, f"{name} has no compiled search"
         info = agent.last_info
         assert info is not None
@@ -62,25 +71,33 @@ def measure(name: str, path: str, seconds: float) -> tuple[list[int], float, flo
     return depths, nodes, used
 
 
-def compiled_rows(names: list[str], budgets: list[float]) -> dict[str, object]:
-    """The compiled search's depths, nodes and seconds for every game and budget."""
+def compiled_rows(names: list[str], budgets: list[float], fixed: bool) -> dict[str, object]:
+    """The compiled search's depths, nodes and seconds for every game and budget (or,
+    ``fixed``, to each game's :data:`FIXED_DEPTH`)."""
     rows = []
     for name in names:
-        for seconds in budgets:
-            depths, nodes, used = measure(name, "compiled", seconds)
+        for seconds in [0.0] if fixed else budgets:
+            depths, nodes, used = measure(
+                name, "compiled", seconds, FIXED_DEPTH[name] if fixed else None
+            )
             rows.append(
                 {"game": name, "budget": seconds, "depths": depths, "nodes": nodes, "seconds": used}
             )
     return {"core": core.describe(), "rows": rows}
 
 
-def against(revision: str, repeat: int, names: list[str], budgets: list[float]) -> None:
+def against(
+    revision: str, repeat: int, names: list[str], budgets: list[float], fixed: bool
+) -> None:
     """Prints the compiled search at ``revision`` and now, side by side."""
     from revisions import sides
 
     forwarded = [arg for name in names for arg in ("--game", name)]
-    forwarded += ["--seconds", *map(str, budgets)]
+    forwarded += ["--fixed"] if fixed else ["--seconds", *map(str, budgets)]
     before, now = sides(Path(__file__), revision, forwarded, repeat)
+    if fixed:
+        fixed_depths(revision, repeat, before, now)
+        return
     print(f"before: {revision}, {before[0]['core']}; after: working tree, {now[0]['core']}")
     print(f"best of {repeat} runs each, taken in turn (depths: the deepest of the runs)")
     print(
@@ -104,6 +121,21 @@ def against(revision: str, repeat: int, names: list[str], budgets: list[float]) 
         )
 
 
+def fixed_depths(revision: str, repeat: int, before: list[Any], now: list[Any]) -> None:
+    """Prints the time each side took to search to the same depths (the same nodes)."""
+    print(f"before: {revision}, {before[0]['core']}; after: working tree, {now[0]['core']}")
+    print(f"fixed-depth searches of each game's positions, best of {repeat} runs each")
+    print(f"{'game':16s} {'depth':>5s} {'nodes':>10s} {'before s':>9s} {'after s':>9s} {'x':>5s}")
+    for i, row in enumerate(now[0]["rows"]):
+        if before[0]["rows"][i]["nodes"] != row["nodes"]:
+            raise SystemExit(f"{row['game']}: the sides searched different nodes")
+        old, new = (min(run["rows"][i]["seconds"] for run in side) for side in (before, now))
+        print(
+            f"{row['game']:16s} {FIXED_DEPTH[row['game']]:5d} {row['nodes']:10.0f} "
+            f"{old:9.3f} {new:9.3f} {old / new:5.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, nargs="+", default=[1.0, 5.0])
@@ -112,12 +144,15 @@ def main() -> None:
     parser.add_argument("--against", metavar="REV", help="an earlier git revision to compare")
     parser.add_argument("--repeat", type=int, default=3, help="runs a side with --against")
     parser.add_argument("--json", action="store_true", help="the compiled search's figures only")
+    parser.add_argument(
+        "--fixed", action="store_true", help="with --against: to fixed depths, not for a time"
+    )
     args = parser.parse_args()
     if args.json:
-        print(json.dumps(compiled_rows(args.game or GAME_NAMES, args.seconds)))
+        print(json.dumps(compiled_rows(args.game or GAME_NAMES, args.seconds, args.fixed)))
         return
     if args.against:
-        against(args.against, args.repeat, args.game or GAME_NAMES, args.seconds)
+        against(args.against, args.repeat, args.game or GAME_NAMES, args.seconds, args.fixed)
         return
     print(f"core in use: {core.describe()}")
     print(f"{'game':16s} {'path':8s} {'budget':>6s} {'depths':>14s} {'nodes':>10s} {'nodes/s':>9s}")
