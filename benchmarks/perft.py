@@ -70,7 +70,6 @@ def against(revision: str, repeat: int, names: list[str], deepest: int | None) -
     if deepest:
         forwarded += ["--depth", str(deepest)]
     before, now = sides(Path(__file__), revision, forwarded, repeat)
-    print(f"before: {revision}, {before[0]['core']}; after: working tree, {now[0]['core']}")
     print(f"best of {repeat} runs each, taken in turn")
     print(f"{'game':16s} {'depth':>5s} {'nodes':>12s} {'before/s':>12s} {'after/s':>12s} {'x':>6s}")
     for i, row in enumerate(now[0]["rows"]):

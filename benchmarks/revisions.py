@@ -93,7 +93,7 @@ def run_side(script: Path, site: Path, args: list[str]) -> Any:
 
 def sides(script: Path, revision: str, args: list[str], repeat: int) -> tuple[Any, Any]:
     """The figures of ``script`` run on ``revision`` and on the working tree, each
-    the list of runs (``repeat`` of them, alternating sides)."""
+    the list of runs (``repeat`` of them, alternating sides); says which cores ran."""
     before_site = built(revision)
     now_site = ROOT / "src"
     before: list[Any] = []
@@ -102,4 +102,5 @@ def sides(script: Path, revision: str, args: list[str], repeat: int) -> tuple[An
         order = [(before_site, before), (now_site, now)]
         for site, into in order if turn % 2 == 0 else reversed(order):
             into.append(run_side(script, site, args))
+    print(f"before: {revision}, {before[0]['core']}; after: working tree, {now[0]['core']}")
     return before, now

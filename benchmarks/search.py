@@ -98,7 +98,6 @@ def against(
     if fixed:
         fixed_depths(revision, repeat, before, now)
         return
-    print(f"before: {revision}, {before[0]['core']}; after: working tree, {now[0]['core']}")
     print(f"best of {repeat} runs each, taken in turn (depths: the deepest of the runs)")
     print(
         f"{'game':16s} {'budget':>6s} {'depths before':>14s} {'depths after':>14s} "
@@ -123,7 +122,6 @@ def against(
 
 def fixed_depths(revision: str, repeat: int, before: list[Any], now: list[Any]) -> None:
     """Prints the time each side took to search to the same depths (the same nodes)."""
-    print(f"before: {revision}, {before[0]['core']}; after: working tree, {now[0]['core']}")
     print(f"fixed-depth searches of each game's positions, best of {repeat} runs each")
     print(f"{'game':16s} {'depth':>5s} {'nodes':>10s} {'before s':>9s} {'after s':>9s} {'x':>5s}")
     for i, row in enumerate(now[0]["rows"]):

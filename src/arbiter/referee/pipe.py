@@ -197,21 +197,6 @@ class LinePipe:
             await self._settle()
             raise self._crash() from None
 
-    def _next_look(
-        self, used: float, cpu_limit: float | None, waited: float, wall_limit: float | None
-    ) -> float:
-        """Seconds until the next look at a program that has not replied: when it could
-        first be past its CPU limit (its CPU time left spread over every core of the
-        machine) or its wall limit, never sooner than ``poll`` and never later than
-        :data:`LONGEST_LOOK`. A program on a long clock is not looked at during a
-        short move at all: its reply, its output's end and its exit wake the wait."""
-        wait = LONGEST_LOOK
-        if cpu_limit is not None:
-            wait = min(wait, (cpu_limit - used) / CORES)
-        if wall_limit is not None:
-            wait = min(wait, wall_limit - waited)
-        return max(wait, self.poll)
-
     async def read_line(
         self,
         *,
