@@ -108,7 +108,6 @@ def test_cpu_limit_is_measured_from_the_base_it_is_given() -> None:
         asyncio.run(main())
 
 
-
 def test_a_program_that_replies_within_its_time_is_not_looked_at_while_it_thinks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -144,6 +143,7 @@ def test_a_program_that_replies_within_its_time_is_not_looked_at_while_it_thinks
 
     assert asyncio.run(main()) == "move"
     assert looks == []
+
 
 # -- the file runner ----------------------------------------------------------------
 

@@ -41,6 +41,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
+from functools import cache
 from pathlib import Path
 
 import psutil
@@ -65,6 +66,18 @@ it should write; ``TMPDIR`` names it)."""
 
 _LOCK_DIRS = ("/run/arbiter/uids",)
 
+CLEAN = b"clean"
+"""What a uid's lock file holds when its last holder let it go with nothing of it left
+running. Taking the uid overwrites it with :data:`TAKEN`, so a holder that dies without
+letting go (a referee killed outright) leaves that, and the next holder kills what was
+left.
+Looking at every process of the machine for leftovers costs milliseconds, twice a
+program a game, and is done only when this mark is missing."""
+
+TAKEN = b"taken"
+"""What a uid's lock file holds while the uid is held (as long as :data:`CLEAN`: the
+mark is overwritten in place, as shortening a file costs more than writing it)."""
+
 
 class UidLease:
     """A uid held for one program: a lock on a file of its own, released by
@@ -75,11 +88,15 @@ class UidLease:
         self.uid = uid
         self._fd: int | None = fd
 
-    def release(self) -> None:
-        """Kills what still runs under the uid and lets the uid go."""
+    def release(self, *, empty: bool = False) -> None:
+        """Lets the uid go, first killing what still runs under it, unless ``empty``
+        (the caller knows nothing does: see :attr:`Box.contained`). The lock file is
+        then marked :data:`CLEAN`, so the next holder need not look for leftovers."""
         if self._fd is None:
             return
-        kill_uid(self.uid)
+        if empty or kill_uid(self.uid):
+            with contextlib.suppress(OSError):
+                os.pwrite(self._fd, CLEAN, 0)
         with contextlib.suppress(OSError):
             os.close(self._fd)  # closing the file drops its lock
         self._fd = None
@@ -109,7 +126,8 @@ def _lock_dir() -> Path:
 
 def lease_uid(uids: range) -> UidLease:
     """Takes a free uid of ``uids`` (no account of the system has it and no other
-    program holds it), killing anything a program left running under it.
+    program holds it), killing anything a program left running under it (unless its
+    last holder marked it :data:`CLEAN`).
 
     :raises ConfigError: when every uid of the range is taken.
     """
@@ -126,7 +144,13 @@ def lease_uid(uids: range) -> UidLease:
         except OSError:
             os.close(fd)
             continue
-        kill_uid(uid)
+        try:
+            clean = os.pread(fd, len(CLEAN), 0) == CLEAN
+            os.pwrite(fd, TAKEN, 0)
+        except OSError:
+            clean = False
+        if not clean:
+            kill_uid(uid)
         _HELD.add(uid)
         return UidLease(uid, fd)
     raise ConfigError(
@@ -135,13 +159,14 @@ def lease_uid(uids: range) -> UidLease:
     )
 
 
-def kill_uid(uid: int) -> None:
-    """Kills every process whose real or effective uid is ``uid``.
+def kill_uid(uid: int) -> bool:
+    """Kills every process whose real or effective uid is ``uid``; True when none is
+    left (False: some would not die within about ten seconds).
 
     Each is signalled through a pidfd taken before its uid is read again, so a pid
     that a process of someone else took over in between is never signalled. The
-    machine's processes are read from ``/proc`` directly: it is done twice a program
-    a game, and psutil's objects cost four times as much as the reading."""
+    machine's processes are read from ``/proc`` directly: psutil's objects cost four
+    times as much as the reading."""
     for _ in range(20):
         held = []
         for pid in _pids_of(uid):
@@ -153,13 +178,14 @@ def kill_uid(uid: int) -> None:
                 else:
                     os.close(fd)
         if not held:
-            return
+            return True
         try:
             for fd in held:  # each pidfd turns readable when its process has exited
                 select.select([fd], [], [], 0.5)
         finally:
             for fd in held:
                 os.close(fd)
+    return False
 
 
 def _uid_of(pid: int, uid: int) -> bool:
@@ -245,6 +271,8 @@ class Box:
         self.protection = protection or detect()
         self.name = name or " ".join(argv)
         self.lease: UidLease | None = None
+        self._running = 0  # runs started in the box and not yet seen to end
+        self._strays = False  # a run ended without its cgroup seen empty
         self.folder = tempfile.mkdtemp(prefix=f"{BOX_PREFIX}{os.getpid()}-")
         WATCHDOG.watch_folder(self.folder)
         self.path = os.path.join(self.folder, "work")
@@ -376,12 +404,30 @@ class Box:
         args += ["--bind", self.path, self.path, "--chdir", self.path]
         return args
 
+    def started(self) -> None:
+        """A run of the program has started in the box."""
+        self._running += 1
+
+    def ended(self, *, contained: bool) -> None:
+        """A run of the program has ended: ``contained`` when its cgroup, which holds
+        everything the run ever started, was seen empty after its kill."""
+        self._running -= 1
+        self._strays = self._strays or not contained
+
+    @property
+    def contained(self) -> bool:
+        """True when nothing can still run under the box's uid: every run ended with
+        its cgroup seen empty, behind namespaces (no way out to the rest of the
+        machine's daemons), so there is no need to look for what it left running."""
+        return self.walls.namespaces and self._running == 0 and not self._strays
+
     def close(self) -> None:
         """Removes the work directory and lets the uid go (killing what still runs
-        under it; without namespaces, removing what it left in the shared folders)."""
+        under it, unless the box is :attr:`contained`; without namespaces, removing
+        what it left in the shared folders)."""
         if self.lease is not None:
             uid = self.lease.uid
-            self.lease.release()
+            self.lease.release(empty=self.contained)
             self.lease = None
             if not self.walls.namespaces:
                 remove_files_of(uid)
@@ -389,14 +435,16 @@ class Box:
         WATCHDOG.forget_folder(self.folder)
 
 
-def python_paths() -> list[str]:
+@cache
+def python_paths() -> tuple[str, ...]:
     """The Python the referee runs on (its prefixes) and arbiter's own package: a
-    built-in agent run as a program needs them, and they hold nothing private."""
+    built-in agent run as a program needs them, and they hold nothing private (the
+    same for the whole life of the process, so found once)."""
     import arbiter
 
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     paths.add(str(Path(arbiter.__file__).resolve().parent))
-    return sorted(paths)
+    return tuple(sorted(paths))
 
 
 def _under(path: str, folders: Iterable[str]) -> bool:

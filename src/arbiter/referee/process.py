@@ -119,6 +119,7 @@ class AgentProcess:
         self._tasks: list[asyncio.Task[None]] = []
         self._transports: list[asyncio.BaseTransport] = []
         self.suspended = False
+        self._in_box = False  # started in its box and its end not yet told to the box
 
     @property
     def pid(self) -> int | None:
@@ -159,6 +160,9 @@ class AgentProcess:
                 f"{self.name}: cannot start {self.argv[0]!r}: {why}", f"cannot start: {why}"
             ) from None
         _LIVE.add(self.popen.pid)
+        if self.box is not None:
+            self.box.started()
+            self._in_box = True
         try:
             self._pidfd = os.pidfd_open(self.popen.pid)
         except (AttributeError, OSError):  # not Linux 5.3+: exits are polled
@@ -428,11 +432,15 @@ class AgentProcess:
             with contextlib.suppress(OSError):
                 os.close(self._pidfd)
             self._pidfd = None
+        contained = False
         if self.cgroup is not None:
-            self.cgroup.kill()
+            contained = self.cgroup.kill()
             self.cgroup.remove()
         else:
             kill_orphans()
+        if self._in_box and self.box is not None:
+            self.box.ended(contained=contained and code is not None)
+            self._in_box = False
         WATCHDOG.forget(self.popen.pid)
         for task in self._tasks:
             # the tree is gone, so its pipes end at once: read what is left in them

@@ -240,23 +240,30 @@ class Cgroup:
         and its children are born in all of them, so one holds them all (the referee
         asks at every check of a move; opened afresh each time, since the kernel
         lists it only once per opening)."""
+        return self._listing() or []
+
+    def _listing(self) -> list[int] | None:
+        """:meth:`pids`, or None when no ``cgroup.procs`` could be read."""
         for f in self.join_files:
             try:
                 return sorted(int(x) for x in f.read_bytes().split())
             except (OSError, ValueError):
                 continue
-        return []
+        return None
 
-    def kill(self, timeout: float = 2.0) -> None:
+    def kill(self, timeout: float = 2.0) -> bool:
         """Kills every process of the cgroup and waits until none is left (or
-        ``timeout``): new ones started meanwhile are killed too."""
+        ``timeout``): new ones started meanwhile are killed too. True when it was seen
+        empty."""
         if self.version == 2:
             self._write("unified", "cgroup.kill", "1")
         deadline = time.monotonic() + timeout
         while True:
-            pids = self.pids()
-            if not pids or time.monotonic() > deadline:
-                break
+            pids = self._listing()
+            if pids is None or time.monotonic() > deadline:
+                return False
+            if not pids:
+                return True
             for pid in pids:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
