@@ -13,6 +13,11 @@ concurrency 1 and 2, and what the referee itself costs, two ways:
   only on an idle machine: on a busy one a program waiting for a core is charged
   less CPU than the wall time it took, and that wait lands here too.
 
+The referee's CPU is then split into what a game costs whatever its length (its
+programs' boxes, starts and ends: ``ms/game``) and what each move adds (``ms/move``
+after it), by a least-squares line through each game's referee CPU against its
+number of moves (a game of 30 moves and one of 60 tell the two apart).
+
 The overhead per move is roughly fixed, so its share falls as the agents think
 longer: the timed rows show it at a pace nearer a contest's.
 
@@ -29,12 +34,13 @@ Usage: python benchmarks/tournament.py [--game NAME] [--games N] [--depth D] [--
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arbiter.agents.spec import AgentSpec
@@ -64,6 +70,20 @@ class TimedSeries:
     def __init__(self) -> None:
         self.seconds: list[float] = []
         self.referee_cpu: list[float] = []
+        self.moves: list[int] = []
+
+    def _keep(self, record: GameRecord, seconds: float, cpu: float) -> None:
+        self.seconds.append(seconds)
+        self.referee_cpu.append(cpu)
+        self.moves.append(len(record.moves))
+
+    def split(self) -> tuple[float, float] | None:
+        """The referee's CPU seconds per game and per move (a least-squares line
+        through the games), or None while the games are too few or all as long."""
+        if len(set(self.moves)) < 2:
+            return None
+        per_move, per_game = statistics.linear_regression(self.moves, self.referee_cpu)
+        return per_game, per_move
 
     def __call__(
         self, jobs: Sequence[GameJob], concurrency: int, events: EventSink = ignore
@@ -71,8 +91,7 @@ class TimedSeries:
         if concurrency <= 1:
             for job in jobs:
                 record, seconds, cpu = timed_job(job)
-                self.seconds.append(seconds)
-                self.referee_cpu.append(cpu)
+                self._keep(record, seconds, cpu)
                 yield job, record
             return
         with ProcessPoolExecutor(concurrency) as pool:
@@ -85,8 +104,7 @@ class TimedSeries:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     record, seconds, cpu = future.result()
-                    self.seconds.append(seconds)
-                    self.referee_cpu.append(cpu)
+                    self._keep(record, seconds, cpu)
                     yield pending.pop(future), record
 
 
@@ -99,12 +117,32 @@ def program(game: str, engine: str, name: str) -> AgentSpec:
     return AgentSpec.parse(command, name=name)
 
 
-def run(
-    game: str, engine: str, games: int, concurrency: int, isolation: str = "auto"
-) -> tuple[float, float, float, float, float]:
-    """(games per hour, the referee's CPU as a share of the games' CPU and in
-    milliseconds per move, the wall time beyond the charged as a share of the games'
-    wall time and in milliseconds per move)."""
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row's figures: games per hour; the referee's CPU as a share of the games'
+    CPU, in milliseconds per move, and split into milliseconds per game and per move
+    (None: too few games to split); the wall time beyond the charged as a share of the
+    games' wall time and in milliseconds per move."""
+
+    per_hour: float
+    cpu_share: float
+    cpu_ms: float
+    split: tuple[float, float] | None
+    wall_share: float
+    wall_ms: float
+
+    def cells(self) -> str:
+        game_ms, move_ms = ("-", "-")
+        if self.split is not None:
+            game_ms, move_ms = (f"{1000 * x:.1f}" for x in self.split)
+        return (
+            f"{self.per_hour:9.0f} {self.cpu_share:8.1%} {self.cpu_ms:8.2f} "
+            f"{game_ms:>8s} {move_ms:>8s} {self.wall_share:8.1%} {self.wall_ms:8.1f}"
+        )
+
+
+def run(game: str, engine: str, games: int, concurrency: int, isolation: str = "auto") -> Row:
+    """Plays the row's games and measures them (see :class:`Row`)."""
     spec = find_game(game)
     agents = (program(game, engine, "a"), program(game, engine, "b"))
     plan = Plan(
@@ -130,10 +168,11 @@ def run(
     game_time, referee = sum(series.seconds), sum(series.referee_cpu)
     overhead = max(0.0, game_time - charged)
     per_move = 1000 / max(moves, 1)
-    return (
+    return Row(
         per_hour,
         referee / max(referee + charged, 1e-9),
         referee * per_move,
+        series.split(),
         overhead / game_time,
         overhead * per_move,
     )
@@ -152,7 +191,8 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"{'game':17s} {'agents':18s} {'walls':10s} {'conc':>4s} {'games/h':>9s} "
-        f"{'ref cpu':>8s} {'ms/move':>8s} {'wall':>8s} {'ms/move':>8s}"
+        f"{'ref cpu':>8s} {'ms/move':>8s} {'ms/game':>8s} {'+ms/move':>8s} "
+        f"{'wall':>8s} {'ms/move':>8s}"
     )
     engines = args.engine or [
         "random",
@@ -163,12 +203,9 @@ def main() -> None:
         for engine in engines:
             for isolation in args.isolation or ["auto"]:
                 for concurrency in (1, 2):
-                    per_hour, cpu, cpu_ms, share, per_move = run(
-                        game, engine, args.games, concurrency, isolation
-                    )
+                    row = run(game, engine, args.games, concurrency, isolation)
                     print(
-                        f"{game:17s} {engine:18s} {isolation:10s} {concurrency:4d} "
-                        f"{per_hour:9.0f} {cpu:8.1%} {cpu_ms:8.2f} {share:8.1%} {per_move:8.1f}",
+                        f"{game:17s} {engine:18s} {isolation:10s} {concurrency:4d} {row.cells()}",
                         flush=True,
                     )
 
