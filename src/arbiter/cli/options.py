@@ -377,7 +377,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--backend",
         choices=("local", "ray"),
         default="local",
-        help="where games run: local worker processes (default) or Ray tasks",
+        help="where games run: local worker processes (default) or Ray actors",
     )
     tu.add_argument("--address", help="the Ray cluster to use (default: one started here)")
     _add_opening_options(tu)

@@ -115,7 +115,7 @@ def missing(
 
 Series = Callable[[Sequence[GameJob], int, EventSink], Iterator[tuple[GameJob, GameRecord]]]
 """Plays jobs, so many at once, yielding each with its record as it ends: local worker
-processes (:func:`~arbiter.referee.series.run_series`) or Ray tasks. It tells the sink
+processes (:func:`~arbiter.referee.series.run_series`) or Ray actors. It tells the sink
 at least when each game starts."""
 
 PROGRESS_EVERY = 1.0
