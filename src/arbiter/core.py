@@ -229,6 +229,7 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
     "chinese_checkers.c": (
         ("chinese_checkers_init", "chinese_checkers.rules._hop_table"),
         ("hops_from", "chinese_checkers.rules.hops_from"),
+        ("steps_from", "chinese_checkers.rules.steps_from"),
         ("targets_from", "chinese_checkers.rules.targets_from"),
         ("x_gen", "chinese_checkers.rules.ChineseCheckers.legal_moves"),
         ("x_count", "chinese_checkers.rules.ChineseCheckers._moves"),
@@ -278,7 +279,7 @@ PLUMBING: dict[str, tuple[str, ...]] = {
     ),
     "checkers.c": ("pop32", "cells_before"),
     "alquerque.c": (),
-    "chinese_checkers.c": ("cell_at", "pop128", "low128"),
+    "chinese_checkers.c": ("cell_at", "pop128", "low128", "high128"),
     "halma.c": (
         "band",
         "bor",

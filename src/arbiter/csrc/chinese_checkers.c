@@ -22,6 +22,9 @@ static int X[CELLS], Y[CELLS];
 static int NLINES[CELLS];
 static int RAY[CELLS][6][17], RAYLEN[CELLS][6]; /* the lines with at least one hole */
 static u128 CLEAR[CELLS][6][9];                  /* per line and distance k: holes k+1..2k */
+static u128 LINE[CELLS][6];                      /* per line: all its holes */
+static int8_t RISING[CELLS][6];                  /* its holes' numbers grow along it */
+static int8_t ACROSS[CELLS][6];                  /* it crosses rows (not along one) */
 static int NEAR[CELLS][6], NNEAR[CELLS];
 static u128 HOME[2], NEUTRAL, FULLB;
 static int DIST[2][CELLS];
@@ -53,6 +56,11 @@ void chinese_checkers_init(void) {
             if (!n) continue;
             int l = NLINES[c]++;
             RAYLEN[c][l] = n;
+            /* holes are numbered row by row, left to right */
+            RISING[c][l] = (int8_t)(DY[d] > 0 || (DY[d] == 0 && DX[d] > 0));
+            ACROSS[c][l] = (int8_t)(DY[d] != 0);
+            LINE[c][l] = 0;
+            for (int i = 0; i < n; i++) LINE[c][l] |= ONE << RAY[c][l][i];
             NEAR[c][NNEAR[c]++] = RAY[c][l][0];
             for (int k = 1; k <= n / 2; k++) {
                 u128 m = 0;
@@ -88,7 +96,15 @@ static inline int low128(u128 b) {
     return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
 }
 
-/* the cells a chain of long hops from start reaches (start's own hole empty) */
+static inline int high128(u128 b) {
+    uint64_t hi = (uint64_t)(b >> 64);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)b);
+}
+
+/* the cells a chain of long hops from start reaches (start's own hole empty): from
+   each cell reached, along each line, the first marble (the nearest set bit of the
+   line's holes, found at once) at distance k is hopped when the k holes beyond it
+   are empty */
 static u128 hops_from(int start, u128 occupied) {
     occupied &= ~(ONE << start);
     u128 reached = 0;
@@ -97,30 +113,34 @@ static u128 hops_from(int start, u128 occupied) {
     while (nf) {
         int at = frontier[--nf];
         for (int l = 0; l < NLINES[at]; l++) {
-            const int *ray = RAY[at][l];
-            int len = RAYLEN[at][l];
-            for (int k = 1; 2 * k <= len; k++) {
-                if ((occupied >> ray[k - 1]) & 1) { /* the first marble along the line */
-                    int land = ray[2 * k - 1];
-                    if (!(occupied & CLEAR[at][l][k]) && !((reached >> land) & 1)) {
-                        reached |= ONE << land;
-                        frontier[nf++] = land;
-                    }
-                    break;
-                }
+            u128 on = occupied & LINE[at][l];
+            if (!on) continue;
+            int first = RISING[at][l] ? low128(on) : high128(on);
+            int k = ACROSS[at][l] ? iabs(Y[first] - Y[at]) : iabs(X[first] - X[at]) / 2;
+            if (2 * k > RAYLEN[at][l]) continue;
+            int land = RAY[at][l][2 * k - 1];
+            if (!(occupied & CLEAR[at][l][k]) && !((reached >> land) & 1)) {
+                reached |= ONE << land;
+                frontier[nf++] = land;
             }
         }
     }
     return reached;
 }
 
-static u128 targets_from(int start, u128 occupied) {
+/* the empty holes next to start that a move may end in (not the neutral corners) */
+static u128 steps_from(int start, u128 occupied) {
     u128 steps = 0;
     for (int i = 0; i < NNEAR[start]; i++) {
         int n = NEAR[start][i];
         if (!((occupied >> n) & 1)) steps |= ONE << n;
     }
-    return (steps | hops_from(start, occupied)) & ~NEUTRAL & ~(ONE << start);
+    return steps & ~NEUTRAL;
+}
+
+static u128 targets_from(int start, u128 occupied) {
+    return (steps_from(start, occupied) | hops_from(start, occupied)) & ~NEUTRAL &
+           ~(ONE << start);
 }
 
 /* the crossing rules and the ply cap, before the no-move test: OUT_* or OUT_NONE */
@@ -177,6 +197,9 @@ static int x_outcome(const void *vs) {
     int d = decided(s);
     if (d != OUT_NONE) return d;
     u128 occupied = s->p[0] | s->p[1];
+    /* any move will do: a step is found without a hop search, so steps first */
+    for (u128 b = s->p[s->to_move]; b; b &= b - 1)
+        if (steps_from(low128(b), occupied)) return OUT_NONE;
     for (u128 b = s->p[s->to_move]; b; b &= b - 1)
         if (targets_from(low128(b), occupied)) return OUT_NONE;
     return OUT_LOSS;

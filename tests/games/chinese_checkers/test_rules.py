@@ -159,6 +159,13 @@ def test_a_player_without_a_legal_move_loses(game: ChineseCheckers) -> None:
     assert out is not None and (out.winner, out.reason) == (1, Reason.NO_MOVES)
 
 
+def test_a_player_whose_only_moves_are_hops_plays_on(game: ChineseCheckers) -> None:
+    # the tip marble's two neighbours are taken, but the holes past them are free
+    s = position({1}, {2, 3}, to_move=0)
+    assert sorted((m.origin + 1, m.target + 1) for m in game.legal_moves(s)) == [(1, 4), (1, 6)]
+    assert game.outcome(s) is None
+
+
 def test_the_ply_cap_draws(game: ChineseCheckers) -> None:
     s = game.initial()
     capped = ChineseCheckers(max_plies=2)

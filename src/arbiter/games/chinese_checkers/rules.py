@@ -129,14 +129,19 @@ def hops_from(start: int, occupied: int) -> int:
     return reached
 
 
-def targets_from(start: int, occupied: int) -> int:
-    """The cells a marble on ``start`` may end a move on: steps and hop chains, never a
-    neutral hole and never its start."""
+def steps_from(start: int, occupied: int) -> int:
+    """The empty holes next to ``start`` a move may end on (never a neutral hole)."""
     steps = 0
     for n in NEIGHBOURS[start]:
         if not (occupied >> n) & 1:
             steps |= 1 << n
-    return (steps | hops_from(start, occupied)) & ~NEUTRAL & ~(1 << start)
+    return steps & ~NEUTRAL
+
+
+def targets_from(start: int, occupied: int) -> int:
+    """The cells a marble on ``start`` may end a move on: steps and hop chains, never a
+    neutral hole and never its start."""
+    return (steps_from(start, occupied) | hops_from(start, occupied)) & ~NEUTRAL & ~(1 << start)
 
 
 def complete(s: State, p: Player) -> bool:
@@ -242,7 +247,11 @@ class ChineseCheckers:
                 return Outcome(1 - s.to_move, Reason.NO_MOVES)
             return None
         occupied = s.pieces[0] | s.pieces[1]
-        if not any(targets_from(a, occupied) for a in bits(s.pieces[s.to_move])):
+        mine = list(bits(s.pieces[s.to_move]))
+        # any move will do: a step is found without a hop search, so steps first
+        if any(steps_from(a, occupied) for a in mine):
+            return None
+        if not any(targets_from(a, occupied) for a in mine):
             return Outcome(1 - s.to_move, Reason.NO_MOVES)
         return None
 
