@@ -243,24 +243,26 @@ static int side(const HState *s, int p) {
     B holes = bandnot(target, bor(s->p[0], s->p[1]));
     int have_holes = !empty(holes);
     int total = 0, rear = 0, away = 0;
-    for (B b = s->p[p]; !empty(b);) {
-        int c = pop_low(&b);
-        int d = DIST[p][c];
-        total += COST[p][c];
-        if (d > rear) rear = d;
-        if (has(&target, c)) continue;
-        if (d <= NEAR_CORNER && have_holes) {
-            int x = c % SIZE, y = c / SIZE, best = 1 << 30;
-            for (B h = holes; !empty(h);) {
-                int k = pop_low(&h);
-                int dd = iabs(x - k % SIZE) + iabs(y - k / SIZE);
-                if (dd < best) best = dd;
+    /* every leaf of a search scores both sides: the pieces are read a word at a time */
+    for (int w = 0; w < 4; w++)
+        for (uint64_t bits = s->p[p].w[w]; bits; bits &= bits - 1) {
+            int c = 64 * w + __builtin_ctzll(bits);
+            int d = DIST[p][c];
+            total += COST[p][c];
+            if (d > rear) rear = d;
+            if (has(&target, c)) continue;
+            if (d <= NEAR_CORNER && have_holes) {
+                int x = c % SIZE, y = c / SIZE, best = 1 << 30;
+                for (B h = holes; !empty(h);) {
+                    int k = pop_low(&h);
+                    int dd = iabs(x - k % SIZE) + iabs(y - k / SIZE);
+                    if (dd < best) best = dd;
+                }
+                away += best;
+            } else {
+                away += d - CAMP_EDGE;
             }
-            away += best;
-        } else {
-            away += d - CAMP_EDGE;
         }
-    }
     int camp = count(band(s->p[p], CAMP[p]));
     return -total - W_STRAGGLER * rear - W_CAMP * camp - W_HOLE * away;
 }
