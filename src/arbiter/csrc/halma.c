@@ -51,7 +51,7 @@ static inline int pop_low(B *a) {
 }
 
 static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-static int NEAR[CELLS][8], NNEAR[CELLS];
+static B AROUND[CELLS]; /* the squares next to each, as a set */
 static int OVER[CELLS][8], LAND[CELLS][8], NHOPS[CELLS];
 static B CAMP[2], FURTHER[2][CELLS];
 static int DIST[2][CELLS], COST[2][CELLS];
@@ -68,6 +68,7 @@ static const int CAMP_ROWS[5] = {5, 5, 4, 3, 2};
 
 void halma_init(void) {
     memset(CAMP, 0, sizeof CAMP);
+    memset(AROUND, 0, sizeof AROUND);
     for (int y = 0; y < 5; y++)
         for (int x = 0; x < CAMP_ROWS[y]; x++) {
             set(&CAMP[0], 16 * y + x);
@@ -75,10 +76,10 @@ void halma_init(void) {
         }
     for (int c = 0; c < CELLS; c++) {
         int x = c % SIZE, y = c / SIZE;
-        NNEAR[c] = NHOPS[c] = 0;
+        NHOPS[c] = 0;
         for (int d = 0; d < 8; d++) {
             int x1 = x + DX[d], y1 = y + DY[d], x2 = x + 2 * DX[d], y2 = y + 2 * DY[d];
-            if (x1 >= 0 && x1 < SIZE && y1 >= 0 && y1 < SIZE) NEAR[c][NNEAR[c]++] = 16 * y1 + x1;
+            if (x1 >= 0 && x1 < SIZE && y1 >= 0 && y1 < SIZE) set(&AROUND[c], 16 * y1 + x1);
             if (x2 >= 0 && x2 < SIZE && y2 >= 0 && y2 < SIZE) {
                 OVER[c][NHOPS[c]] = 16 * y1 + x1;
                 LAND[c][NHOPS[c]++] = 16 * y2 + x2;
@@ -99,12 +100,7 @@ void halma_init(void) {
     }
 }
 
-static B steps_from(int start, B occupied) {
-    B out = {{0, 0, 0, 0}};
-    for (int i = 0; i < NNEAR[start]; i++)
-        if (!has(&occupied, NEAR[start][i])) set(&out, NEAR[start][i]);
-    return out;
-}
+static B steps_from(int start, B occupied) { return bandnot(AROUND[start], occupied); }
 
 /* the squares hop chains from start reach (start's square empty); with prev, each
    square's landing before it on a shortest chain (breadth first, as hop_paths) */
