@@ -25,7 +25,7 @@ static u128 CLEAR[CELLS][6][9];                  /* per line and distance k: hol
 static u128 LINE[CELLS][6];                      /* per line: all its holes */
 static int8_t RISING[CELLS][6];                  /* its holes' numbers grow along it */
 static int8_t ACROSS[CELLS][6];                  /* it crosses rows (not along one) */
-static int NEAR[CELLS][6], NNEAR[CELLS];
+static u128 AROUND[CELLS]; /* the holes next to each, as a set */
 static u128 HOME[2], NEUTRAL, FULLB;
 static int DIST[2][CELLS];
 
@@ -43,7 +43,8 @@ void chinese_checkers_init(void) {
             Y[c] = row;
         }
     for (c = 0; c < CELLS; c++) {
-        NLINES[c] = NNEAR[c] = 0;
+        NLINES[c] = 0;
+        AROUND[c] = 0;
         for (int d = 0; d < 6; d++) {
             int n = 0, x = X[c], y = Y[c];
             for (;;) {
@@ -61,7 +62,7 @@ void chinese_checkers_init(void) {
             ACROSS[c][l] = (int8_t)(DY[d] != 0);
             LINE[c][l] = 0;
             for (int i = 0; i < n; i++) LINE[c][l] |= ONE << RAY[c][l][i];
-            NEAR[c][NNEAR[c]++] = RAY[c][l][0];
+            AROUND[c] |= ONE << RAY[c][l][0];
             for (int k = 1; k <= n / 2; k++) {
                 u128 m = 0;
                 for (int i = k; i < 2 * k; i++) m |= ONE << RAY[c][l][i];
@@ -129,14 +130,7 @@ static u128 hops_from(int start, u128 occupied) {
 }
 
 /* the empty holes next to start that a move may end in (not the neutral corners) */
-static u128 steps_from(int start, u128 occupied) {
-    u128 steps = 0;
-    for (int i = 0; i < NNEAR[start]; i++) {
-        int n = NEAR[start][i];
-        if (!((occupied >> n) & 1)) steps |= ONE << n;
-    }
-    return steps & ~NEUTRAL;
-}
+static u128 steps_from(int start, u128 occupied) { return AROUND[start] & ~occupied & ~NEUTRAL; }
 
 static u128 targets_from(int start, u128 occupied) {
     return (steps_from(start, occupied) | hops_from(start, occupied)) & ~NEUTRAL &
