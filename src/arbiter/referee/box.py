@@ -13,7 +13,8 @@ walls of :mod:`arbiter.referee.isolation`:
 - **A uid of its own** (root): a free uid of :data:`~arbiter.referee.sandbox.PROGRAM_UIDS`,
   held with a lock for the game (games played by other referee processes at the same
   time take other uids), its work directory made its own. Before the uid is used and
-  after, any process still running under it is killed; without a mount namespace the
+  after, any process still running under it is killed, unless the referee knows none
+  can be (see :data:`CLEAN` and :attr:`Box.contained`); without a mount namespace the
   files it left in the shared temporary directories are removed.
 - **Namespaces** (bubblewrap): the program sees the system (``/usr``, ``/etc``,
   the libraries) read-only, the Python the referee runs on and arbiter's package
@@ -70,9 +71,8 @@ CLEAN = b"clean"
 """What a uid's lock file holds when its last holder let it go with nothing of it left
 running. Taking the uid overwrites it with :data:`TAKEN`, so a holder that dies without
 letting go (a referee killed outright) leaves that, and the next holder kills what was
-left.
-Looking at every process of the machine for leftovers costs milliseconds, twice a
-program a game, and is done only when this mark is missing."""
+left. Looking through every process of the machine for leftovers costs milliseconds,
+twice a program a game, so it is done only when this mark is missing."""
 
 TAKEN = b"taken"
 """What a uid's lock file holds while the uid is held (as long as :data:`CLEAN`: the
