@@ -26,14 +26,21 @@ from arbiter.referee.sandbox import Confinement, detect
 
 from .test_isolation import need
 
+ALONE = (
+    "test_a_uid_whose_holder_died_is_swept_before_it_is_used_again",
+    "test_a_uid_let_go_clean_is_taken_without_a_look",
+)
+"""The tests that take a uid of their own, each one of the last uids of the machine's
+range: other tests' programs take the first free ones, and these run at once on
+different workers."""
+
 
 @pytest.fixture
-def one_uid() -> range:
-    """A range of one program uid, the last of the machine's: other tests' programs
-    take the first free ones, so it is this test's alone."""
+def one_uid(request: pytest.FixtureRequest) -> range:
+    """A range of one program uid, this test's alone (see :data:`ALONE`)."""
     need("own_uid")
-    last = detect().uids[-1]
-    return range(last, last + 1)
+    uid = detect().uids[-1 - ALONE.index(request.node.originalname)]
+    return range(uid, uid + 1)
 
 
 @pytest.fixture
