@@ -52,6 +52,11 @@ _INF = 10 * WIN
 RESERVE = 0.01
 """Seconds kept back from every timed search for what follows it: writing the reply, and
 the move list and ordering that precede the search (which matter on a 0.1 s move)."""
+WALL_RESERVE = 0.015
+"""Seconds more kept back when the move is charged by the wall clock (Alquerque's): on a
+busy machine the search's thread can wait that long for a core, and a wall clock runs
+on while it waits (a CPU clock does not). A 0.05 s move on a 2-core machine with every
+core taken overran by over 20 ms with the CPU's reserve alone."""
 CHECK_EVERY = 16
 """Nodes between two looks at the clock: a Chinese checkers node (its hop chains) costs
 up to a millisecond, so 256 nodes overran a 0.1 s move; a look costs a microsecond."""
@@ -221,8 +226,10 @@ class AlphaBetaAgent(Generic[S, M]):
         self._nodes = 0
         self._node_limit = limit.nodes if limit.nodes is not None else self.nodes
         self._next_check = 0
+        reserve = RESERVE + (WALL_RESERVE if limit.wall else 0.0)
+        shortest = 0.4 if limit.wall else 0.5  # the least share of a tiny budget searched
         self._deadline = (
-            None if budget is None else t0 + max(budget * self._safety - RESERVE, budget / 2)
+            None if budget is None else t0 + max(budget * self._safety - reserve, budget * shortest)
         )
         self._wall_deadline = (
             None if budget is None or limit.wall else w0 + 3 * budget * self._safety + 0.05
