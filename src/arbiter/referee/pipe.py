@@ -172,8 +172,10 @@ class LinePipe:
         return code
 
     async def _settle(self) -> None:
-        """Gives an exiting program a moment to report its exit code."""
-        await self.process.wait(timeout=0.2)
+        """Gives an exiting program a moment to report its exit code, and the last
+        lines of its standard error (which say why) a moment to be read."""
+        if await self.process.wait(timeout=0.2) is not None:
+            await self.process.stderr_ended(timeout=0.2)
 
     def _crash(self) -> AgentFault:
         if self.process.memory_exceeded():

@@ -120,6 +120,7 @@ class AgentProcess:
         self._transports: list[asyncio.BaseTransport] = []
         self.suspended = False
         self._in_box = False  # started in its box and its end not yet told to the box
+        self._stderr_task: asyncio.Task[None] | None = None
 
     @property
     def pid(self) -> int | None:
@@ -189,7 +190,8 @@ class AgentProcess:
             )
             self.stdin = asyncio.StreamWriter(wt, wp, None, loop)
             self._transports.append(wt)
-        self._tasks.append(asyncio.create_task(self._drain_stderr(errors)))
+        self._stderr_task = asyncio.create_task(self._drain_stderr(errors))
+        self._tasks.append(self._stderr_task)
         if not self._want_stdin:
             # a program run once per move answers in a file: what it prints is drained
             # and dropped, so a chatty program never blocks on a full pipe
@@ -225,6 +227,14 @@ class AgentProcess:
             self._stderr.append(text)
             if self.on_stderr is not None:
                 self.on_stderr(text)
+
+    async def stderr_ended(self, timeout: float) -> None:
+        """Waits up to ``timeout`` seconds until the program's standard error has been
+        read to its end: a program that has exited may have written why just before,
+        and those lines can still be in the pipe when its output's end is seen."""
+        task = self._stderr_task
+        if task is not None and not task.done():
+            await asyncio.wait({task}, timeout=timeout)
 
     def poll(self) -> int | None:
         """Returns the exit code once the program has exited (negative: killed by that
