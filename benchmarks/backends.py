@@ -1,76 +1,84 @@
-"""What a tournament's backend costs: the same tournament on local worker processes
-and on Ray, at two lengths, so each backend's start-up is told apart from its cost
-per game (the difference of the two runs' times over the difference of their games).
+"""What a tournament's backend costs: the same games on local worker processes and on
+Ray, each backend's start-up told apart from its time per game.
 
-Each run is ``arbiter tournament`` as a user types it, in a process of its own, with
-in-process engines (random against greedy): games of a few tens of milliseconds,
-where a backend's cost per game shows most. Ray's row needs Ray installed.
+The games (random against greedy, in-process engines, alternating colours) are given
+to the backend as a tournament gives them, and the time each game's record comes
+back is noted. The time per game is taken from the steady run, between the record
+that comes back after the first tenth of the games and the last one; the start-up is
+what the first record took beyond that pace. Games of a few tens of milliseconds are
+where a backend's cost per game shows most. Ray's rows need Ray installed.
 
 A shared or virtual machine's speed drifts by tens of percent from one minute to the
-next, so the backends take turns, ``--repeat`` times, and each keeps its best time at
-each length.
+next, so the backends take turns, ``--repeat`` times, and each keeps its best.
 
-Usage: python benchmarks/backends.py [--game NAME] [--rounds SHORT LONG] [--concurrency K]
+Usage: python benchmarks/backends.py [--game NAME] [--games N] [--concurrency K]
        [--move-time S] [--backend NAME ...] [--repeat K]
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 
+from arbiter.agents.spec import AgentSpec
+from arbiter.clock import TimeControl
 from arbiter.games import GAME_NAMES
+from arbiter.record import GameRecord
+from arbiter.referee.series import GameJob, run_series
 
 
-def seconds(game: str, backend: str, rounds: int, concurrency: int, move_time: float) -> float:
-    """The wall time of one tournament of ``rounds`` rounds, from the command's start
-    to its end."""
-    with tempfile.TemporaryDirectory() as tmp:
-        argv = [sys.executable, "-m", "arbiter.cli", "tournament", game]
-        argv += ["--agent", "random", "--agent", "greedy", "--move-time", str(move_time)]
-        argv += ["--rounds", str(rounds), "--concurrency", str(concurrency)]
-        argv += ["--backend", backend, "--db", str(Path(tmp) / "bench.db")]
-        started = time.perf_counter()
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return time.perf_counter() - started
+def jobs(game: str, games: int, move_time: float) -> list[GameJob]:
+    """``games`` games of random against greedy, colours alternating."""
+    a, b = AgentSpec.parse("random"), AgentSpec.parse("greedy")
+    clock = str(TimeControl.parse(f"st={move_time}"))
+    return [
+        GameJob(game, (a, b) if i % 2 else (b, a), clock, seed=i, round=i + 1) for i in range(games)
+    ]
+
+
+def played(backend: str, todo: Sequence[GameJob], k: int) -> Iterator[tuple[GameJob, GameRecord]]:
+    if backend == "ray":
+        from arbiter.tournament.ray_backend import run_series_ray
+
+        return run_series_ray(todo, k)
+    return run_series(todo, k, workers=True)
+
+
+def measure(backend: str, todo: Sequence[GameJob], k: int) -> tuple[float, float]:
+    """(seconds per game once running, seconds of start-up) for one run."""
+    started = time.perf_counter()
+    ends = [time.perf_counter() - started for _ in played(backend, todo, k)]
+    first = max(k, len(ends) // 10)
+    each = (ends[-1] - ends[first - 1]) / (len(ends) - first)
+    return each, ends[first - 1] - first * each / k
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=GAME_NAMES, default="votey")
-    parser.add_argument("--rounds", type=int, nargs=2, default=(25, 100), metavar=("SHORT", "LONG"))
+    parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--move-time", type=float, default=0.05)
     parser.add_argument("--backend", action="append", choices=("local", "ray"))
     parser.add_argument("--repeat", type=int, default=3, help="turns each backend takes")
     args = parser.parse_args()
-    short, long = args.rounds
-    games = 2 * (long - short)  # two agents: two games a round, one with each colour
-    what = f"{args.game}, random against greedy, {args.move_time} s a move"
-    print(f"{what}, concurrency {args.concurrency}")
-    sizes = f"{2 * short:>6d} games {2 * long:>6d} games"
-    print(f"{'backend':8s} {sizes} {'ms/game':>8s} {'start-up':>9s}")
+    todo = jobs(args.game, args.games, args.move_time)
     backends = args.backend or ["local", "ray"]
-    best: dict[tuple[str, int], float] = {}
+    what = f"{args.game}, {args.games} games of random against greedy, {args.move_time} s a move"
+    print(f"{what}, concurrency {args.concurrency}, best of {args.repeat}")
+    best: dict[str, tuple[float, float]] = {}
     for _ in range(args.repeat):
         for backend in backends:
-            for rounds in (short, long):
-                took = seconds(args.game, backend, rounds, args.concurrency, args.move_time)
-                best[backend, rounds] = min(best.get((backend, rounds), took), took)
-    per_game: dict[str, float] = {}
+            each, start = measure(backend, todo, args.concurrency)
+            was = best.get(backend, (each, start))
+            best[backend] = (min(was[0], each), min(was[1], start))
+    print(f"{'backend':8s} {'ms/game':>8s} {'start-up':>9s}")
     for backend in backends:
-        a, b = best[backend, short], best[backend, long]
-        per_game[backend] = each = (b - a) / games
-        print(
-            f"{backend:8s} {a:10.2f} s {b:10.2f} s {1000 * each:8.1f} {a - 2 * short * each:8.2f}s",
-            flush=True,
-        )
-    if len(per_game) == 2:
-        print(f"ray / local per game: {per_game['ray'] / per_game['local']:.2f}")
+        each, start = best[backend]
+        print(f"{backend:8s} {1000 * each:8.1f} {start:8.2f}s")
+    if len(best) == 2:
+        print(f"ray / local per game: {best['ray'][0] / best['local'][0]:.2f}")
 
 
 if __name__ == "__main__":
