@@ -171,11 +171,13 @@ class LinePipe:
             await settle(self._pump_task)
         return code
 
-    async def _settle(self) -> None:
-        """Gives an exiting program a moment to report its exit code, and the last
-        lines of its standard error (which say why) a moment to be read."""
+    async def _crashed(self) -> AgentFault:
+        """The fault of a program whose input or output ended, or that exited, after a
+        moment for its exit code and for the last lines of its standard error, which
+        say why (they can still be unread when its end is seen first)."""
         if await self.process.wait(timeout=0.2) is not None:
             await self.process.stderr_ended(timeout=0.2)
+        return self._crash()
 
     def _crash(self) -> AgentFault:
         if self.process.memory_exceeded():
@@ -196,8 +198,7 @@ class LinePipe:
             writer.write(text.encode() + b"\n")
             await writer.drain()
         except (BrokenPipeError, ConnectionResetError, RuntimeError):
-            await self._settle()
-            raise self._crash() from None
+            raise await self._crashed() from None
 
     async def read_line(
         self,
@@ -224,8 +225,7 @@ class LinePipe:
         used = process.cpu_time() - cpu_base if cpu_limit is not None else 0.0
         while not self._lines:
             if self._eof:
-                await self._settle()
-                raise self._crash()
+                raise await self._crashed()
             self._arrived.clear()
             waited = time.monotonic() - started
             wait = next_look(self.poll, used, cpu_limit, waited, wall_limit)
@@ -236,8 +236,13 @@ class LinePipe:
                 continue
             if process.poll() is not None or not process.output_open():
                 # exited, though a process it left behind may still hold its output
-                # open; or it closed its output and runs on
-                raise self._crash()
+                # open; or it closed its output and runs on. What it wrote before is
+                # read first: its end can be seen here before its last lines are
+                if self._pump_task is not None:
+                    await asyncio.wait({self._pump_task}, timeout=0.2)
+                if self._lines or self._eof:
+                    continue
+                raise await self._crashed()
             used = check_limits(process, self.name, cpu_limit, cpu_base, memory_limit)
             if wall_limit is not None and time.monotonic() - started > wall_limit:
                 idle = process.cpu_time() - cpu_base < 0.5 * wall_limit
