@@ -23,18 +23,19 @@ from collections.abc import Iterator, Sequence
 
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
-from arbiter.games import GAME_NAMES
+from arbiter.games import GAME_NAMES, find_game
 from arbiter.record import GameRecord
 from arbiter.referee.series import GameJob, run_series
+from arbiter.tournament.run import Plan
 
 
 def jobs(game: str, games: int, move_time: float) -> list[GameJob]:
-    """``games`` games of random against greedy, colours alternating."""
-    a, b = AgentSpec.parse("random"), AgentSpec.parse("greedy")
-    clock = str(TimeControl.parse(f"st={move_time}"))
-    return [
-        GameJob(game, (a, b) if i % 2 else (b, a), clock, seed=i, round=i + 1) for i in range(games)
-    ]
+    """About ``games`` games of random against greedy, as a tournament plans them (each
+    meeting twice, once with each colour)."""
+    agents = (AgentSpec.parse("random"), AgentSpec.parse("greedy"))
+    clock = TimeControl.parse(f"st={move_time}")
+    plan = Plan(find_game(game), "bench", agents, rounds=max(1, games // 2), time_control=clock)
+    return [job for _, job in plan.games()]
 
 
 def played(backend: str, todo: Sequence[GameJob], k: int) -> Iterator[tuple[GameJob, GameRecord]]:

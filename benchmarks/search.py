@@ -96,7 +96,7 @@ def against(
     forwarded += ["--fixed"] if fixed else ["--seconds", *map(str, budgets)]
     before, now = sides(Path(__file__), revision, forwarded, repeat)
     if fixed:
-        fixed_depths(revision, repeat, before, now)
+        fixed_depths(repeat, before, now)
         return
     print(f"best of {repeat} runs each, taken in turn (depths: the deepest of the runs)")
     print(
@@ -120,7 +120,7 @@ def against(
         )
 
 
-def fixed_depths(revision: str, repeat: int, before: list[Any], now: list[Any]) -> None:
+def fixed_depths(repeat: int, before: list[Any], now: list[Any]) -> None:
     """Prints the time each side took to search to the same depths (the same nodes)."""
     print(f"fixed-depth searches of each game's positions, best of {repeat} runs each")
     print(f"{'game':16s} {'depth':>5s} {'nodes':>10s} {'before s':>9s} {'after s':>9s} {'x':>5s}")

@@ -51,9 +51,9 @@ def run_series_ray(
 ) -> Iterator[tuple[GameJob, GameRecord]]:
     """Plays every job on Ray, at most ``concurrency`` at once (and no more than the
     cluster has cores), and yields (job, record) as each ends; ``events`` hears of each
-    game as it is given to an actor (a game's moves stay on its node). ``address``: a
-    running cluster's (default: a Ray instance started here for the series, or the one
-    this process already joined).
+    game as it starts (a game's moves stay on its node). ``address``: a running
+    cluster's (default: a Ray instance started here for the series, or the one this
+    process already joined).
 
     :raises ConfigError: if Ray is not installed, the cluster cannot be reached, or a
         game's actor died more than :data:`~arbiter.referee.pool.REPLAYS` times.
@@ -78,9 +78,9 @@ def run_series_ray(
     size = max(1, min(concurrency, cores, len(jobs)))
     actor_class: Any = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(Referee)
     actors: list[Any] = [actor_class.remote() for _ in range(size)]
+    # each actor's games, in the order it plays them: the first is the one it plays
     given: list[deque[tuple[Any, GameJob]]] = [deque() for _ in actors]
-    owner: dict[Any, int] = {}
-    deaths: dict[int, int] = {}
+    deaths: dict[int, int] = {}  # by game number, as the local pool counts them
     queue: deque[GameJob] = deque(jobs)
 
     def started(job: GameJob) -> None:
@@ -91,22 +91,38 @@ def run_series_ray(
         others start as the one before them ends, and are told then)."""
         while queue and len(given[slot]) < AHEAD:
             job = queue.popleft()
-            ref = actors[slot].play.remote(job)
-            given[slot].append((ref, job))
-            owner[ref] = slot
+            given[slot].append((actors[slot].play.remote(job), job))
             if len(given[slot]) == 1:
                 started(job)
+
+    def replace(slot: int) -> None:
+        """The actor of ``slot`` died: its games go back to the front of the queue (the
+        one it was playing counted as died once more) and a new actor takes its place.
+
+        :raises ConfigError: past :data:`~arbiter.referee.pool.REPLAYS` deaths of a game.
+        """
+        lost = [job for _, job in given[slot]]
+        given[slot].clear()
+        deaths[lost[0].round] = died = deaths.get(lost[0].round, 0) + 1
+        if died > REPLAYS:
+            raise ConfigError(
+                f"game {lost[0].round}: its Ray worker died {died} times (killed, or its node lost)"
+            )
+        queue.extendleft(reversed(lost))
+        ray.kill(actors[slot])
+        actors[slot] = actor_class.remote()
 
     try:
         for slot in range(size):
             give(slot)
-        while owner:
-            (ref,), _ = ray.wait(list(owner), num_returns=1)
-            slot = owner.pop(ref)
+        while any(given):
+            slots = {ref: slot for slot, games in enumerate(given) for ref, _ in games}
+            (ref,), _ = ray.wait(list(slots), num_returns=1)
+            slot = slots[ref]
             try:
                 record = ray.get(ref)
             except ray.exceptions.RayActorError:
-                _replace(ray, actors, given, owner, slot, queue, deaths, actor_class)
+                replace(slot)
             else:
                 done, job = given[slot].popleft()
                 assert done == ref  # an actor's calls end in the order they were made
@@ -119,33 +135,3 @@ def run_series_ray(
             ray.kill(actor)
         if started_here:
             ray.shutdown()
-
-
-def _replace(
-    ray: Any,
-    actors: list[Any],
-    given: list[deque[tuple[Any, GameJob]]],
-    owner: dict[Any, int],
-    slot: int,
-    queue: deque[GameJob],
-    deaths: dict[int, int],
-    actor_class: Any,
-) -> None:
-    """The actor of ``slot`` died: its games go back to the front of the queue (the
-    one it was playing counted as died once more) and a new actor takes its place.
-
-    :raises ConfigError: past :data:`~arbiter.referee.pool.REPLAYS` deaths of a game.
-    """
-    lost = list(given[slot])
-    given[slot].clear()
-    for ref, _ in lost:
-        owner.pop(ref, None)
-    playing = lost[0][1]
-    deaths[id(playing)] = died = deaths.get(id(playing), 0) + 1
-    if died > REPLAYS:
-        raise ConfigError(
-            f"game {playing.round}: its Ray worker died {died} times (killed, or its node lost)"
-        )
-    queue.extendleft(job for _, job in reversed(lost))
-    ray.kill(actors[slot])
-    actors[slot] = actor_class.remote()
