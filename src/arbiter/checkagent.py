@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Coroutine
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from arbiter.agents.base import Agent
 from arbiter.agents.random import RandomAgent
@@ -26,12 +26,24 @@ from arbiter.clock import Charging, TimeControl
 from arbiter.contract import Check, GameSpec, Program, Supervision
 from arbiter.probes import SHORT_CLOCK, STEERED_PLIES
 from arbiter.record import GameRecord
+from arbiter.referee.events import Event, MovePlayed
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
 from arbiter.referee.transcript import game_dir
 
 TRANSCRIPT_LINES = 12
 """Lines of the program's transcript shown with a failure."""
+
+
+class Progress(Protocol):
+    """What a caller is told while the checks run, so a person never waits in silence:
+    each check as it starts, each ply of its game, and its result."""
+
+    def started(self, check: Check) -> None: ...
+
+    def moved(self, check: Check, ply: int) -> None: ...
+
+    def finished(self, result: Result) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +101,12 @@ async def play(
     *,
     cwd: str | None = None,
     supervision: Supervision | None = None,
+    progress: Progress | None = None,
 ) -> Result:
-    """Plays one check in the running event loop (see :func:`run`)."""
+    """Plays one check in the running event loop (see :func:`run`), telling
+    ``progress`` of its start, its plies and its result."""
+    if progress is not None:
+        progress.started(check)
     game_options: dict[str, Any] = {}
     start = None if check.start is None else spec.notation.parse_position(check.start)
     if check.stop_at is not None:
@@ -105,14 +121,24 @@ async def play(
     opponent: LocalSeat[Any, Any] = LocalSeat(agent, game, spec.contest, seed=7)
     seats = [seat, opponent] if check.seat == 0 else [opponent, seat]
     tc = TimeControl.parse(check.clock) if check.clock else spec.time_control
-    record: GameRecord = await play_game(spec, game, seats, tc, start=start, options=game_options)
+
+    def moved(event: Event) -> None:
+        if progress is not None and isinstance(event, MovePlayed):
+            progress.moved(check, event.ply)
+
+    record: GameRecord = await play_game(
+        spec, game, seats, tc, start=start, options=game_options, events=moved
+    )
     out = record.outcome
     lost = out.reason.is_fault and out.winner == 1 - check.seat
     verdict = f"{out.result()} by {out.reason}" + (f" ({out.detail})" if out.detail else "")
     logs = sorted(Path(game_dir(log_dir, 1)).glob(f"{check.seat + 1}-*.log"))
     lines = logs[0].read_text(errors="replace").splitlines() if logs else []
     met = () if steering is None else tuple(sorted(steering.met.items()))
-    return Result(check, not lost, verdict, tuple(lines[-TRANSCRIPT_LINES:]), met)
+    result = Result(check, not lost, verdict, tuple(lines[-TRANSCRIPT_LINES:]), met)
+    if progress is not None:
+        progress.finished(result)
+    return result
 
 
 def check_agent(
@@ -122,9 +148,11 @@ def check_agent(
     *,
     cwd: str | None = None,
     supervision: Supervision | None = None,
+    progress: Progress | None = None,
 ) -> list[Result]:
     """Runs every check of ``spec`` on ``command`` (started in a copy of ``cwd``, its
-    own directory, if given; watched by ``supervision``, default the game's).
+    own directory, if given; watched by ``supervision``, default the game's), telling
+    ``progress`` of each as it goes.
 
     Where the contest charges CPU time the two whole games are played at once (they
     are most of the checks' time, a Halma program's some hundred starts): another
@@ -141,7 +169,15 @@ def check_agent(
 
         async def every_check() -> list[Result]:
             def one(check: Check) -> Coroutine[Any, Any, Result]:
-                return play(spec, command, check, workdir, cwd=cwd, supervision=supervision)
+                return play(
+                    spec,
+                    command,
+                    check,
+                    workdir,
+                    cwd=cwd,
+                    supervision=supervision,
+                    progress=progress,
+                )
 
             results = list(await asyncio.gather(*map(one, todo[:together])))
             for check in todo[together:]:

@@ -136,7 +136,14 @@ class Supervision:
       program loses.
     - ``max_processes``: processes and threads a program may have at once (a cgroup's
       limit, where there is one; it stops fork bombs).
-    - ``network``: False runs programs in a network namespace of their own (root).
+    - ``network``: True lets programs use the machine's network. By default (False)
+      each runs in a network namespace of its own with nothing but a loopback of its
+      own, where the machine can make one (bubblewrap, or root and ``unshare``): it
+      reaches neither the other program nor any service of the machine.
+    - ``disk_limit_mb``: what a program may write, in MB: its work directory and its
+      private ``/tmp`` and ``/dev/shm`` share a size-limited file system of their own
+      where the referee is root, and every file is held to it everywhere (``None``: the
+      machine's disk, each file at most 1 GB).
     - ``single_process``: the program may not start another process (the Chinese
       checkers sheet: "the player must not fork"); one that does loses as soon as the
       referee sees it (always in a cgroup; otherwise while the child is its descendant).
@@ -155,7 +162,8 @@ class Supervision:
     backstop_factor: float = 2.0
     backstop_extra: float = 1.0
     max_processes: int | None = 256
-    network: bool = True
+    network: bool = False
+    disk_limit_mb: float | None = 256.0
     pass_env: tuple[str, ...] = ()
     single_process: bool = False
     log_dir: str | None = None
@@ -184,6 +192,11 @@ class Supervision:
     def memory_limit(self) -> int | None:
         """The memory limit in bytes, or ``None``."""
         return None if self.memory_limit_mb is None else int(self.memory_limit_mb * 2**20)
+
+    @property
+    def disk_limit(self) -> int | None:
+        """The disk limit in bytes, or ``None``."""
+        return None if self.disk_limit_mb is None else int(self.disk_limit_mb * 2**20)
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,7 +250,9 @@ def test_programs_run_in_a_directory_of_their_own_with_a_minimal_environment(
     not __import__("arbiter.referee.sandbox", fromlist=["detect"]).detect().network_namespaces,
     reason="network namespaces need root and unshare",
 )
-def test_no_network_cuts_programs_off_even_from_this_machine(tmp_path: Path) -> None:
+def test_programs_are_cut_off_from_this_machine_unless_given_the_network(
+    tmp_path: Path,
+) -> None:
     import socket
 
     from arbiter.cli import main
@@ -271,7 +273,7 @@ def test_no_network_cuts_programs_off_even_from_this_machine(tmp_path: Path) -> 
     )
     command = f"{sys.executable} {probe}"
     seen = []
-    for flags in ([], ["--no-network"]):
+    for flags in ([], ["--network"]):
         logs = tmp_path / f"logs{len(flags)}"
         argv = ["match", "votey", command, "random", "--games", "1", "--names", "probe", "r"]
         assert main([*argv, "--log-dir", str(logs), *flags]) == 0
@@ -280,7 +282,7 @@ def test_no_network_cuts_programs_off_even_from_this_machine(tmp_path: Path) -> 
             line.split(" e network ", 1)[1] for line in text.splitlines() if " e network " in line
         ]
     server.close()
-    assert seen == ["connected", "cut off"]
+    assert seen == ["cut off", "connected"]
 
 
 def test_doctor_says_what_holds_programs(capsys) -> None:

@@ -257,22 +257,72 @@ def _cmd_check_agent(args: argparse.Namespace) -> int:
     spec = find_game(args.game)
     AgentSpec.parse(args.program).check()
     clock = str(_time_control(args, spec.time_control))
+    supervision = _supervision(args, spec)
     print(f"{spec.title}: checking {args.program!r} through the contest's protocol", flush=True)
-    failed = 0
-    for result in check_agent(spec, args.program, clock):
-        mark = "pass" if result.passed else "FAIL"
-        print(f"{mark}  {result.check.name}: {result.check.about}: {result.verdict}", flush=True)
-        if result.check.steer is not None:
-            met = ", ".join(f"{n} {what}" for what, n in result.met)
-            print(f"      met: {met}" if met else "      the situation never came up in this game")
-        if not result.passed:
-            failed += 1
-            if result.check.start:
-                print(f"      from the position {result.check.start}")
-            for line in result.transcript:
-                print(f"      {line}")
+    print(describe_walls(supervision), flush=True)
+    with CheckPrinter() as printer:
+        results = check_agent(spec, args.program, clock, supervision=supervision, progress=printer)
+    failed = sum(not r.passed for r in results)
     print(f"{failed} of the checks failed" if failed else "all checks passed")
     return 1 if failed else 0
+
+
+class CheckPrinter:
+    """Prints each check of ``check-agent`` as it starts and ends, and, while checks
+    run, the ply each has reached every :attr:`EVERY` seconds of silence (a whole game
+    on a contest's clock can take minutes)."""
+
+    EVERY = 15.0
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._plies: dict[str, int] = {}
+        self._said = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, daemon=True)
+
+    def __enter__(self) -> CheckPrinter:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _say(self, text: str) -> None:
+        with self._lock:
+            print(text, flush=True)
+            self._said = time.monotonic()
+
+    def _beat(self) -> None:
+        while not self._stop.wait(1.0):
+            with self._lock:
+                quiet = time.monotonic() - self._said >= self.EVERY
+                under_way = ", ".join(f"{name} at ply {n}" for name, n in self._plies.items())
+            if quiet and under_way:
+                self._say(f"      under way: {under_way}")
+
+    def started(self, check: Any) -> None:
+        self._plies[check.name] = 0
+        self._say(f"...   {check.name}: {check.about}")
+
+    def moved(self, check: Any, ply: int) -> None:
+        self._plies[check.name] = ply
+
+    def finished(self, result: Any) -> None:
+        self._plies.pop(result.check.name, None)
+        mark = "pass" if result.passed else "FAIL"
+        lines = [f"{mark}  {result.check.name}: {result.check.about}: {result.verdict}"]
+        if result.check.steer is not None:
+            met = ", ".join(f"{n} {what}" for what, n in result.met)
+            lines.append(f"      met: {met}" if met else "      the situation never came up")
+        if not result.passed:
+            if result.check.start:
+                lines.append(f"      from the position {result.check.start}")
+            lines += [f"      {line}" for line in result.transcript]
+        self._say("\n".join(lines))
 
 
 SERVE_GRACE = 5
@@ -410,9 +460,8 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def describe_walls(supervision: Any) -> str:
-    """The one line said at the start of a match or tournament with programs: the
-    walls they run behind on this machine."""
-    from arbiter.referee.sandbox import detect
-    from arbiter.referee.supervision import walls
+    """The one line said at the start of a match, tournament or check with programs:
+    the walls they run behind on this machine, their network and disk."""
+    from arbiter.referee.supervision import describe
 
-    return str(walls(supervision).describe(detect()))
+    return describe(supervision)

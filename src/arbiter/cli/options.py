@@ -138,14 +138,15 @@ def _add_opening_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_supervision_options(p: argparse.ArgumentParser) -> None:
+def _add_supervision_options(p: argparse.ArgumentParser, *, log_dir: bool = True) -> None:
     """The flags that change how programs are watched (default: as the contest)."""
-    p.add_argument(
-        "--log-dir",
-        metavar="DIR",
-        help="keep every line (or file) each program read and wrote, timed, and the end of "
-        "its standard error: DIR/game-NNNN/SEAT-NAME.log",
-    )
+    if log_dir:
+        p.add_argument(
+            "--log-dir",
+            metavar="DIR",
+            help="keep every line (or file) each program read and wrote, timed, and the end "
+            "of its standard error: DIR/game-NNNN/SEAT-NAME.log",
+        )
     p.add_argument(
         "--memory-limit", type=_positive_float, metavar="MB", help="resident memory cap per agent"
     )
@@ -160,10 +161,22 @@ def _add_supervision_options(p: argparse.ArgumentParser) -> None:
         help="what a move costs: CPU of the program's tree, or wall time from message to "
         "reply (default: the contest's)",
     )
-    p.add_argument(
-        "--no-network",
+    net = p.add_mutually_exclusive_group()
+    net.add_argument(
+        "--network",
         action="store_true",
-        help="run programs without a network (a namespace of their own; needs root)",
+        help="let programs use the network (default: none, not even this machine's; each "
+        "has a loopback of its own)",
+    )
+    # the default since programs run without a network: still accepted
+    net.add_argument("--no-network", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--disk-limit",
+        type=_positive_float,
+        default=256.0,
+        metavar="MB",
+        help="what a program may write, its work directory and /tmp together (default 256; "
+        "the whole of it needs root, elsewhere each file)",
     )
     p.add_argument(
         "--pass-env",
@@ -236,14 +249,15 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
         spec.supervision,
         suspend=spec.supervision.suspend and not args.no_suspend,
         memory_limit_mb=args.memory_limit or spec.supervision.memory_limit_mb,
-        network=not args.no_network,
+        network=args.network,
+        disk_limit_mb=args.disk_limit,
         pass_env=tuple(args.pass_env),
         charging=Charging(args.charge) if args.charge else spec.supervision.charging,
         max_processes=args.max_processes,
         single_process=(
             spec.supervision.single_process if args.single_process is None else args.single_process
         ),
-        log_dir=None if args.log_dir is None else os.path.abspath(args.log_dir),
+        log_dir=None if getattr(args, "log_dir", None) is None else os.path.abspath(args.log_dir),
         isolation=args.isolation,
         expose=(*spec.supervision.expose, *(os.path.abspath(p) for p in args.expose)),
     )
@@ -406,6 +420,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     ck.add_argument("game", choices=names, metavar="GAME")
     ck.add_argument("program", metavar="COMMAND", help="the program's command, one quoted string")
     _add_time_options(ck, "default: the contest's clock")
+    _add_supervision_options(ck, log_dir=False)
 
     sv = sub.add_parser("serve", help="play, watch and replay games in the browser")
     sv.add_argument(

@@ -20,8 +20,7 @@ from arbiter.errors import ConfigError
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.record import GameRecord, record_key
 from arbiter.referee.events import EventSink
-from arbiter.referee.sandbox import detect
-from arbiter.referee.supervision import walls
+from arbiter.referee.supervision import describe
 from arbiter.tournament.openings import select_openings
 from arbiter.tournament.report import as_json, render, standings
 from arbiter.tournament.run import Finished, Plan, missing, open_tournament, play
@@ -149,7 +148,7 @@ def cmd_tournament(
             soft_wrap=True,
         )
         if any(agent.program is not None for agent in plan_agents):
-            console.print(walls(supervision).describe(detect()), highlight=False)
+            console.print(describe(supervision), highlight=False)
         every = max(5, total // 10)
 
         def table() -> None:

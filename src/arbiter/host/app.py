@@ -614,6 +614,7 @@ def create_app(
         "game": config.game,
         "time_control": config.clock,
         "memory_mb": config.limits.memory_mb,
+        "disk_mb": config.limits.disk_mb,
         "lease_seconds": config.lease_seconds,
         "runs": {key: lang.run for key, lang in config.languages.items()},
     }

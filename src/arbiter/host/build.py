@@ -49,13 +49,14 @@ def build(
     *,
     seconds: float,
     memory_mb: int,
+    disk_mb: int = 1024,
     isolation: str = "auto",
 ) -> BuildResult:
     """Builds the sources in ``source`` into the new folder ``target``.
 
     :raises ConfigError: for an isolation level the host cannot give.
     """
-    return asyncio.run(_build(language, source, target, seconds, memory_mb, isolation))
+    return asyncio.run(_build(language, source, target, seconds, memory_mb, disk_mb, isolation))
 
 
 async def _build(
@@ -64,6 +65,7 @@ async def _build(
     target: Path,
     seconds: float,
     memory_mb: int,
+    disk_mb: int,
     isolation: str,
 ) -> BuildResult:
     command, run = language.commands()
@@ -72,7 +74,14 @@ async def _build(
         return _check_made(language, run, target, "", 0.0)
     walls = choose(isolation)
     shell = ["/bin/sh", "-c", f"exec 1>&2\n{command}"]
-    box = Box(walls, own_dir=str(source), argv=shell, expose=language.exposed(), name="build")
+    box = Box(
+        walls,
+        own_dir=str(source),
+        argv=shell,
+        expose=language.exposed(),
+        name="build",
+        disk_limit=disk_mb << 20,
+    )
     log: list[str] = []
     size = 0
 
@@ -88,13 +97,14 @@ async def _build(
         network=False,
         single_process=False,
         cgroup=walls.cgroup,
+        disk_limit=disk_mb << 20,
     )
     process = AgentProcess(
         shell,
         name="build",
         cwd=box.path,
         stdin=False,
-        env=program_environment(box.path),
+        env=program_environment(box.path, folders=language.folders()),
         confinement=confinement,
         on_stderr=keep,
         box=box,

@@ -62,6 +62,8 @@ class Limits:
     compile_memory_mb: int = 2048
     memory_mb: int = 1024
     versions_per_hour: int = 20
+    disk_mb: int = 256
+    compile_disk_mb: int = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +100,16 @@ class ContestConfig:
         return TimeControl.parse(self.clock)
 
 
-def contest_supervision(game: str, memory_mb: float, isolation: str = "auto") -> Supervision:
+def contest_supervision(
+    game: str, memory_mb: float, isolation: str = "auto", disk_mb: float = 256
+) -> Supervision:
     """How a contest watches its programs, in the gate and in every game: the game's
-    own rulings with the contest's memory limit, and no network (a contestant's
-    program reaches nothing of the server's, nor anything else)."""
+    own rulings with the contest's memory and disk limits, and no network (a
+    contestant's program reaches nothing of the server's, nor anything else)."""
     return replace(
         find_game(game).supervision,
         memory_limit_mb=float(memory_mb),
+        disk_limit_mb=float(disk_mb),
         network=False,
         isolation=isolation,
     )
@@ -163,6 +168,8 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
         lim.number("compile_memory_mb", 2048, 64, 1 << 16),
         lim.number("memory_mb", 1024, 16, 1 << 16),
         lim.number("versions_per_hour", 20, 1, 10_000),
+        lim.number("disk_mb", 256, 1, 1 << 20),
+        lim.number("compile_disk_mb", 1024, 1, 1 << 20),
     )
     lim.done()
     work = _Table(top.table("workers"), f"{where} [workers]")

@@ -121,6 +121,7 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
                 folder / "build",
                 seconds=config.limits.compile_seconds,
                 memory_mb=config.limits.compile_memory_mb,
+                disk_mb=config.limits.compile_disk_mb,
                 isolation=isolation,
             )
         except ArbiterError as e:
@@ -131,7 +132,9 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
         version.state = "checking"
         session.commit()
         run = fill(language.run)
-        watch = contest_supervision(config.game, config.limits.memory_mb, isolation)
+        watch = contest_supervision(
+            config.game, config.limits.memory_mb, isolation, config.limits.disk_mb
+        )
         try:
             results = check_agent(
                 find_game(config.game),

@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 
+from arbiter.referee.box import command_folders
+
 
 @dataclass(frozen=True, slots=True)
 class Language:
@@ -42,6 +44,11 @@ class Language:
         """The folders its tools need, the Rust toolchain's included."""
         extra = (_rustc()[1],) if "{rustc}" in (self.compile or "") and _rustc()[1] else ()
         return self.expose + extra
+
+    def folders(self) -> list[str]:
+        """The folders of the tools its commands start, for their ``PATH`` (a tool
+        outside the system's folders is found only so)."""
+        return list(dict.fromkeys(f for tool in self.tools() for f in command_folders(tool, None)))
 
     def tools(self) -> list[str]:
         """The programs its commands start (each command's first word)."""

@@ -114,9 +114,8 @@ class Worker:
             command = fill(job["runs"][player["language"]])
             program = Program.from_command(command, cwd=str(folder), name=player["name"])
             agents.append(AgentSpec(player["name"], program=program))
-        supervision = replace(
-            contest_supervision(spec.name, job["memory_mb"], self.isolation), log_dir=logs
-        )
+        watch = contest_supervision(spec.name, job["memory_mb"], self.isolation, job["disk_mb"])
+        supervision = replace(watch, log_dir=logs)
         record = play_job(
             GameJob(
                 spec.name,

@@ -32,6 +32,7 @@ A box never decides who wins; a box that cannot be made raises
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import os
 import pwd
@@ -58,12 +59,28 @@ BOX_PREFIX = "arbiter-game-"
 SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 """The system a program sees read-only in its namespaces."""
 
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+"""The ``PATH`` every program gets, after its own command's and interpreter's folders
+(:func:`command_folders`): the system's tools, none of the referee's own folders (a
+home's ``~/.cargo/bin``, say)."""
+
 SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
 """World-writable folders a program without a mount namespace may leave files in."""
 
 TMP_SIZE = 64 << 20
-"""The size of a namespaced program's private ``/tmp`` (its work directory is where
-it should write; ``TMPDIR`` names it)."""
+"""The size of a namespaced program's private ``/tmp`` and ``/dev/shm`` each where its
+disk is not capped as a whole (a referee that is not root cannot mount its file
+system; ``TMPDIR`` names its work directory)."""
+
+DEVICE_PATHS = ("/dev", "/proc", "/sys")
+"""Where a path on a program's command line is never bound into its box: its own
+``/dev`` and ``/proc`` stand there (``--log /dev/stderr`` names its own)."""
+
+DISK_FILES = 1 << 16
+"""How many files and folders a program may make on its capped disk (a file system
+of its own counts them; without a limit each costs the machine's memory)."""
+
+_MNT_DETACH = 2
 
 _LOCK_DIRS = ("/run/arbiter/uids",)
 
@@ -234,7 +251,7 @@ def sweep_boxes(folder: str | None = None) -> None:
             if owner.isdigit() and not psutil.pid_exists(int(owner)):
                 with contextlib.suppress(OSError):
                     if entry.stat(follow_symlinks=False).st_uid == os.geteuid():
-                        shutil.rmtree(entry.path, ignore_errors=True)
+                        remove_box(entry.path)
 
 
 _swept = False
@@ -245,7 +262,8 @@ class Box:
 
     ``own_dir`` is the program's own directory (copied into the work directory),
     ``argv`` its command (the files it names are its program files), ``expose``
-    more paths it may read, ``search`` the ``PATH`` its command is looked up in.
+    more paths it may read, ``search`` the ``PATH`` its command is looked up in,
+    ``disk_limit`` the bytes it may write (see :meth:`_make_disk`).
 
     :raises Crash: if the work directory cannot be made or the program's directory
         cannot be copied.
@@ -262,6 +280,7 @@ class Box:
         search: str | None = None,
         name: str = "",
         protection: Protection | None = None,
+        disk_limit: int | None = None,
     ) -> None:
         global _swept
         if not _swept:
@@ -275,15 +294,44 @@ class Box:
         self._strays = False  # a run ended without its cgroup seen empty
         self.folder = tempfile.mkdtemp(prefix=f"{BOX_PREFIX}{os.getpid()}-")
         WATCHDOG.watch_folder(self.folder)
+        self.disk: str | None = None  # the capped file system, where one is mounted
         self.path = os.path.join(self.folder, "work")
+        self.folders: list[str] = []  # its command's and interpreter's folders, for PATH
         try:
             if walls.own_uid:
                 self.lease = lease_uid(self.protection.uids)
+            if disk_limit is not None and self.protection.root:
+                self._make_disk(disk_limit, own_dir)
             self._make_work(own_dir)
         except BaseException:
             self.close()
             raise
         self.read_only = self._program_files(argv, expose, search)
+
+    def _make_disk(self, limit: int, own_dir: str | None) -> None:
+        """Mounts a file system of ``limit`` bytes (and :data:`DISK_FILES` files), more
+        the size of ``own_dir``, that holds the program's work directory and, behind
+        namespaces, its ``/tmp`` and ``/dev/shm``: what it writes fills that, never the
+        referee's disk, and it sees ENOSPC when it is full. Its pages are memory, so
+        they count towards the program's memory limit where it has one.
+
+        :raises Crash: if the file system cannot be mounted.
+        """
+        size, files = _tree_size(own_dir) if own_dir is not None else (0, 0)
+        disk = os.path.join(self.folder, "disk")
+        os.mkdir(disk, 0o711)
+        options = f"size={limit + size},nr_inodes={DISK_FILES + files},mode=0711"
+        if not mount_tmpfs(disk, options):
+            raise Crash(
+                f"{self.name}: cannot mount its disk: {os.strerror(ctypes.get_errno())}",
+                "cannot mount its disk",
+            )
+        self.disk = disk
+        self.path = os.path.join(disk, "work")
+        for name in ("tmp", "shm"):
+            os.mkdir(os.path.join(disk, name), 0o1777 if self.lease is None else 0o700)
+            if self.lease is not None:
+                os.chown(os.path.join(disk, name), self.lease.uid, self.lease.uid)
 
     @property
     def uid(self) -> int | None:
@@ -324,7 +372,7 @@ class Box:
             if not os.path.isabs(path) or not os.path.lexists(path) or depth > 4:
                 return
             path = os.path.normpath(path)
-            if path in found or _under(path, (*SYSTEM_PATHS, self.folder)):
+            if path in found or _under(path, (*SYSTEM_PATHS, *DEVICE_PATHS, self.folder)):
                 return
             found[path] = None
             real = os.path.realpath(path)
@@ -338,6 +386,8 @@ class Box:
             if i == 0 and os.sep not in arg:
                 arg = shutil.which(arg, path=search) or arg
             add(arg)
+        if argv:
+            self.folders = command_folders(argv[0], search)
         for path in (*python_paths(), *expose):
             add(path)
         # a path inside another one is bound with it
@@ -382,7 +432,12 @@ class Box:
             elif os.path.isdir(path):
                 args += ["--ro-bind", path, path]
         args += ["--proc", "/proc", "--dev", "/dev"]
-        args += ["--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
+        if self.disk is not None:  # on its capped disk, its own (writable, private)
+            args += ["--bind", os.path.join(self.disk, "tmp"), "/tmp"]
+            args += ["--bind", os.path.join(self.disk, "shm"), "/dev/shm"]
+        else:
+            for where in ("/tmp", "/dev/shm"):
+                args += ["--perms", "1777", "--size", str(TMP_SIZE), "--tmpfs", where]
         made = {"/", "/tmp", *SYSTEM_PATHS}
 
         def folders_to(path: str) -> list[str]:
@@ -431,8 +486,67 @@ class Box:
             self.lease = None
             if not self.walls.namespaces:
                 remove_files_of(uid)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        remove_box(self.folder)
+        self.disk = None
         WATCHDOG.forget_folder(self.folder)
+
+
+def mount_tmpfs(where: str, options: str) -> bool:
+    """Mounts a tmpfs with ``options`` on the folder ``where`` (no device files, no
+    set-uid programs); False (``errno`` set) where it cannot (the referee is not root)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    flags = 2 | 4  # MS_NOSUID | MS_NODEV
+    done = libc.mount(b"tmpfs", os.fsencode(where), b"tmpfs", flags, options.encode())
+    return bool(done == 0)
+
+
+def unmount_under(folder: str) -> None:
+    """Detaches every file system mounted in ``folder`` (a box's capped disk), deepest
+    first, so removing the folder removes everything."""
+    prefix = folder.rstrip("/") + "/"
+    points = []
+    with contextlib.suppress(OSError), open("/proc/self/mounts", "rb") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) > 1:
+                point = os.fsdecode(fields[1]).replace("\\040", " ")
+                if point.startswith(prefix):
+                    points.append(point)
+    if not points:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    for point in sorted(points, key=len, reverse=True):
+        libc.umount2(os.fsencode(point), _MNT_DETACH)
+
+
+def remove_box(folder: str) -> None:
+    """Removes a box's folder, its capped disk first unmounted."""
+    unmount_under(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def command_folders(command: str, search: str | None) -> list[str]:
+    """The folders a program's ``PATH`` must hold besides the system's: that of its
+    command, looked up in ``search`` (``python3`` in a virtual environment), and that
+    of the interpreter a script asks ``/usr/bin/env`` for (``#!/usr/bin/env python3``
+    finds the same Python as the referee's ``PATH``).
+
+    >>> command_folders("/bin/sh", None)
+    []
+    """
+    found = shutil.which(command, path=search) if os.sep not in command else command
+    out: list[str] = []
+    if found is None:
+        return out
+    folder = os.path.dirname(os.path.abspath(found))
+    if folder not in SYSTEM_PATH.split(":"):
+        out.append(folder)
+    words = _shebang(os.path.realpath(found))
+    if len(words) > 1 and os.path.basename(words[0]) == "env":
+        name = next((w for w in words[1:] if not w.startswith("-")), None)
+        if name is not None and os.sep not in name:
+            out += command_folders(name, search)
+    return list(dict.fromkeys(out))
 
 
 @cache
@@ -453,15 +567,31 @@ def _under(path: str, folders: Iterable[str]) -> bool:
 
 def _interpreter(path: str) -> str | None:
     """The interpreter a script names on its ``#!`` line, if it is a script."""
+    words = _shebang(path)
+    return words[0] if words else None
+
+
+def _shebang(path: str) -> list[str]:
+    """The words of a script's ``#!`` line (none for a file that is not a script)."""
     try:
         with open(path, "rb") as f:
             head = f.read(256)
     except OSError:
-        return None
+        return []
     if not head.startswith(b"#!"):
-        return None
-    words = head[2:].split(b"\n", 1)[0].split()
-    return os.fsdecode(words[0]) if words else None
+        return []
+    return [os.fsdecode(w) for w in head[2:].split(b"\n", 1)[0].split()]
+
+
+def _tree_size(root: str) -> tuple[int, int]:
+    """The bytes (rounded up to whole pages) and entries under ``root``."""
+    size, count = 0, 1
+    for folder, dirs, files in os.walk(root):
+        count += len(dirs) + len(files)
+        for name in files:
+            with contextlib.suppress(OSError):
+                size += -(-os.lstat(os.path.join(folder, name)).st_size // 4096) * 4096
+    return size, count
 
 
 def _chown_tree(root: str, uid: int) -> None:

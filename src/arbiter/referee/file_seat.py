@@ -90,7 +90,7 @@ class FileSeat(Generic[S, M]):
             input_name=self.input_name,
             output_name=self.output_name,
             scratch=self.scratch,
-            env=program_environment(box.path, sup.pass_env),
+            env=program_environment(box.path, sup.pass_env, box.folders),
             confinement=confinement(sup),
             box=box,
         )

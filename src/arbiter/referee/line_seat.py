@@ -108,7 +108,7 @@ class LineSeat(Generic[S, M]):
                 argv,
                 name=self.name,
                 cwd=box.path,
-                env=program_environment(box.path, sup.pass_env),
+                env=program_environment(box.path, sup.pass_env, box.folders),
                 confinement=confinement(sup),
                 on_stderr=None if self.transcript is None else self.transcript.stderr,
                 box=box,

@@ -15,7 +15,10 @@ referee can hold them (see :func:`detect` and ``arbiter doctor``):
   though its CPU can no longer be told apart.
 
 Always: the program gets a parent-death signal (it dies with its referee), and
-with ``network=False`` it runs in a network namespace of its own (root only).
+every file it writes is held to its disk limit. Without ``network`` (the default) and
+without bubblewrap's namespaces, a referee that is root runs it in network and IPC
+namespaces of its own (``unshare``): a loopback of its own, no SysV or POSIX message
+queue of anyone else's.
 
 The confinement is applied by a chain of small launchers that each ``exec`` the
 next (``sh`` to join the cgroup, ``prlimit``, ``unshare``, ``setpriv``), so the
@@ -64,14 +67,16 @@ _counter = itertools.count(1)
 @dataclass(frozen=True, slots=True)
 class Confinement:
     """What one program is held to: its memory (bytes), its process count, network,
-    whether it may start other processes at all, and whether it gets a cgroup where
-    the machine has them (``--isolation rlimits`` takes it away)."""
+    whether it may start other processes at all, whether it gets a cgroup where the
+    machine has them (``--isolation rlimits`` takes it away), and the largest file it
+    may write (bytes; ``None``: :data:`FILE_SIZE_LIMIT`)."""
 
     memory_limit: int | None = None
     max_processes: int | None = 256
-    network: bool = True
+    network: bool = False
     single_process: bool = False
     cgroup: bool = True
+    disk_limit: int | None = None
 
 
 class Cgroup:
@@ -334,10 +339,16 @@ class Protection:
         pdeath = "yes" if self.launcher("setpriv") else "no (setpriv missing)"
         lines.append(f"  programs die with the referee: {pdeath}")
         if self.network_namespaces or self.namespaces:
-            net = "available"
+            net = "yes, by default (--network lets them use it)"
         else:
-            net = "not available (needs root and unshare, or bubblewrap)"
-        lines.append(f"  --no-network: {net}")
+            net = "no (needs root and unshare, or bubblewrap)"
+        lines.append(f"  programs cut off from the network: {net}")
+        disk = (
+            "yes: its work directory, /tmp and /dev/shm on a size-limited file system"
+            if self.root
+            else "no (needs root): only each file it writes"
+        )
+        lines.append(f"  what a program writes capped (--disk-limit): {disk}")
         if self.own_uids:
             uids = f"yes: {self.uids.start}-{self.uids.stop - 1}, one free uid for each program"
         else:
@@ -516,7 +527,8 @@ def launch_argv(
         chain += [sh, "-c", f'{join}; exec "$@"', "arbiter-agent"]
     prlimit = protection.launcher("prlimit")
     if prlimit is not None:
-        chain += [prlimit, "--core=0", f"--nofile={OPEN_FILES_LIMIT}", f"--fsize={FILE_SIZE_LIMIT}"]
+        fsize = confinement.disk_limit or FILE_SIZE_LIMIT
+        chain += [prlimit, "--core=0", f"--nofile={OPEN_FILES_LIMIT}", f"--fsize={fsize}"]
         if cgroup is None and confinement.memory_limit is not None:
             # address space counts reserved memory too: a generous multiple of the limit
             chain.append(f"--as={4 * confinement.memory_limit + (256 << 20)}")
@@ -524,7 +536,7 @@ def launch_argv(
     namespaced = box is not None and protection.launcher("bwrap") in box
     unshare = protection.launcher("unshare")
     if not confinement.network and not namespaced and unshare and protection.network_namespaces:
-        chain += [unshare, "--net", "--"]
+        chain += [unshare, "--net", "--ipc", "--"]
     if box:
         return [*chain, *box, *argv]
     setpriv = protection.launcher("setpriv")

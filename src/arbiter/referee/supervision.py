@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arbiter.contract import Program, Supervision
-from arbiter.referee.box import Box
+from arbiter.referee.box import SYSTEM_PATH, Box
 from arbiter.referee.isolation import Walls, choose
-from arbiter.referee.sandbox import Confinement
+from arbiter.referee.sandbox import Confinement, detect
 
 
 def walls(supervision: Supervision) -> Walls:
@@ -23,6 +23,29 @@ def walls(supervision: Supervision) -> Walls:
     return choose(supervision.isolation)
 
 
+def describe(supervision: Supervision) -> str:
+    """The one line said at the start of a match, tournament or check with programs:
+    the walls they run behind on this machine, their network and their disk.
+
+    :raises ConfigError: for a level this machine cannot give.
+    """
+    p = detect()
+    up = walls(supervision)
+    if supervision.network:
+        net = "the machine's (--network)"
+    elif up.namespaces or p.network_namespaces:
+        net = "none (a loopback of its own)"
+    else:
+        net = "the machine's (this machine cannot cut it off: see 'arbiter doctor')"
+    if supervision.disk_limit_mb is None:
+        disk = "the machine's"
+    elif p.root:
+        disk = f"{supervision.disk_limit_mb:g} MB"
+    else:
+        disk = f"{supervision.disk_limit_mb:g} MB a file (the whole needs root)"
+    return f"{up.describe(p)}; network: {net}; disk: {disk}"
+
+
 def confinement(supervision: Supervision) -> Confinement:
     """What the sandbox holds a program watched by ``supervision`` to."""
     return Confinement(
@@ -31,6 +54,7 @@ def confinement(supervision: Supervision) -> Confinement:
         supervision.network,
         supervision.single_process,
         cgroup=walls(supervision).cgroup,
+        disk_limit=supervision.disk_limit,
     )
 
 
@@ -48,19 +72,29 @@ def make_box(supervision: Supervision, program: Program, argv: Sequence[str]) ->
         expose=supervision.expose,
         search=os.environ.get("PATH", os.defpath),
         name=program.label,
+        disk_limit=supervision.disk_limit,
     )
 
 
-PASSED_ALWAYS = ("PATH", "LANG", "LC_ALL", "TZ")
+PASSED_ALWAYS = ("LANG", "LC_ALL", "TZ")
 """Variables every program gets from the referee, as they are."""
 
 
-def program_environment(workdir: str, pass_env: Sequence[str] = ()) -> dict[str, str]:
-    """The whole environment of a contest program: ``PATH`` and the locale, its own
+def program_environment(
+    workdir: str, pass_env: Sequence[str] = (), folders: Sequence[str] = ()
+) -> dict[str, str]:
+    """The whole environment of a contest program: ``PATH`` (``folders``, the folders of
+    its own command and interpreter, then :data:`SYSTEM_PATH`), the locale, its own
     working directory as ``HOME`` and ``TMPDIR``, and the variables named in
-    ``pass_env``; nothing else of the referee's (no keys, no tokens)."""
+    ``pass_env`` (``PATH`` among them passes the referee's); nothing else of the
+    referee's (no keys, no tokens, no home folders).
+
+    >>> program_environment("/w", folders=["/opt/py/bin"])["PATH"]
+    '/opt/py/bin:/usr/local/bin:/usr/bin:/bin'
+    """
     env = {k: os.environ[k] for k in (*PASSED_ALWAYS, *pass_env) if k in os.environ}
-    env.setdefault("PATH", os.defpath)
+    if "PATH" not in env:
+        env["PATH"] = ":".join(dict.fromkeys([*folders, *SYSTEM_PATH.split(":")]))
     env.setdefault("LANG", "C.UTF-8")
     env["HOME"] = env["TMPDIR"] = workdir
     return env

@@ -6,8 +6,8 @@ referee process starts also starts one small watchdog process in a session of it
 own. The referee tells it, over a pipe, each program's process group and cgroup
 as it starts and ends, and each box folder as it is made and removed; when the pipe
 reaches end of file (the referee is gone, however it ended) the watchdog thaws,
-kills every group and cgroup still listed, removes the cgroups, and removes the box
-folders (nothing of a game is left in the temporary directory).
+kills every group and cgroup still listed, removes the cgroups, and unmounts and
+removes the box folders (nothing of a game is left in the temporary directory).
 """
 
 from __future__ import annotations
@@ -68,7 +68,21 @@ for pid, dirs in groups.items():
             os.rmdir(d)
         except OSError:
             pass
+points = []
+try:
+    for line in open("/proc/self/mounts"):
+        fields = line.split()
+        if len(fields) > 1:
+            points.append(fields[1])
+except OSError:
+    pass
+libc = None
 for folder in folders:
+    for point in sorted(points, key=len, reverse=True):  # a box's capped disk
+        if point.startswith(folder.rstrip("/") + "/"):
+            import ctypes
+            libc = libc or ctypes.CDLL(None, use_errno=True)
+            libc.umount2(point.encode(), 2)  # MNT_DETACH
     shutil.rmtree(folder, ignore_errors=True)
 """
 

@@ -63,6 +63,7 @@ class Plan:
                 "memory limit": self.supervision.memory_limit_mb,
                 "single process": self.supervision.single_process,
                 "network": self.supervision.network,
+                "disk limit": self.supervision.disk_limit_mb,
             },
         }
 
