@@ -35,7 +35,8 @@ import subprocess
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, BinaryIO
 
 import psutil
 
@@ -103,6 +104,10 @@ class AgentProcess:
         self.cgroup: Cgroup | None = None
         self._want_stdin = stdin
         self.popen: subprocess.Popen[bytes] | None = None
+        # the referee's ends of the program's pipes
+        self._output: BinaryIO | None = None
+        self._errors: BinaryIO | None = None
+        self._input: BinaryIO | None = None
         self.stdout: asyncio.StreamReader | None = None
         self.stdin: asyncio.StreamWriter | None = None
         self.returncode: int | None = None
@@ -143,23 +148,29 @@ class AgentProcess:
             become_subreaper()
         box = None if self.box is None else self.box.prefix(network=self.confinement.network)
         self._namespaced = bool(box) and protection.launcher("bwrap") in (box or ())
-        argv = launch_argv(self.argv, protection, self.confinement, self.cgroup, box)
+        held = self.confinement
+        if self.box is not None and self.box.disk is not None:
+            held = replace(held, disk_limit=None)  # its disk is capped whole: ENOSPC
+        argv = launch_argv(self.argv, protection, held, self.cgroup, box)
+        pipes = _Pipes(self._want_stdin, None if self.box is None else self.box.uid)
         try:
             self.popen = subprocess.Popen(
                 argv,
-                stdin=subprocess.PIPE if self._want_stdin else subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                stdin=subprocess.DEVNULL if pipes.stdin is None else pipes.stdin[0],
+                stdout=pipes.stdout[1],
+                stderr=pipes.stderr[1],
                 cwd=self.cwd,
                 env=self.env,
                 start_new_session=True,
             )
         except OSError as e:
+            pipes.close()
             self._drop_cgroup()
             why = e.strerror or str(e)
             raise Crash(
                 f"{self.name}: cannot start {self.argv[0]!r}: {why}", f"cannot start: {why}"
             ) from None
+        self._output, self._errors, self._input = pipes.ours()
         _LIVE.add(self.popen.pid)
         if self.box is not None:
             self.box.started()
@@ -174,20 +185,17 @@ class AgentProcess:
         except psutil.Error:
             self._ps = None
         loop = asyncio.get_running_loop()
-        assert self.popen.stdout is not None and self.popen.stderr is not None
         output = self.stdout = asyncio.StreamReader(limit=MAX_LINE, loop=loop)
         out, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(output), self.popen.stdout
+            lambda: asyncio.StreamReaderProtocol(output), self._output
         )
         errors = asyncio.StreamReader(limit=MAX_LINE, loop=loop)
         err, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(errors), self.popen.stderr
+            lambda: asyncio.StreamReaderProtocol(errors), self._errors
         )
         self._transports += [out, err]
-        if self.popen.stdin is not None:
-            wt, wp = await loop.connect_write_pipe(
-                asyncio.streams.FlowControlMixin, self.popen.stdin
-            )
+        if self._input is not None:
+            wt, wp = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, self._input)
             self.stdin = asyncio.StreamWriter(wt, wp, None, loop)
             self._transports.append(wt)
         self._stderr_task = asyncio.create_task(self._drain_stderr(errors))
@@ -340,10 +348,10 @@ class AgentProcess:
         standard output but runs on). Only bubblewrap's own processes, which hold a
         namespaced program's output for as long as they run, hide that from the pipe;
         elsewhere the pipe's end of file says it, and this is True."""
-        if not self._namespaced or self.popen is None or self.popen.stdout is None:
+        if not self._namespaced or self.popen is None or self._output is None:
             return True
         try:
-            target = f"pipe:[{os.fstat(self.popen.stdout.fileno()).st_ino}]"
+            target = f"pipe:[{os.fstat(self._output.fileno()).st_ino}]"
         except (OSError, ValueError):
             return True
         own = self._pids(fresh=True) - self._launcher_pids()
@@ -407,10 +415,17 @@ class AgentProcess:
         return self.cgroup is not None and self.cgroup.oom_killed()
 
     def suspend(self) -> None:
-        """Stops the whole tree (a cgroup freeze, or SIGSTOP) while the opponent thinks."""
+        """Stops the whole tree (a cgroup freeze, or SIGSTOP) while the opponent thinks.
+
+        Without a cgroup its process group is stopped first, at once, and only then are
+        its descendants listed (a scan of every process, slow on a busy machine) to stop
+        those that left the group: a pondering thread gains nothing while they are."""
         if self.cgroup is not None and self.cgroup.can_freeze:
             self.cgroup.freeze(True)
         else:
+            if self.popen is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.popen.pid, signal.SIGSTOP)
             self._tree(fresh=True)
             self._signal_all(signal.SIGSTOP)
         self.suspended = True
@@ -487,6 +502,44 @@ class AgentProcess:
             why = f"exited with code {code}"
         tail = next((line for line in reversed(self._stderr) if line.strip()), "")
         return f"{why}; last stderr: {tail}" if tail else why
+
+
+class _Pipes:
+    """A program's three pipes, made here rather than by :mod:`subprocess` so that a
+    program with a uid of its own owns them: it can then open its own standard streams
+    by name (``/dev/stderr``, ``/proc/self/fd/1``), as a program run by its own user
+    can. (A pipe is one object with one owner; the referee's ends stay its own
+    descriptors, out of the program's reach.) Each pair is (read end, write end)."""
+
+    def __init__(self, stdin: bool, uid: int | None) -> None:
+        self.stdin = os.pipe() if stdin else None
+        self.stdout = os.pipe()
+        self.stderr = os.pipe()
+        if uid is not None:
+            for pair in self._pairs():
+                os.fchown(pair[0], uid, uid)
+
+    def _pairs(self) -> list[tuple[int, int]]:
+        return [p for p in (self.stdin, self.stdout, self.stderr) if p is not None]
+
+    def ours(self) -> tuple[BinaryIO, BinaryIO, BinaryIO | None]:
+        """Closes the program's ends (it has them now) and returns the referee's, as
+        unbuffered files: its output, its standard error and its input."""
+        os.close(self.stdout[1])
+        os.close(self.stderr[1])
+        stdin = None
+        if self.stdin is not None:
+            os.close(self.stdin[0])
+            stdin = open(self.stdin[1], "wb", buffering=0)  # noqa: SIM115
+        out = open(self.stdout[0], "rb", buffering=0)  # noqa: SIM115
+        return out, open(self.stderr[0], "rb", buffering=0), stdin
+
+    def close(self) -> None:
+        """Closes every end (the program never started)."""
+        for pair in self._pairs():
+            for fd in pair:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
 
 
 async def _readable(fd: int, timeout: float) -> None:
