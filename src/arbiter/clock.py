@@ -40,6 +40,13 @@ class Charging(StrEnum):
     WALL = "wall"
 
 
+STARVED_MARGIN = 1.0
+"""Seconds an engine keeps between the end of its search and the referee's wall stop
+(:meth:`Limit.answer_by`): on a 2-core machine with twenty busy processes its thread
+gets a twentieth of a core, and turning a move into its reply takes a few
+milliseconds of CPU."""
+
+
 @dataclass(frozen=True, slots=True)
 class Limit:
     """What an agent may spend on one move (python-chess ``Limit``).
@@ -48,7 +55,10 @@ class Limit:
     clock when the contest has one (``moves_left`` 0: no moves until a new period,
     the agent estimates how many remain). ``wall`` says the contest charges wall
     time, so a search measures its budget on the wall clock rather than in CPU time
-    (on a busy machine the two differ). All times are seconds.
+    (on a busy machine the two differ). ``wall_stop`` is the wall time, from now, at
+    which the referee stops the move whatever it is charged (its backstop under CPU
+    charging, the allowance under wall charging), so an engine whose thread is
+    starved of CPU still answers in time (:meth:`answer_by`). All times are seconds.
     """
 
     time: float | None = None
@@ -59,6 +69,20 @@ class Limit:
     increment: float = 0.0
     moves_left: int = 0
     wall: bool = False
+    wall_stop: float | None = None
+
+    def answer_by(self) -> float | None:
+        """The wall seconds, from now, by which an engine must stop searching to be
+        sure its reply reaches the referee before :attr:`wall_stop`: a second earlier
+        (what a thread starved on a busy machine needs to unwind and reply), or half
+        of it when it is under two seconds; ``None`` without a stop.
+
+        >>> Limit(wall_stop=7.0).answer_by(), Limit(wall_stop=1.2).answer_by()
+        (6.0, 0.6)
+        """
+        if self.wall_stop is None:
+            return None
+        return max(self.wall_stop - STARVED_MARGIN, self.wall_stop / 2)
 
     def budget(self, moves_to_go: int = 30) -> float | None:
         """Returns the seconds to aim for on this move, or ``None`` for no time limit.

@@ -62,6 +62,26 @@ CHECK_EVERY = 16
 up to a millisecond, so 256 nodes overran a 0.1 s move; a look costs a microsecond."""
 
 
+def wall_deadline(limit: Limit, budget: float | None, safety: float, w0: float) -> float | None:
+    """When, on the wall clock (``perf_counter``, the move asked at ``w0``), a search
+    stops whatever it has spent: by the referee's stop less the margin of a starved
+    thread (:meth:`~arbiter.clock.Limit.answer_by`), and on a CPU clock also at three
+    times its budget (the machine is too busy to spend the budget in good time).
+
+    >>> wall_deadline(Limit(time=3.0, wall_stop=7.0), 3.0, 0.8, 0.0)
+    6.0
+    >>> round(wall_deadline(Limit(time=1.0, wall_stop=3.0), 1.0, 0.8, 0.0), 2)
+    2.0
+    """
+    found = []
+    if budget is not None and not limit.wall:
+        found.append(w0 + 3 * budget * safety + 0.05)
+    stop = limit.answer_by()
+    if stop is not None:
+        found.append(w0 + stop)
+    return min(found, default=None)
+
+
 class _Stop(Exception):
     """Raised inside the search when the budget is spent."""
 
@@ -185,10 +205,10 @@ class AlphaBetaAgent(Generic[S, M]):
             if self._nodes >= self._node_limit:
                 raise _Stop
             self._next_check = min(self._next_check, self._node_limit)
-        if self._deadline is not None and (
-            self._now() >= self._deadline
-            or (self._wall_deadline is not None and time.perf_counter() >= self._wall_deadline)
-        ):
+        if self._deadline is not None and self._now() >= self._deadline:
+            raise _Stop
+        # the referee's stop, on the wall clock: a fixed-depth search is held to it too
+        if self._wall_deadline is not None and time.perf_counter() >= self._wall_deadline:
             raise _Stop
 
     # -- search -------------------------------------------------------------
@@ -231,9 +251,7 @@ class AlphaBetaAgent(Generic[S, M]):
         self._deadline = (
             None if budget is None else t0 + max(budget * self._safety - reserve, budget * shortest)
         )
-        self._wall_deadline = (
-            None if budget is None or limit.wall else w0 + 3 * budget * self._safety + 0.05
-        )
+        self._wall_deadline = wall_deadline(limit, budget, self._safety, w0)
         self._killers = [[] for _ in range(max_depth + 64)]
         if len(self._tt) >= self._table_size * 9 // 10:
             self._tt.clear()

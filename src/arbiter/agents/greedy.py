@@ -58,10 +58,14 @@ class GreedyAgent(Generic[S, M]):
         self._rng = random.Random(0)
         self._now: Callable[[], float] = time.perf_counter
         self._deadline: float | None = None
+        self._wall_deadline: float | None = None
 
     def _tick(self) -> None:
-        """Raises _OutOfTime once the move's time is spent."""
+        """Raises _OutOfTime once the move's time is spent, or the referee's wall stop
+        is near (its thread starved on a busy machine)."""
         if self._deadline is not None and self._now() >= self._deadline:
+            raise _OutOfTime
+        if self._wall_deadline is not None and time.perf_counter() >= self._wall_deadline:
             raise _OutOfTime
 
     def reset(self, game: Game[S, M], seat: Player, seed: int) -> None:
@@ -119,6 +123,8 @@ class GreedyAgent(Generic[S, M]):
         budget = limit.budget()
         share = WALL_SAFETY if limit.wall else SAFETY
         self._deadline = None if budget is None else self._now() + budget * share
+        stop = limit.answer_by()
+        self._wall_deadline = None if stop is None else time.perf_counter() + stop
         moves = list(game.legal_moves(s))
         self._rng.shuffle(moves)
         scored: list[tuple[float, M]] = []

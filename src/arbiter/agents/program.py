@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from arbiter.clock import Charging, Clock, Limit, TimeControl
+from arbiter.contract import Supervision
 from arbiter.errors import ConfigError
 from arbiter.game import Player
 
@@ -60,6 +61,7 @@ class ProgramClock:
         else:
             self._mark = _process_start() if began is None else began
         self._first = True
+        self._asked = time.perf_counter()
 
     def _now(self) -> float:
         return time.process_time() if self.charging is Charging.CPU else time.perf_counter()
@@ -67,8 +69,15 @@ class ProgramClock:
     def message_received(self) -> None:
         """Notes that the referee's message arrived: under wall charging, the move's
         time starts now (the first move's at the program's start)."""
+        self._asked = time.perf_counter()
         if self.charging is Charging.WALL and not self._first:
-            self._mark = time.perf_counter()
+            self._mark = self._asked
+
+    def _waited(self) -> float:
+        """Wall seconds since the referee's message (since the program's start, for its
+        first move), with :data:`UNSEEN`: what the referee's wall stop has counted."""
+        since = _process_start() if self._first else self._asked
+        return time.perf_counter() - since + UNSEEN
 
     def limit(self) -> Limit:
         """Returns the Limit for the move now to be chosen: the clock as it stands, less
@@ -77,6 +86,9 @@ class ProgramClock:
         :data:`UNSEEN`)."""
         limit = replace(self.clock.limit_for(self.seat), wall=self.charging is Charging.WALL)
         spent = self._spent()
+        stop = Supervision(self.charging).wall_limit(self.clock.kill_at(self.seat))
+        if stop is not None:  # the referee's stop, on the wall clock, from its message
+            limit = replace(limit, wall_stop=max(MIN_BUDGET, stop - self._waited()))
         if limit.time is not None:
             return replace(limit, time=max(MIN_BUDGET, limit.time - spent))
         if limit.my_clock is not None:

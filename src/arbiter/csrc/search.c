@@ -67,11 +67,11 @@ static int out_of_budget(Searcher *S) {
         if (S->nodes >= S->node_limit) return 1;
         if (S->next_check > S->node_limit) S->next_check = S->node_limit;
     }
-    if (S->deadline >= 0) {
-        double t = now_clock(S->wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID);
-        if (t >= S->deadline) return 1;
-        if (S->wall_deadline >= 0 && now_clock(CLOCK_MONOTONIC) >= S->wall_deadline) return 1;
-    }
+    if (S->deadline >= 0 &&
+        now_clock(S->wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID) >= S->deadline)
+        return 1;
+    /* the referee's stop, on the wall clock: a fixed-depth search is held to it too */
+    if (S->wall_deadline >= 0 && now_clock(CLOCK_MONOTONIC) >= S->wall_deadline) return 1;
     return 0;
 }
 

@@ -80,17 +80,20 @@ class LocalSeat(Generic[S, M]):
         text = self.contest.move_text(self.game, s, m, seat=self.seat)
         return Reply(text, used, self.agent.note())
 
-    def _limit(self, clock: Clock) -> Limit:
+    def _limit(self, clock: Clock, wall_stop: float | None) -> Limit:
         """What the engine is told to spend: the fixed limit, or what its clock allows,
-        measured as the contest charges it."""
+        measured as the contest charges it, and when the referee stops it
+        (``wall_stop``, wall seconds from now)."""
         limit = self.limit or clock.limit_for(self.seat)
-        return replace(limit, wall=self.supervision.charging is Charging.WALL)
+        wall = self.supervision.charging is Charging.WALL
+        return replace(limit, wall=wall, wall_stop=wall_stop)
 
     async def ask(self, s: S, clock: Clock) -> Reply:
         wall = self.supervision.wall_limit(clock.kill_at(self.seat))
         try:
             async with asyncio.timeout(wall):  # unlike wait_for, never eats a cancel
-                return await asyncio.to_thread(self._think, s, self._limit(clock), clock)
+                limit = self._limit(clock, wall)
+                return await asyncio.to_thread(self._think, s, limit, clock)
         except TimeoutError:
             # a thread cannot be killed: the engine is asked to stop, and its move is unused
             self.agent.halt()

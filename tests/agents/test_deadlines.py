@@ -1,0 +1,118 @@
+"""Built-in engines answer before the referee's wall stop however starved their thread
+is: the stop is given to them (``Limit.wall_stop``) in process and as a program, and
+their search ends a starved thread's margin before it. The clocks here are fakes, so
+nothing depends on the machine's load."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from arbiter.agents import alphabeta, greedy
+from arbiter.agents.program import ProgramClock
+from arbiter.agents.registry import make_agent
+from arbiter.clock import STARVED_MARGIN, Charging, Clock, Limit, TimeControl
+from arbiter.contract import Supervision
+from arbiter.games import find_game
+from arbiter.referee.seat import LocalSeat
+
+
+class StarvedClock:
+    """A ``time`` module for a thread that never gets a core: its CPU time stands
+    still while the wall clock runs on, a hundredth of a second at every look."""
+
+    def __init__(self) -> None:
+        self.wall = 0.0
+
+    def thread_time(self) -> float:
+        return 0.0
+
+    def perf_counter(self) -> float:
+        self.wall += 0.01
+        return self.wall
+
+
+@pytest.mark.parametrize("seconds", [0.1, 1.0, 3.0, 10.0, 60.0])
+@pytest.mark.parametrize("charging", [Charging.CPU, Charging.WALL])
+def test_a_starved_search_ends_before_the_referees_stop(monkeypatch, seconds, charging) -> None:
+    starved = StarvedClock()
+    monkeypatch.setattr(alphabeta, "time", starved)
+    spec = find_game("votey")
+    game = spec.make()
+    engine = make_agent(spec, "alphabeta:pure=1")
+    engine.reset(game, 0, 0)
+    clock = Clock.start(TimeControl.per_move_seconds(seconds))
+    stop = Supervision(charging).wall_limit(clock.kill_at(0))
+    assert stop is not None
+    limit = Limit(time=seconds, wall=charging is Charging.WALL, wall_stop=stop)
+    engine.choose(game.initial(), limit)
+    # it stopped searching by the referee's stop less a starved thread's margin
+    assert starved.wall <= max(stop - STARVED_MARGIN, stop / 2) + 0.05
+
+
+def test_a_starved_greedy_move_ends_before_the_referees_stop(monkeypatch) -> None:
+    starved = StarvedClock()
+    monkeypatch.setattr(greedy, "time", starved)
+    spec = find_game("halma")
+    game = spec.make()
+    engine = make_agent(spec, "greedy")
+    engine.reset(game, 0, 0)
+    engine.choose(game.initial(), Limit(time=3.0, wall_stop=7.0))
+    assert starved.wall <= 6.0 + 0.05
+
+
+@dataclass
+class Recorder:
+    """An engine that plays the first legal move and keeps the limits it was given."""
+
+    game: Any = None
+    name: str = "recorder"
+
+    def __post_init__(self) -> None:
+        self.limits: list[Limit] = []
+
+    def reset(self, game: Any, seat: int, seed: int) -> None:
+        self.game = game
+
+    def choose(self, s: Any, limit: Limit) -> Any:
+        self.limits.append(limit)
+        return self.game.legal_moves(s)[0]
+
+    def observe(self, s: Any, m: Any) -> None:
+        pass
+
+    def halt(self) -> None:
+        pass
+
+    def note(self) -> str:
+        return ""
+
+
+@pytest.mark.parametrize(("tc", "stop"), [("st=3", 7.0), ("st=1", 3.0), ("30", 30.0)])
+def test_an_engine_in_process_is_told_the_referees_stop(tc: str, stop: float) -> None:
+    spec = find_game("alquerque" if tc == "30" else "votey")
+    charging = Charging.WALL if tc == "30" else Charging.CPU
+    engine = Recorder()
+    game = spec.make()
+    seat = LocalSeat(engine, game, spec.contest, supervision=Supervision(charging))
+    clock = Clock.start(TimeControl.parse(tc))
+
+    async def one_move() -> None:
+        await seat.start(0, clock)
+        await seat.ask(game.initial(), clock)
+
+    asyncio.run(one_move())
+    assert engine.limits[0].wall_stop == stop
+
+
+def test_an_engine_as_a_program_is_told_the_referees_stop_less_its_wait() -> None:
+    clock = ProgramClock(TimeControl.parse("st=3"), 0, Charging.CPU)
+    clock.message_received()
+    clock.replied()
+    clock.message_received()
+    limit = clock.limit()
+    assert limit.wall_stop is not None and 6.9 < limit.wall_stop <= 7.0
+    assert limit.answer_by() is not None and limit.answer_by() <= 6.0
