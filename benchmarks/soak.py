@@ -7,9 +7,12 @@ for that game's protocol, or a good program blamed), the processes left behind
 (anything carrying a game's tag after its series), the programs' work directories
 left behind, the referee errors (a series that raised instead of ending), and the
 slowest game. Programs run behind every wall the machine has (``--isolation``).
+Built-in engines (alphabeta among them) play on the contests' charging beside the
+programs, and a game a built-in engine lost on time is counted apart: it must be none,
+also with ``--burners N`` processes burning CPU beside the soak (a busy machine).
 
     python benchmarks/soak.py --seconds 300 --concurrency 1 2
-    python benchmarks/soak.py --games 2000 --concurrency 2
+    python benchmarks/soak.py --games 2000 --concurrency 2 --burners 4
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -30,13 +34,14 @@ import psutil
 from arbiter.agents.faults import Fault
 from arbiter.agents.faulty import NOT_ONCE_PER_MOVE, acceptable
 from arbiter.agents.spec import AgentSpec
+from arbiter.errors import Reason
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.referee.file_seat import runs_once_per_move
 from arbiter.referee.isolation import choose
 from arbiter.referee.sandbox import detect
 from arbiter.referee.series import GameJob, run_series
 
-GOOD = ("random", "greedy", "program")  # built-in engines, and a good external program
+GOOD = ("random", "greedy", "alphabeta", "program")  # built-in engines, a good program
 
 
 def jobs(
@@ -97,6 +102,12 @@ def left(tags: list[str]) -> int:
     return count
 
 
+def mounts() -> int:
+    """The programs' capped disks still mounted."""
+    with open("/proc/self/mounts") as f:
+        return sum("/arbiter-game-" in line for line in f)
+
+
 def boxes() -> set[str]:
     """The programs' work directories now in the temporary directory."""
     return {b for b in os.listdir(tempfile.gettempdir()) if b.startswith("arbiter-game-")}
@@ -110,6 +121,7 @@ def soak(
     before = boxes()
     verdicts: Counter[str] = Counter()
     wrong: list[str] = []
+    engine_time_losses: list[str] = []
     errors = 0
     leftover = 0
     games = 0
@@ -142,6 +154,10 @@ def soak(
                     ok = False  # a good program blamed
                 else:
                     ok = True
+                if record.reason is Reason.TIME and record.winner is not None:
+                    loser = job.agents[1 - record.winner]
+                    if loser.program is None:
+                        engine_time_losses.append(f"round {job.round} {job.game} {loser.name}")
                 if not ok:
                     wrong.append(
                         f"round {job.round} {job.game} {[a.name for a in job.agents]}: "
@@ -164,8 +180,12 @@ def soak(
     print(f"  wrong verdicts: {len(wrong)}")
     for line in wrong[:20]:
         print(f"    {line}")
+    print(f"  time losses by a built-in engine: {len(engine_time_losses)}")
+    for line in engine_time_losses[:20]:
+        print(f"    {line}")
     print(f"  processes left: {leftover}")
     print(f"  work directories left: {folders}")
+    print(f"  disks left mounted: {mounts()}")
     print(f"  referee errors: {errors}")
     print(f"  mean seconds per game in the slowest batch: {slowest:.2f}", flush=True)
 
@@ -178,9 +198,22 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=40, help="games per series")
+    parser.add_argument(
+        "--burners", type=int, default=0, help="processes burning CPU beside the soak"
+    )
     args = parser.parse_args()
-    for k in args.concurrency:
-        soak(args.seconds, args.games, k, args.seed, args.batch, args.isolation)
+    burners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.burners)
+    ]
+    try:
+        if burners:
+            print(f"{len(burners)} CPU burners beside the soak", flush=True)
+        for k in args.concurrency:
+            soak(args.seconds, args.games, k, args.seed, args.batch, args.isolation)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import pytest
 from arbiter import core
 from arbiter.games import register
 from tests.fakegame import RACE, RACE_FILES
+from tests.runs import RUN
 
 register(RACE)
 register(RACE_FILES)
@@ -77,7 +78,8 @@ def pytest_sessionfinish(session, exitstatus) -> None:  # type: ignore[no-untype
     """After the whole suite, nothing it started may still run: no descendant of this
     process (but the watchdog, which ends with it) and no faulty program anywhere.
     Run in parallel (pytest-xdist), each worker answers for its own descendants and
-    the controller, once every worker is done, for the faulty programs anywhere."""
+    the controller, once every worker is done, for this run's faulty programs anywhere
+    (their tags hold :data:`tests.runs.RUN`)."""
     import time
 
     import psutil
@@ -99,7 +101,8 @@ def pytest_sessionfinish(session, exitstatus) -> None:  # type: ignore[no-untype
         for p in [] if worker else psutil.process_iter(["cmdline", "status"]):
             try:
                 words = p.info["cmdline"] or ()
-                if "--fault-tag" in words and p.info["status"] != psutil.STATUS_ZOMBIE:
+                ours = any(w.startswith(RUN) for w in words)  # another run's are its own
+                if "--fault-tag" in words and ours and p.info["status"] != psutil.STATUS_ZOMBIE:
                     left.append(f"{p.pid} {' '.join(words)[:120]}")
             except psutil.Error:
                 continue

@@ -18,6 +18,7 @@ from arbiter.games.votey.referee import VoteySeat
 from arbiter.record import read_records
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
+from tests.runs import interruptible
 
 AGENT = [sys.executable, "-m", "arbiter.cli", "agent", "votey"]
 
@@ -306,6 +307,7 @@ def test_interrupted_match_still_prints_the_games_already_played(tmp_path) -> No
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=interruptible,
     )
     assert proc.stdout is not None
     lines = []

@@ -137,8 +137,10 @@ def kill_a_worker_mid_game(database: Path, round_number: int, timeout: float = 6
             "WHERE rounds.number = ? AND games.state = 'leased'",
             (round_number,),
         ).fetchone()
-        for p in psutil.process_iter(["cmdline"]) if row is not None else ():
-            line = p.info["cmdline"] or []
+        for p in psutil.Process().children(recursive=True) if row is not None else ():
+            line: list[str] = []
+            with contextlib.suppress(psutil.Error):
+                line = p.cmdline()
             if "arbiter.host.worker" in line and row[1] in line:
                 p.suspend()
                 still = db.execute("SELECT state, lease FROM games WHERE id = ?", (row[0],))

@@ -203,10 +203,10 @@ def test_a_submitted_program_that_attacks_the_server_reaches_none_of_it(
     contest's folder, open the network or signal the server."""
     url, folder = server
     port = int(url.rsplit(":", 1)[1])
-    server_pid = next(
+    server_pid = next(  # this test's server, a child of this process
         p.pid
-        for p in __import__("psutil").process_iter(["cmdline"])
-        if "--port" in (p.info["cmdline"] or []) and str(port) in p.info["cmdline"]
+        for p in __import__("psutil").Process().children(recursive=True)
+        if "--port" in p.cmdline() and str(port) in p.cmdline()
     )
     alice_version = contest["versions"]["alice"]
     source = ATTACK.format(

@@ -10,11 +10,12 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import psutil
 import pytest
+
+from tests.runs import fault_tag, interruptible
 
 from .test_faults import left_behind
 
@@ -39,6 +40,7 @@ def start_match(fault: str, tag: str, *extra: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=interruptible,
     )
 
 
@@ -65,7 +67,7 @@ def programs_of(tag: str) -> list[int]:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 @pytest.mark.parametrize("fault", ["sleep", "detach"])
 def test_a_referee_stopped_by_a_signal_ends_its_programs_and_sums_up(sig, fault) -> None:
-    tag = uuid.uuid4().hex
+    tag = fault_tag()
     referee = start_match(fault, tag)
     # the sleeper is waiting for its move; the detached burner has left its group
     wait_for(lambda: len(programs_of(tag)) >= (2 if fault == "detach" else 1))
@@ -82,7 +84,7 @@ def test_a_referee_stopped_by_a_signal_ends_its_programs_and_sums_up(sig, fault)
 
 @pytest.mark.parametrize("concurrency", ["1", "2"])
 def test_programs_and_workers_die_with_a_referee_killed_outright(concurrency) -> None:
-    tag = uuid.uuid4().hex
+    tag = fault_tag()
     referee = start_match("detach", tag, "--concurrency", concurrency)
     wait_for(lambda: len(programs_of(tag)) >= 2)
     referee.kill()  # SIGKILL: no clean-up of its own

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-import uuid
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from arbiter.referee.match import play_game
 from arbiter.referee.replay import replay
 from arbiter.referee.sandbox import detect
 from arbiter.referee.seat import LocalSeat
+from tests.runs import fault_tag
 
 PIDS_LIMIT = any(c in ("pids", "unified") for c, _ in detect().parents)
 WALLED = detect().own_uids or detect().namespaces
@@ -126,7 +126,7 @@ def left_behind(tag: str) -> list[int]:
 @pytest.mark.parametrize("game", GAME_NAMES)  # the contests' games: each seat shape is among them
 def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> None:
     spec = find_game(game)
-    tag = uuid.uuid4().hex
+    tag = fault_tag()
     program = faulty(game, fault, tag, tmp_path)
     seat = spec.program_seat(program, supervision=spec.supervision)
     files = isinstance(seat, FileSeat)
@@ -174,7 +174,7 @@ def test_without_suspension_thinking_on_the_opponents_time_is_charged(
     game: str, fault: Fault, tmp_path: Path
 ) -> None:
     spec = find_game(game)
-    tag = uuid.uuid4().hex
+    tag = fault_tag()
     awake = replace(spec.supervision, suspend=False)
     seat = spec.program_seat(faulty(game, fault, tag, tmp_path), supervision=awake)
     # the opponent waits while the program burns 1.5 s of CPU: more than its move's

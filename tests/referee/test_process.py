@@ -34,6 +34,7 @@ def test_lines_go_both_ways_and_close_ends_the_program() -> None:
     assert asyncio.run(main()) == ("4341", "cba", 0)
 
 
+@pytest.mark.timing
 def test_suspended_program_uses_no_cpu_until_resumed() -> None:
     async def main() -> tuple[float, float]:
         pipe = LinePipe(BURN, name="burn")

@@ -22,6 +22,7 @@ from arbiter.cli.tournament import read_agents
 from arbiter.errors import ConfigError
 from tests.referee.test_escapes import tagged
 from tests.referee.test_faults import left_behind
+from tests.runs import interruptible
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 
@@ -162,7 +163,12 @@ def test_ctrl_c_stops_the_games_under_way_in_their_workers_and_keeps_what_finish
         db, "ctrl-c", agents, "--move-time", "30", "--log-dir", str(tmp_path / "logs")
     )
     process = subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+        preexec_fn=interruptible,
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (under_way(db) and tagged(wrapper)):

@@ -17,6 +17,8 @@ import urllib.request
 import pytest
 import websockets
 
+from tests.runs import interruptible
+
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 
 
@@ -33,6 +35,7 @@ def start_server() -> tuple[subprocess.Popen[str], str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -65,6 +68,7 @@ def watch_a_match_to_its_end(base: str) -> None:
     asyncio.run(watch())
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_serve_stops_at_once_after_a_game_watched_to_its_end(sig: signal.Signals) -> None:
     server, base = start_server()

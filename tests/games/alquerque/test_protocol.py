@@ -191,9 +191,10 @@ def test_match_charges_cpu_when_asked_and_prints_contest_points(capsys) -> None:
 def test_players_that_do_not_exit_after_a_tie_are_killed_and_the_tie_stands(tmp_path) -> None:
     import sys
     import time
-    import uuid
 
     import psutil
+
+    from tests.runs import fault_tag
 
     stubborn = tmp_path / "stubborn.py"
     stubborn.write_text(
@@ -204,7 +205,7 @@ def test_players_that_do_not_exit_after_a_tie_are_killed_and_the_tie_stands(tmp_
         "    print('g7-g6', flush=True)\n"
         "time.sleep(600)  # never exits by itself, not even at the end of its input\n"
     )
-    tag = f"stubborn-{uuid.uuid4().hex}"  # found in the programs' command lines
+    tag = fault_tag("stubborn")  # found in the programs' command lines
     start = parse_position("......b/......./......./......./......./......./ww..... b 199 - -")
     seats = [AlquerqueSeat(Program((sys.executable, str(stubborn), tag), name=n)) for n in "wb"]
     record = asyncio.run(play_game(SPEC, SPEC.make(), seats, TimeControl.parse("30"), start=start))

@@ -194,9 +194,8 @@ def test_an_output_txt_that_is_no_plain_file_of_its_own_is_malformed_within_the_
 
     logs = tmp_path / "logs"
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    started = time.monotonic()
+    # no hang on a FIFO, no endless read: judged malformed, not out of time
     record = play(agent(tmp_path, how), RandomAgent(), tc="20 kill=10", log_dir=logs)
-    assert time.monotonic() - started < 15  # no hang on a FIFO, no endless read
     assert (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - grown) < 32 * 1024  # KB
     assert (record.winner, record.reason, record.detail) == (1, Reason.MALFORMED, detail)
     # nothing of a file it linked to is read, recorded or shown
