@@ -17,6 +17,7 @@ AGENT = f"{sys.executable} -m arbiter.cli agent"
 
 def test_the_built_in_checkers_player_passes_every_check(capsys) -> None:
     argv = ["check-agent", "checkers", f"{AGENT} checkers --engine random", "--move-time", "1"]
+    argv.append("--no-burners")  # the busy machine is tested alone
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "all checks passed" in out and "pass  multi-jump" in out and "FAIL" not in out
@@ -24,7 +25,7 @@ def test_the_built_in_checkers_player_passes_every_check(capsys) -> None:
 
 def test_a_program_that_plays_illegally_fails_with_its_transcript(capsys) -> None:
     broken = f"{AGENT} votey --engine random --fault illegal --fault-ply 2"
-    assert main(["check-agent", "votey", broken, "--move-time", "1"]) == 1
+    assert main(["check-agent", "votey", broken, "--move-time", "1", "--no-burners"]) == 1
     out = capsys.readouterr().out
     assert "FAIL  first seat" in out and "by illegal move" in out
     assert " < " in out and " > " in out  # what it read and wrote
@@ -202,8 +203,9 @@ def test_a_chinese_checkers_player_in_the_wrong_numbering_fails_the_second_seat(
     script = tmp_path / "one_numbering.py"
     script.write_text(ONE_NUMBERING)
     spec = find_game("chinese-checkers")
-    results = {r.check.name: r for r in check_agent(spec, f"{sys.executable} {script}", "20 ot=1")}
-    assert results["first seat"].passed and results["short clock"].passed
+    command = f"{sys.executable} {script}"
+    results = {r.check.name: r for r in check_agent(spec, command, "20 ot=1", burn=False)}
+    assert results["first seat"].passed and results["busy machine"].passed
     second = results["second seat"]
     assert not second.passed and second.transcript
     assert any(line.split()[1] == ">" for line in second.transcript)
@@ -429,21 +431,46 @@ def test_a_halma_program_that_ignores_the_time_it_is_given_fails_with_little_lef
 
 
 @pytest.mark.parametrize(
-    ("name", "timing", "clock", "stop_at"),
+    ("name", "timing", "clock", "stop_at", "busy"),
     [
-        ("votey", "short clock", "st=0.5", None),
-        ("checkers", "short clock", "st=0.5", None),
-        ("alquerque", "short clock", "10", None),
-        ("chinese-checkers", "short clock", "5 ot=1", None),
-        ("halma", "little time", "2 kill=10", 1),
+        ("votey", "busy machine", "st=60", None, True),
+        ("checkers", "busy machine", "st=60", None, True),
+        ("alquerque", "busy machine", "st=60", None, True),
+        ("chinese-checkers", "busy machine", "st=60", None, True),
+        ("halma", "little time", "2 kill=10", 1, False),
     ],
 )
-def test_each_game_checks_a_program_s_timing_on_its_own_clock(name, timing, clock, stop_at) -> None:
-    """The game's timing check keeps its clock and length: not the whole games' clock,
-    not a steered game's length."""
+def test_each_game_checks_a_program_s_timing_on_a_clock_it_can_know(
+    name, timing, clock, stop_at, busy
+) -> None:
+    """A program that cannot be told its clock is checked on the whole games' clock
+    (the contest's, or the one given) with the machine busy; Halma's, told its time
+    in every input, on moves with little time left. Never a steered game's length."""
     found = [c for c in checks(find_game(name), "st=60") if c.name == timing]
     assert len(found) == 1
     assert (found[0].clock, found[0].stop_at, found[0].start) == (clock, stop_at, None)
+    assert found[0].busy is busy
+
+
+def test_the_busy_machine_keeps_every_core_busy_and_leaves_nothing() -> None:
+    import os
+
+    import psutil
+
+    from arbiter.checkagent import BURNER, busy_machine
+
+    def burners() -> list[psutil.Process]:
+        return [
+            p
+            for p in psutil.Process().children()
+            if BURNER in " ".join(p.cmdline()) and p.status() != psutil.STATUS_ZOMBIE
+        ]
+
+    with busy_machine():
+        assert len(burners()) == os.cpu_count()
+    assert burners() == []
+    with busy_machine(False):
+        assert burners() == []
 
 
 @pytest.mark.parametrize(("game", "together"), [("halma", True), ("alquerque", False)])

@@ -2,7 +2,8 @@
 
 The program plays through the contest's exact protocol and clock, against the
 built-in random player: a whole game in each seat (the two at once where the
-contest charges CPU time) and a game on a short clock;
+contest charges CPU time) and its timing (a whole game with every core of the
+machine busy, or Halma's moves with little time left, which its input tells it);
 then what :mod:`arbiter.probes` gives for its game, which exercises the rules
 people get wrong: single moves from prepared positions (checkers, Halma), or games
 against an opponent that steers into them (Votey, Alquerque, Chinese checkers).
@@ -13,8 +14,12 @@ the end of what the program was sent and wrote.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import subprocess
+import sys
 import tempfile
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,7 +29,7 @@ from arbiter.agents.random import RandomAgent
 from arbiter.agents.steering import SteeringAgent
 from arbiter.clock import Charging, TimeControl
 from arbiter.contract import Check, GameSpec, Program, Supervision
-from arbiter.probes import SHORT_CLOCK, STEERED_PLIES
+from arbiter.probes import BUSY_MACHINE, STEERED_PLIES
 from arbiter.record import GameRecord
 from arbiter.referee.events import Event, MovePlayed
 from arbiter.referee.match import play_game
@@ -65,9 +70,9 @@ def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
         Check("second seat", "a whole game moving second", 1, clock=clock),
     ]
     game = spec.make()
-    for probe in spec.probe_checks() or [SHORT_CLOCK]:
-        if probe.start is None and probe.steer is None:  # a game on a clock of its own
-            out.append(probe)
+    for probe in spec.probe_checks() or [BUSY_MACHINE]:
+        if probe.start is None and probe.steer is None:  # a whole game of its own
+            out.append(replace(probe, clock=probe.clock or clock))
             continue
         if probe.start is None:  # a steered game
             out.append(replace(probe, clock=clock, stop_at=STEERED_PLIES))
@@ -102,9 +107,11 @@ async def play(
     cwd: str | None = None,
     supervision: Supervision | None = None,
     progress: Progress | None = None,
+    burn: bool = True,
 ) -> Result:
     """Plays one check in the running event loop (see :func:`run`), telling
-    ``progress`` of its start, its plies and its result."""
+    ``progress`` of its start, its plies and its result; a check of a busy machine
+    with every core kept busy unless not ``burn``."""
     if progress is not None:
         progress.started(check)
     game_options: dict[str, Any] = {}
@@ -126,9 +133,10 @@ async def play(
         if progress is not None and isinstance(event, MovePlayed):
             progress.moved(check, event.ply)
 
-    record: GameRecord = await play_game(
-        spec, game, seats, tc, start=start, options=game_options, events=moved
-    )
+    with busy_machine(check.busy and burn):
+        record: GameRecord = await play_game(
+            spec, game, seats, tc, start=start, options=game_options, events=moved
+        )
     out = record.outcome
     lost = out.reason.is_fault and out.winner == 1 - check.seat
     verdict = f"{out.result()} by {out.reason}" + (f" ({out.detail})" if out.detail else "")
@@ -141,6 +149,34 @@ async def play(
     return result
 
 
+BURNER = "import os\nparent = os.getppid()\nwhile os.getppid() == parent:\n    pass\n"
+"""A process that burns CPU until its parent is gone (a checker killed outright
+leaves none behind)."""
+
+
+@contextlib.contextmanager
+def busy_machine(busy: bool = True) -> Iterator[None]:
+    """Keeps every core of the machine busy while the block runs (a process burning
+    CPU a core, killed after it), where ``busy``."""
+    burners = []
+    try:
+        if busy:
+            for _ in range(os.cpu_count() or 1):
+                burners.append(
+                    subprocess.Popen(
+                        [sys.executable, "-c", BURNER],
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                )
+        yield
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
 def check_agent(
     spec: GameSpec[Any, Any],
     command: str,
@@ -149,10 +185,13 @@ def check_agent(
     cwd: str | None = None,
     supervision: Supervision | None = None,
     progress: Progress | None = None,
+    burn: bool = True,
 ) -> list[Result]:
     """Runs every check of ``spec`` on ``command`` (started in a copy of ``cwd``, its
     own directory, if given; watched by ``supervision``, default the game's), telling
-    ``progress`` of each as it goes.
+    ``progress`` of each as it goes. The check of a busy machine keeps every core
+    busy (a process burning CPU a core) unless not ``burn``: a contest server checks
+    on the machine its own games play on, which it does not slow.
 
     Where the contest charges CPU time the two whole games are played at once (they
     are most of the checks' time, a Halma program's some hundred starts): another
@@ -177,6 +216,7 @@ def check_agent(
                     cwd=cwd,
                     supervision=supervision,
                     progress=progress,
+                    burn=burn,
                 )
 
             results = list(await asyncio.gather(*map(one, todo[:together])))

@@ -312,8 +312,11 @@ class Steer:
 @dataclass(frozen=True, slots=True)
 class Check:
     """One check: the program's seat, where the game starts (``None``: the start), the
-    clock, the ply at which the game is stopped (``None``: played to the end), and the
-    opponent's steering (``None``: random). A check from a prepared position gives the
+    clock (``None``: the contest's, or the one the checker was given), the ply at which
+    the game is stopped (``None``: played to the end), the opponent's steering
+    (``None``: random), and whether every core of the machine is kept busy meanwhile
+    (``busy``: as on a contest's machine playing many games at once, where a program
+    that keeps the wrong clock loses). A check from a prepared position gives the
     program the side to move there."""
 
     name: str
@@ -323,6 +326,7 @@ class Check:
     clock: str | None = None
     stop_at: int | None = None
     steer: Steer | None = None
+    busy: bool = False
 
 
 @dataclass(frozen=True, slots=True)

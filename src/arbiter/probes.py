@@ -28,9 +28,15 @@ from arbiter.contract import Check, GameSpec
 STEERED_PLIES = 200
 """A steered game is stopped here: long enough to meet the rule many times."""
 
-SHORT_CLOCK = Check("short clock", "a whole game at 0.5 s a move", 0, clock="st=0.5")
-"""A program's timing checked at 0.5 s a move, where that is the contest's shape (a
-game whose clock is of another shape checks it its own way)."""
+BUSY_MACHINE = Check(
+    "busy machine", "a whole game on the contest's clock with every core busy", 0, busy=True
+)
+"""A program's timing where its protocol cannot tell it the clock (it is written for
+the contest's): the contest's clock, on a machine whose every core is kept busy, as a
+contest's machine is while it plays many games at once. A program that measures the
+wrong time (wall time where CPU time is charged, or the reverse), or that leaves no
+margin, loses here. (A shorter clock than the contest's would fail every program that
+uses its time well: it cannot know.)"""
 
 
 def find_position(

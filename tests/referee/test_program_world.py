@@ -145,7 +145,7 @@ def test_check_agent_exposes_a_library_folder_when_asked(tmp_path: Path, capsys)
         f"import sys\nsys.path.insert(0, {str(library)!r})\nimport helper\nhelper.play()\n"
     )
     command = f"{sys.executable} {program}"
-    argv = ["check-agent", "votey", command, "--move-time", "2"]
+    argv = ["check-agent", "votey", command, "--move-time", "2", "--no-burners"]
     assert main(argv) == 1
     out = capsys.readouterr().out
     assert "FAIL  first seat" in out and "No module named 'helper'" in out

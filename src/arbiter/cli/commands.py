@@ -261,7 +261,14 @@ def _cmd_check_agent(args: argparse.Namespace) -> int:
     print(f"{spec.title}: checking {args.program!r} through the contest's protocol", flush=True)
     print(describe_walls(supervision), flush=True)
     with CheckPrinter() as printer:
-        results = check_agent(spec, args.program, clock, supervision=supervision, progress=printer)
+        results = check_agent(
+            spec,
+            args.program,
+            clock,
+            supervision=supervision,
+            progress=printer,
+            burn=not args.no_burners,
+        )
     failed = sum(not r.passed for r in results)
     print(f"{failed} of the checks failed" if failed else "all checks passed")
     return 1 if failed else 0

@@ -421,6 +421,12 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     ck.add_argument("program", metavar="COMMAND", help="the program's command, one quoted string")
     _add_time_options(ck, "default: the contest's clock")
     _add_supervision_options(ck, log_dir=False)
+    ck.add_argument(
+        "--no-burners",
+        action="store_true",
+        help="play the busy-machine check without keeping every core busy (on a machine "
+        "whose cores other work needs)",
+    )
 
     sv = sub.add_parser("serve", help="play, watch and replay games in the browser")
     sv.add_argument(

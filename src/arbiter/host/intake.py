@@ -142,6 +142,7 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
                 config.check_clock,
                 cwd=str(folder / "build"),
                 supervision=watch,
+                burn=False,  # the server's own games play on this machine
             )
         except ArbiterError as e:
             return _refuse(session, version, f"check: {e}")

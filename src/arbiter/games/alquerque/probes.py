@@ -8,9 +8,11 @@ from typing import Any
 from arbiter.contract import Check, GameSpec, Steer
 from arbiter.games.alquerque import rules as alquerque
 from arbiter.games.alquerque.rules import Alquerque
+from arbiter.probes import BUSY_MACHINE
 
-TIMING = Check("short clock", "a whole game with 10 s for it", 0, clock="10")
-"""The contest's timing, checked on its clock's shape."""
+TIMING = BUSY_MACHINE
+"""The contest's timing, checked on its own clock with every core busy (a program
+cannot be told its clock)."""
 
 
 def probes(spec: GameSpec[Any, Any]) -> list[Check]:

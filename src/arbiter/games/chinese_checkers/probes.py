@@ -9,9 +9,11 @@ from arbiter.bitboard import bits, popcount
 from arbiter.contract import Check, GameSpec, Steer
 from arbiter.games.chinese_checkers import rules as cc
 from arbiter.games.chinese_checkers.rules import ChineseCheckers
+from arbiter.probes import BUSY_MACHINE
 
-TIMING = Check("short clock", "a whole game with 5 s, then 1 s a move", 0, clock="5 ot=1")
-"""The contest's timing, checked on its clock's shape."""
+TIMING = BUSY_MACHINE
+"""The contest's timing, checked on its own clock with every core busy (a program
+cannot be told its clock)."""
 
 
 def probes(spec: GameSpec[Any, Any]) -> list[Check]:

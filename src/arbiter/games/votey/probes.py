@@ -7,10 +7,11 @@ from typing import Any
 
 from arbiter.contract import Check, GameSpec, Steer
 from arbiter.games.votey import rules as votey
-from arbiter.probes import SHORT_CLOCK
+from arbiter.probes import BUSY_MACHINE
 
-TIMING = SHORT_CLOCK
-"""The contest's timing, checked on its clock's shape."""
+TIMING = BUSY_MACHINE
+"""The contest's timing, checked on its own clock with every core busy (a program
+cannot be told its clock)."""
 
 
 def probes(spec: GameSpec[Any, Any]) -> list[Check]:
