@@ -7,7 +7,13 @@ plies 1-20, middle game: 21-80, end: 81 on), the moves, the mean and range of th
 depths reached and the mean seconds per move, then each game's total time used per
 side out of the clock.
 
+With ``--against SPEC`` the engine meets another agent instead, seats alternating,
+and the time each used is summed per agent: ``--engine "arbiter agent alquerque"
+--against alphabeta`` compares the built-in engine run as a program (keeping its own
+account of the clock) with the same engine in process.
+
 Usage: python benchmarks/game_clock.py GAME [--games N] [--tc TEXT] [--engine SPEC]
+       [--against SPEC]
 """
 
 from __future__ import annotations
@@ -34,13 +40,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--tc", help="time control (default: the contest's)")
     parser.add_argument("--engine", default="alphabeta")
+    parser.add_argument("--against", help="another agent (default: the engine itself)")
     args = parser.parse_args()
+    agents = [
+        AgentSpec.parse(args.engine, name="A"),
+        AgentSpec.parse(args.against or args.engine, name="B"),
+    ]
+    used_by: dict[str, list[float]] = defaultdict(list)
     spec = find_game(args.game)
     game = spec.make()
     tc = TimeControl.parse(args.tc) if args.tc else spec.time_control
     depths: dict[str, list[int]] = defaultdict(list)
     seconds: dict[str, list[float]] = defaultdict(list)
-    print(f"{spec.title}, {args.engine} against itself, clock {tc.describe()}")
+    opponent = args.against or "itself"
+    print(f"{spec.title}, {args.engine} (A) against {opponent} (B), clock {tc.describe()}")
     moves: list[MovePlayed] = []
 
     def sink(event: Event) -> None:
@@ -49,15 +62,10 @@ def main() -> None:
 
     for number in range(1, args.games + 1):
         moves.clear()
+        order = agents if number % 2 else agents[::-1]
         seats = [
-            make_seat(
-                spec,
-                game,
-                AgentSpec.parse(args.engine),
-                supervision=spec.supervision,
-                seed=2 * number + i,
-            )
-            for i in range(2)
+            make_seat(spec, game, agent, supervision=spec.supervision, seed=2 * number + i)
+            for i, agent in enumerate(order)
         ]
         record = asyncio.run(play_game(spec, game, seats, tc, seed=number, events=sink))
         for move in moves:
@@ -67,10 +75,15 @@ def main() -> None:
                 depths[phase].append(int(found.group(1)))
             seconds[phase].append(move.seconds)
         used = [sum(record.times[seat::2]) for seat in (0, 1)]
+        for agent, spent in zip(order, used, strict=True):
+            used_by[agent.name].append(spent)
         print(
-            f"game {number}: {record.outcome.result()} by {record.reason}, "
+            f"game {number}: {order[0].name}-{order[1].name} {record.outcome.result()} by "
+            f"{record.reason}{f' ({record.detail})' if record.reason.is_fault else ''}, "
             f"{len(record.moves)} plies, time used {used[0]:.1f}s / {used[1]:.1f}s"
         )
+    for name, spent in sorted(used_by.items()):
+        print(f"{name}: {statistics.fmean(spent):.1f}s used a game (of the clock's {tc})")
     print(f"{'phase':8s} {'moves':>6s} {'depth':>6s} {'range':>7s} {'s/move':>7s}")
     for name, _, _ in PHASES:
         d, t = depths[name], seconds[name]

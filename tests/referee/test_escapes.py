@@ -15,6 +15,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from arbiter.referee.sandbox import detect
 from tests.runs import fault_tag, interruptible
 
 from .test_faults import left_behind
@@ -87,9 +88,21 @@ def test_programs_and_workers_die_with_a_referee_killed_outright(concurrency) ->
     tag = fault_tag()
     referee = start_match("detach", tag, "--concurrency", concurrency)
     wait_for(lambda: len(programs_of(tag)) >= 2)
+    referees = {referee.pid, *(p.pid for p in psutil.Process(referee.pid).children())}
+    disks = boxes_mounted(referees)
     referee.kill()  # SIGKILL: no clean-up of its own
     referee.communicate(timeout=30)
     assert left_behind(tag) == []  # programs, their detached children, pool workers
+    if detect().root:  # the programs' capped disks, unmounted by the watchdog
+        assert disks
+        wait_for(lambda: boxes_mounted(referees) == [])
+
+
+def boxes_mounted(referees: set[int]) -> list[str]:
+    """The capped disks mounted for the boxes of the referee processes ``referees``."""
+    with open("/proc/self/mounts") as f:
+        points = [line.split()[1] for line in f]
+    return [p for p in points for pid in referees if f"/arbiter-game-{pid}-" in p]
 
 
 @pytest.mark.timing
