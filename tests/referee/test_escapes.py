@@ -93,7 +93,7 @@ def test_programs_and_workers_die_with_a_referee_killed_outright(concurrency) ->
     referee.kill()  # SIGKILL: no clean-up of its own
     referee.communicate(timeout=30)
     assert left_behind(tag) == []  # programs, their detached children, pool workers
-    if detect().root:  # the programs' capped disks, unmounted by the watchdog
+    if detect().disks:  # the programs' capped disks, unmounted by the watchdog
         assert disks
         wait_for(lambda: boxes_mounted(referees) == [])
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.cli import main
+from arbiter.referee.sandbox import detect
 
 from .test_isolation import need
 
@@ -46,6 +47,11 @@ def test_a_program_filling_its_disk_sees_enospc_and_the_referee_plays_on(
     tmp_path: Path, capsys
 ) -> None:
     need("cgroup", "own_uid", "namespaces")
+    if not detect().disks:
+        why = "a capped disk needs root and the right to mount"
+        if os.environ.get("ARBITER_ISOLATION_TESTS") == "required":
+            pytest.fail(why)
+        pytest.skip(why)
     probe = tmp_path / "filler.py"
     probe.write_text(
         "import errno, os, sys\n"
@@ -153,3 +159,29 @@ def test_check_agent_exposes_a_library_folder_when_asked(tmp_path: Path, capsys)
     out = capsys.readouterr().out
     assert "all checks passed" in out
     assert "...   first seat: a whole game moving first" in out  # said as it starts
+
+
+def test_without_the_right_to_mount_each_file_is_held_to_the_disk_limit(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    probe = tmp_path / "filler.py"
+    probe.write_text(
+        "import errno, os, sys\n"
+        "written = 0\n"
+        "try:\n"
+        "    with open('big', 'wb') as f:\n"
+        "        while written < 64:\n"
+        "            f.write(bytes(1 << 20)); f.flush(); written += 1\n"
+        "except OSError as e:\n"
+        "    print('work', written, errno.errorcode[e.errno], file=sys.stderr)\n"
+        "os.unlink('big')\n" + PLAY_ON
+    )
+    monkeypatch.setenv("ARBITER_WALLS_OFF", "disk")
+    detect.cache_clear()
+    try:
+        _, log = play(tmp_path, f"{sys.executable} {probe}", "--disk-limit", "8")
+    finally:
+        monkeypatch.delenv("ARBITER_WALLS_OFF")
+        detect.cache_clear()
+    assert " e work 8 EFBIG" in log, log
+    assert "disk: 8 MB a file" in capsys.readouterr().out

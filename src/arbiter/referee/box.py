@@ -32,7 +32,6 @@ A box never decides who wins; a box that cannot be made raises
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import os
 import pwd
@@ -50,7 +49,7 @@ import psutil
 
 from arbiter.errors import ConfigError, Crash
 from arbiter.referee.isolation import Walls
-from arbiter.referee.sandbox import Protection, detect
+from arbiter.referee.sandbox import Protection, detect, mount_tmpfs, unmount
 from arbiter.referee.watchdog import WATCHDOG
 
 BOX_PREFIX = "arbiter-game-"
@@ -80,7 +79,6 @@ DISK_FILES = 1 << 16
 """How many files and folders a program may make on its capped disk (a file system
 of its own counts them; without a limit each costs the machine's memory)."""
 
-_MNT_DETACH = 2
 
 _LOCK_DIRS = ("/run/arbiter/uids",)
 
@@ -300,7 +298,7 @@ class Box:
         try:
             if walls.own_uid:
                 self.lease = lease_uid(self.protection.uids)
-            if disk_limit is not None and self.protection.root:
+            if disk_limit is not None and self.protection.disks:
                 self._make_disk(disk_limit, own_dir)
             self._make_work(own_dir)
         except BaseException:
@@ -313,19 +311,16 @@ class Box:
         the size of ``own_dir``, that holds the program's work directory and, behind
         namespaces, its ``/tmp`` and ``/dev/shm``: what it writes fills that, never the
         referee's disk, and it sees ENOSPC when it is full. Its pages are memory, so
-        they count towards the program's memory limit where it has one.
-
-        :raises Crash: if the file system cannot be mounted.
+        they count towards the program's memory limit where it has one. Where the
+        mount fails after all, the box does without (each file is held to the limit).
         """
         size, files = _tree_size(own_dir) if own_dir is not None else (0, 0)
         disk = os.path.join(self.folder, "disk")
         os.mkdir(disk, 0o711)
         options = f"size={limit + size},nr_inodes={DISK_FILES + files},mode=0711"
         if not mount_tmpfs(disk, options):
-            raise Crash(
-                f"{self.name}: cannot mount its disk: {os.strerror(ctypes.get_errno())}",
-                "cannot mount its disk",
-            )
+            os.rmdir(disk)
+            return
         self.disk = disk
         self.path = os.path.join(disk, "work")
         for name in ("tmp", "shm"):
@@ -491,15 +486,6 @@ class Box:
         WATCHDOG.forget_folder(self.folder)
 
 
-def mount_tmpfs(where: str, options: str) -> bool:
-    """Mounts a tmpfs with ``options`` on the folder ``where`` (no device files, no
-    set-uid programs); False (``errno`` set) where it cannot (the referee is not root)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    flags = 2 | 4  # MS_NOSUID | MS_NODEV
-    done = libc.mount(b"tmpfs", os.fsencode(where), b"tmpfs", flags, options.encode())
-    return bool(done == 0)
-
-
 def unmount_under(folder: str) -> None:
     """Detaches every file system mounted in ``folder`` (a box's capped disk), deepest
     first, so removing the folder removes everything."""
@@ -512,11 +498,8 @@ def unmount_under(folder: str) -> None:
                 point = os.fsdecode(fields[1]).replace("\\040", " ")
                 if point.startswith(prefix):
                     points.append(point)
-    if not points:
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
     for point in sorted(points, key=len, reverse=True):
-        libc.umount2(os.fsencode(point), _MNT_DETACH)
+        unmount(point)
 
 
 def remove_box(folder: str) -> None:

@@ -37,6 +37,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -301,6 +302,7 @@ class Protection:
     root: bool = False  # the referee runs as root
     own_uids: bool = False  # programs can run as uids of their own (root and setpriv)
     namespaces: bool = False  # bubblewrap runs here (PID, mount, IPC, UTS namespaces)
+    disks: bool = False  # a program's disk can be a size-limited file system of its own
     uids: range = PROGRAM_UIDS  # the uids programs run as, when they get their own
 
     @property
@@ -345,8 +347,8 @@ class Protection:
         lines.append(f"  programs cut off from the network: {net}")
         disk = (
             "yes: its work directory, /tmp and /dev/shm on a size-limited file system"
-            if self.root
-            else "no (needs root): only each file it writes"
+            if self.disks
+            else "no (needs root, and the right to mount): only each file it writes"
         )
         lines.append(f"  what a program writes capped (--disk-limit): {disk}")
         if self.own_uids:
@@ -419,6 +421,7 @@ def detect() -> Protection:
         root=root,
         own_uids=root and "setpriv" in tools and not forced_off("uid"),
         namespaces="bwrap" in tools and not forced_off("ns") and _bwrap_works(tools["bwrap"]),
+        disks=root and not forced_off("disk") and _tmpfs_works(),
         uids=program_uids(),
     )
 
@@ -451,8 +454,8 @@ def _cgroups(forced: str) -> tuple[str, tuple[tuple[str, str], ...]]:
 
 
 def forced_off(wall: str) -> bool:
-    """True when ``ARBITER_WALLS_OFF`` (a comma-separated list of ``uid`` and ``ns``)
-    takes a wall away, to test how the referee does without it."""
+    """True when ``ARBITER_WALLS_OFF`` (a comma-separated list of ``uid``, ``ns`` and
+    ``disk``) takes a wall away, to test how the referee does without it."""
     return wall in os.environ.get("ARBITER_WALLS_OFF", "").split(",")
 
 
@@ -464,6 +467,32 @@ def program_uids() -> range:
     if first.isdigit() and last.isdigit() and 0 < int(first) <= int(last) < 2**31:
         return range(int(first), int(last) + 1)
     return PROGRAM_UIDS
+
+
+def mount_tmpfs(where: str, options: str) -> bool:
+    """Mounts a tmpfs with ``options`` on the folder ``where`` (no device files, no
+    set-uid programs); False (``errno`` set) where it cannot: the referee is not root,
+    or a container took the right to mount away."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    flags = 2 | 4  # MS_NOSUID | MS_NODEV
+    done = libc.mount(b"tmpfs", os.fsencode(where), b"tmpfs", flags, options.encode())
+    return bool(done == 0)
+
+
+def unmount(where: str) -> None:
+    """Detaches the file system mounted on ``where`` (lazily: it goes once unused)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.umount2(os.fsencode(where), 2)  # MNT_DETACH
+
+
+def _tmpfs_works() -> bool:
+    """True when this process can mount a size-limited tmpfs (tried on a folder of its
+    own, unmounted at once)."""
+    with tempfile.TemporaryDirectory(prefix="arbiter-probe-") as folder:
+        if not mount_tmpfs(folder, "size=4096"):
+            return False
+        unmount(folder)
+    return True
 
 
 def _bwrap_works(bwrap: str) -> bool:

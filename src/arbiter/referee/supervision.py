@@ -39,10 +39,10 @@ def describe(supervision: Supervision) -> str:
         net = "the machine's (this machine cannot cut it off: see 'arbiter doctor')"
     if supervision.disk_limit_mb is None:
         disk = "the machine's"
-    elif p.root:
+    elif p.disks:
         disk = f"{supervision.disk_limit_mb:g} MB"
     else:
-        disk = f"{supervision.disk_limit_mb:g} MB a file (the whole needs root)"
+        disk = f"{supervision.disk_limit_mb:g} MB a file (the whole needs the right to mount)"
     return f"{up.describe(p)}; network: {net}; disk: {disk}"
 
 
