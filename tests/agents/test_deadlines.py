@@ -22,35 +22,36 @@ from arbiter.referee.seat import LocalSeat
 
 class StarvedClock:
     """A ``time`` module for a thread that never gets a core: its CPU time stands
-    still while the wall clock runs on, a hundredth of a second at every look."""
+    still while the wall clock runs on, ``step`` seconds at every look."""
 
-    def __init__(self) -> None:
+    def __init__(self, step: float = 0.01) -> None:
         self.wall = 0.0
+        self.step = step
 
     def thread_time(self) -> float:
         return 0.0
 
     def perf_counter(self) -> float:
-        self.wall += 0.01
+        self.wall += self.step
         return self.wall
 
 
 @pytest.mark.parametrize("seconds", [0.1, 1.0, 3.0, 10.0, 60.0])
 @pytest.mark.parametrize("charging", [Charging.CPU, Charging.WALL])
 def test_a_starved_search_ends_before_the_referees_stop(monkeypatch, seconds, charging) -> None:
-    starved = StarvedClock()
+    clock = Clock.start(TimeControl.per_move_seconds(seconds))
+    stop = Supervision(charging).wall_limit(clock.kill_at(0))
+    assert stop is not None
+    starved = StarvedClock(step=stop / 200)  # a few hundred looks, whatever the clock
     monkeypatch.setattr(alphabeta, "time", starved)
     spec = find_game("votey")
     game = spec.make()
     engine = make_agent(spec, "alphabeta:pure=1")
     engine.reset(game, 0, 0)
-    clock = Clock.start(TimeControl.per_move_seconds(seconds))
-    stop = Supervision(charging).wall_limit(clock.kill_at(0))
-    assert stop is not None
     limit = Limit(time=seconds, wall=charging is Charging.WALL, wall_stop=stop)
     engine.choose(game.initial(), limit)
     # it stopped searching by the referee's stop less a starved thread's margin
-    assert starved.wall <= max(stop - STARVED_MARGIN, stop / 2) + 0.05
+    assert starved.wall <= max(stop - STARVED_MARGIN, stop / 2) + 5 * starved.step
 
 
 def test_a_starved_greedy_move_ends_before_the_referees_stop(monkeypatch) -> None:
