@@ -59,3 +59,13 @@ def test_two_programs_of_a_game_reach_neither_each_other_nor_the_machine(tmp_pat
     assert [what for what, yes in walled.items() if yes] == []
     open_ = reached(tmp_path, "open", "--isolation", "rlimits", "--network")
     assert [what for what, yes in open_.items() if not yes] == []
+
+
+def test_below_namespaces_only_the_shared_temporary_folders_remain(tmp_path) -> None:
+    """At the ``user`` level (a uid of its own, no mount namespace) the network and IPC
+    namespaces still part the two programs; the machine's ``/tmp`` and ``/dev/shm``,
+    which only a mount namespace replaces, are what is left (README: a program's
+    world)."""
+    need("cgroup", "own_uid")
+    found = reached(tmp_path, "user", "--isolation", "user")
+    assert {what for what, yes in found.items() if yes} == {"path-socket", "tmp-file", "shm-file"}

@@ -9,7 +9,9 @@ walls of :mod:`arbiter.referee.isolation`:
   (``--dirs``, ``dir =``) gets a copy of it there, so games played at once never
   share files and the original is never written. The parent folder belongs to the
   referee and no program can write it, so no program can swap its work directory
-  for a link to somewhere else.
+  for a link to somewhere else. Where the machine lets the referee mount, the work
+  directory lives on a size-limited file system of its own (its disk limit), with
+  the program's private ``/tmp`` and ``/dev/shm`` beside it.
 - **A uid of its own** (root): a free uid of :data:`~arbiter.referee.sandbox.PROGRAM_UIDS`,
   held with a lock for the game (games played by other referee processes at the same
   time take other uids), its work directory made its own. Before the uid is used and
@@ -20,9 +22,11 @@ walls of :mod:`arbiter.referee.isolation`:
   the libraries) read-only, the Python the referee runs on and arbiter's package
   read-only (so a built-in agent runs as a program), its program files read-only
   (the files and directories its command names, the interpreter of a script, the
-  paths ``--expose`` names, each with its own permissions), a private ``/tmp``,
-  ``/dev`` and ``/proc``, and its work directory; nothing else: not the referee's
-  home, key, records, database or working directory, not another program's files.
+  paths ``--expose`` names, each with its own permissions), a private ``/dev`` and
+  ``/proc``, a private and writable ``/tmp`` and ``/dev/shm``, and its work
+  directory; nothing else: not the referee's home, key, records, database or working
+  directory, not another program's files, and no network but a loopback of its own
+  (unless it is given the network).
 
 A box never decides who wins; a box that cannot be made raises
 :class:`~arbiter.errors.Crash` (the program cannot start) or
@@ -323,10 +327,12 @@ class Box:
             return
         self.disk = disk
         self.path = os.path.join(disk, "work")
-        for name in ("tmp", "shm"):
-            os.mkdir(os.path.join(disk, name), 0o1777 if self.lease is None else 0o700)
+        for name in ("tmp", "shm"):  # its own, or open to all as the system's are
+            folder = os.path.join(disk, name)
+            os.mkdir(folder)
             if self.lease is not None:
-                os.chown(os.path.join(disk, name), self.lease.uid, self.lease.uid)
+                os.chown(folder, self.lease.uid, self.lease.uid)
+            os.chmod(folder, 0o700 if self.lease is not None else 0o1777)
 
     @property
     def uid(self) -> int | None:

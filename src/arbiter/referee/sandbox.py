@@ -17,8 +17,8 @@ referee can hold them (see :func:`detect` and ``arbiter doctor``):
 Always: the program gets a parent-death signal (it dies with its referee), and
 every file it writes is held to its disk limit. Without ``network`` (the default) and
 without bubblewrap's namespaces, a referee that is root runs it in network and IPC
-namespaces of its own (``unshare``): a loopback of its own, no SysV or POSIX message
-queue of anyone else's.
+namespaces of its own (``unshare``, and ``ip`` to bring up its loopback): a
+loopback of its own, no SysV or POSIX message queue of anyone else's.
 
 The confinement is applied by a chain of small launchers that each ``exec`` the
 next (``sh`` to join the cgroup, ``prlimit``, ``unshare``, ``setpriv``), so the
@@ -53,7 +53,7 @@ FILE_SIZE_LIMIT = 1 << 30
 OPEN_FILES_LIMIT = 1024
 """The most files a program may have open at once (rlimit)."""
 
-LAUNCHERS = ("sh", "prlimit", "unshare", "setpriv", "bwrap")
+LAUNCHERS = ("sh", "prlimit", "unshare", "ip", "setpriv", "bwrap")
 """The launcher tools the referee looks for (each ``exec``s the next)."""
 
 PROGRAM_UIDS = range(60000, 61000)
@@ -566,6 +566,11 @@ def launch_argv(
     unshare = protection.launcher("unshare")
     if not confinement.network and not namespaced and unshare and protection.network_namespaces:
         chain += [unshare, "--net", "--ipc", "--"]
+        ip = protection.launcher("ip")
+        if ip is not None:  # its own loopback up, as bubblewrap's is
+            sh = protection.launcher("sh") or "/bin/sh"
+            up = f'{shlex.quote(ip)} link set lo up 2>/dev/null; exec "$@"'
+            chain += [sh, "-c", up, "arbiter-net"]
     if box:
         return [*chain, *box, *argv]
     setpriv = protection.launcher("setpriv")
