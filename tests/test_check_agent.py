@@ -503,3 +503,27 @@ def test_the_whole_games_are_played_at_once_only_where_the_contest_charges_cpu(
         assert crowded == [("first seat", "second seat")]
     else:
         assert crowded == []
+
+
+def test_check_agent_says_the_ply_of_each_check_under_way_when_it_is_quiet(capsys) -> None:
+    """A person never waits minutes in silence: while checks run, their plies are said
+    every quiet spell (15 s; shortened here), and each check as it starts and ends."""
+    import time
+
+    from arbiter.checkagent import Result
+    from arbiter.cli.commands import CheckPrinter
+    from arbiter.contract import Check
+
+    check = Check("first seat", "a whole game moving first", 0)
+    printer = CheckPrinter()
+    printer.EVERY = 0.05
+    with printer:
+        printer.started(check)
+        printer.moved(check, 42)
+        deadline = time.monotonic() + 30
+        while "at ply 42" not in capsys.readouterr().out:
+            assert time.monotonic() < deadline, "no word of the check under way"
+            time.sleep(0.05)
+        printer.finished(Result(check, True, "1-0 by connected"))
+    out = capsys.readouterr().out
+    assert "pass  first seat: a whole game moving first: 1-0 by connected" in out
