@@ -102,7 +102,12 @@ class ProgramClock:
         return self.clock.base_spent(self.seat, self._spent() + SPENT_MARGIN)
 
     def replied(self) -> None:
-        """Charges the move just answered to the program's own clock."""
+        """Charges the move now being answered to the program's own clock. Called just
+        before the reply is written: the referee stops a program once it has its reply
+        (the waiting program is suspended), and under wall charging a look at the clock
+        after the write could come only when it is continued for its next move, and
+        count the whole of its opponent's move as its own (on a busy machine, seconds
+        over a game)."""
         spent = self._spent()
         self.clock = self.clock.spend(self.seat, spent)
         self._mark = self._now()

@@ -54,9 +54,9 @@ def serve(
         text = move_text(game, s, m, seat=seat)
         if run.verbose:
             print(f"{text}: {agent.note()}", file=stderr, flush=True)
+        clock.replied()  # before the reply is out: the referee may stop it at once
         stdout.write(run.reply(text) + "\n")
         stdout.flush()
-        clock.replied()
         s = game.apply(s, m)
         if game.outcome(s) is not None:
             return 0  # our winning move, or the tie: the winner exits by itself

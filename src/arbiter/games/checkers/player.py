@@ -75,9 +75,9 @@ def serve(
         text = move_text(game, s, m, seat=seat)
         if run.verbose:
             print(f"{text}: {agent.note()}", file=stderr, flush=True)
+        clock.replied()  # before the reply is out: the referee may stop it at once
         stdout.write(run.reply(text) + "\n")
         stdout.flush()
-        clock.replied()
         previous = game.apply(s, m)
 
 

@@ -44,9 +44,9 @@ def serve(
             text = move_text(game, s, m, seat=seat)
             if run.verbose:
                 print(f"{text}: {agent.note()}", file=run.stderr, flush=True)
+            clock.replied()  # before the reply is out: the referee may stop it at once
             run.stdout.write(run.reply(text) + "\n")
             run.stdout.flush()
-            clock.replied()
         else:
             line = run.stdin.readline()
             clock.message_received()

@@ -61,9 +61,9 @@ def serve(
         if run.verbose:
             print(f"{text}: {agent.note()}", file=stderr, flush=True)
         s = game.apply(s, m)
+        clock.replied()  # before the reply is out: the referee may stop it at once
         stdout.write(run.reply(text) + "\n")
         stdout.flush()
-        clock.replied()
         if game.outcome(s) is not None:
             # wait for the referee to close our input (or send -1), then stop
             stdin.readline()
