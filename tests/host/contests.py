@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from arbiter.agents.random import RandomAgent
 from arbiter.games import find_game
@@ -50,8 +51,9 @@ def seeded(
     return db, config
 
 
-def record_for(db: Database, game_id: int) -> str:
-    """A real game between random agents, as a worker would send it."""
+def record_for(db: Database, game_id: int, **options: Any) -> str:
+    """A real game between random agents, as a worker would send it (with rule
+    ``options``, as a worker forging a short game would)."""
     with db.session() as s:
         g = s.get(Game, game_id)
         assert g is not None
@@ -63,7 +65,9 @@ def record_for(db: Database, game_id: int) -> str:
             for i, n in enumerate(names)
         ]
         record: GameRecord = asyncio.run(
-            play_game(spec, game, seats, spec.time_control, seed=g.seed)
+            play_game(
+                spec, spec.make(options), seats, spec.time_control, seed=g.seed, options=options
+            )
         )
         return record.to_json()
 

@@ -85,6 +85,15 @@ def test_a_record_of_another_game_or_one_that_does_not_verify_is_refused(
         bad = other.replace('"moves":["', '"moves":["a1-a2","')
         with pytest.raises(queue.ResultError, match="does not verify"):
             queue.finish(s, b.game_id, b.token, bad, ("", ""), ("alquerque", config.clock))
+        reseeded = replace(mine, seed=mine.seed + 1).to_json()  # verifies: seeds are not rules
+        with pytest.raises(queue.ResultError, match="seed"):
+            queue.finish(s, a.game_id, a.token, reseeded, ("", ""), ("alquerque", config.clock))
+    short = record_for(db, a.game_id, max_plies=2)  # a two-ply draw, and it verifies
+    assert GameRecord.from_json(short).reason == "move limit"
+    with db.session() as s:
+        with pytest.raises(queue.ResultError, match="changes the rules"):
+            queue.finish(s, a.game_id, a.token, short, ("", ""), ("alquerque", config.clock))
+        queue.finish(s, a.game_id, a.token, mine.to_json(), ("", ""), ("alquerque", config.clock))
 
 
 def test_workers_asking_at_once_never_share_a_game(contest: tuple[Database, ContestConfig]) -> None:

@@ -153,7 +153,8 @@ def finish(
     record must have.
 
     :raises ResultError: for a lease that is not the game's (ran out, or the game is
-        stored already), or a record that is not this game's or does not replay.
+        stored already), or a record that is not this game's (its players, start, game,
+        clock, seed and rules, none of them changed) or does not replay.
     """
     game = session.get(Game, game_id)
     if game is None or game.state != "leased" or game.lease != token:
@@ -170,6 +171,10 @@ def finish(
         or (record.game, record.time_control) != contest
     ):
         raise ResultError(f"game {game_id}: the record is of another game or clock")
+    if record.seed != game.seed:
+        raise ResultError(f"game {game_id}: the record's seed is not the game's")
+    if record.options:  # a contest plays its game's own rules: a worker sets none
+        raise ResultError(f"game {game_id}: the record changes the rules ({record.options})")
     score = record.score
     done = session.execute(
         update(Game)
