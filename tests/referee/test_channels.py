@@ -53,12 +53,16 @@ def reached(tmp_path: Path, name: str, *flags: str) -> dict[str, bool]:
     return found
 
 
-def test_two_programs_of_a_game_reach_neither_each_other_nor_the_machine(tmp_path) -> None:
+def test_two_programs_of_a_game_reach_neither_each_other_nor_the_machine(
+    tmp_path, capsys
+) -> None:
     need("cgroup", "own_uid", "namespaces")
     walled = reached(tmp_path, "walled")
     assert [what for what, yes in walled.items() if yes] == []
+    assert "network: none (a loopback of its own)" in capsys.readouterr().out
     open_ = reached(tmp_path, "open", "--isolation", "rlimits", "--network")
     assert [what for what, yes in open_.items() if not yes] == []
+    assert "network: the machine's (--network)" in capsys.readouterr().out
 
 
 def test_below_namespaces_only_the_shared_temporary_folders_remain(tmp_path) -> None:
