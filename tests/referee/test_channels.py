@@ -53,9 +53,7 @@ def reached(tmp_path: Path, name: str, *flags: str) -> dict[str, bool]:
     return found
 
 
-def test_two_programs_of_a_game_reach_neither_each_other_nor_the_machine(
-    tmp_path, capsys
-) -> None:
+def test_two_programs_of_a_game_reach_neither_each_other_nor_the_machine(tmp_path, capsys) -> None:
     need("cgroup", "own_uid", "namespaces")
     walled = reached(tmp_path, "walled")
     assert [what for what, yes in walled.items() if yes] == []

@@ -27,6 +27,19 @@ PLAY_ON = (
 )
 """The end of each probe: it goes on as the built-in random player."""
 
+FILL_WORK = (
+    "import errno, os, sys\n"
+    "written = 0\n"
+    "try:\n"
+    "    with open('big', 'wb') as f:\n"
+    "        while written < 64:\n"
+    "            f.write(bytes(1 << 20)); f.flush(); written += 1\n"
+    "except OSError as e:\n"
+    "    print('work', written, errno.errorcode[e.errno], file=sys.stderr)\n"
+)
+"""The start of a probe that writes its work directory full, a MB at a time (64 MB
+at most), and says how far it got and why it stopped."""
+
 
 def play(tmp_path: Path, program: str, *flags: str) -> tuple[str, str]:
     """One Votey game of ``program`` (black) against random; the match's output and
@@ -54,15 +67,7 @@ def test_a_program_filling_its_disk_sees_enospc_and_the_referee_plays_on(
         pytest.skip(why)
     probe = tmp_path / "filler.py"
     probe.write_text(
-        "import errno, os, sys\n"
-        "written = 0\n"
-        "try:\n"
-        "    with open('big', 'wb') as f:\n"
-        "        while True:\n"
-        "            f.write(bytes(1 << 20)); f.flush(); written += 1\n"
-        "except OSError as e:\n"
-        "    print('work', written, errno.errorcode[e.errno], file=sys.stderr)\n"
-        "try:\n"
+        FILL_WORK + "try:\n"
         "    open('/tmp/more', 'wb').write(bytes(1 << 20))\n"
         "    print('tmp ok', file=sys.stderr)\n"
         "except OSError as e:\n"
@@ -165,17 +170,7 @@ def test_without_the_right_to_mount_each_file_is_held_to_the_disk_limit(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
     probe = tmp_path / "filler.py"
-    probe.write_text(
-        "import errno, os, sys\n"
-        "written = 0\n"
-        "try:\n"
-        "    with open('big', 'wb') as f:\n"
-        "        while written < 64:\n"
-        "            f.write(bytes(1 << 20)); f.flush(); written += 1\n"
-        "except OSError as e:\n"
-        "    print('work', written, errno.errorcode[e.errno], file=sys.stderr)\n"
-        "os.unlink('big')\n" + PLAY_ON
-    )
+    probe.write_text(FILL_WORK + "os.unlink('big')\n" + PLAY_ON)
     monkeypatch.setenv("ARBITER_WALLS_OFF", "disk")
     detect.cache_clear()
     try:
