@@ -1,7 +1,7 @@
 """The walls between a program and its referee, each attacked by a real program.
 
 A referee run as root on a machine with bubblewrap puts every program behind all
-its walls: a uid of its own, its own PID, mount, IPC and UTS namespaces, a cgroup.
+its walls: a uid of its own, its own PID, mount, IPC, UTS and network namespaces, a cgroup.
 ``attacker.py`` then tries what a hostile contestant would: the referee's
 environment and secret, the record key, the record file, the results database,
 the referee's working directory, another program's box, signals. Each test runs

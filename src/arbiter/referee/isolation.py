@@ -10,7 +10,7 @@ code"). From the weakest to the strongest:
 - ``user``: a uid of its own, one the referee uses only for programs (root only): it
   cannot read the referee's private files, signal the referee or another program,
   or write anything the referee owns.
-- ``namespaces``: its own PID, mount, IPC and UTS namespaces (bubblewrap): it sees
+- ``namespaces``: its own PID, mount, IPC, UTS and network namespaces (bubblewrap): it sees
   no process but its own, and no file but the system's (read-only), its program
   files (read-only) and its own work directory. A referee that is not root gets
   them through a user namespace.

@@ -363,7 +363,7 @@ class Protection:
             ns = "no (bubblewrap is here but cannot make namespaces: user namespaces off?)"
         else:
             ns = "no (install bubblewrap)"
-        lines.append(f"  PID, mount, IPC and UTS namespaces: {ns}")
+        lines.append(f"  PID, mount, IPC, UTS and network namespaces: {ns}")
         return lines
 
 
