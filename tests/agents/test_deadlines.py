@@ -94,6 +94,7 @@ class Recorder:
 
 @pytest.mark.parametrize(("tc", "stop"), [("st=3", 7.0), ("st=1", 3.0), ("30", 30.0)])
 def test_an_engine_in_process_is_told_the_referees_stop(tc: str, stop: float) -> None:
+    """Told as what is left of it when the engine's thread begins."""
     spec = find_game("alquerque" if tc == "30" else "votey")
     charging = Charging.WALL if tc == "30" else Charging.CPU
     engine = Recorder()
@@ -106,7 +107,10 @@ def test_an_engine_in_process_is_told_the_referees_stop(tc: str, stop: float) ->
         await seat.ask(game.initial(), clock)
 
     asyncio.run(one_move())
-    assert engine.limits[0].wall_stop == stop
+    # what is left of the stop when the engine's thread began: the stop, less the
+    # moments the thread waited for a core
+    told = engine.limits[0].wall_stop
+    assert told is not None and max(0.0, stop - 5.0) < told <= stop
 
 
 def test_an_engine_as_a_program_is_told_the_referees_stop_less_its_wait() -> None:
@@ -117,3 +121,19 @@ def test_an_engine_as_a_program_is_told_the_referees_stop_less_its_wait() -> Non
     limit = clock.limit()
     assert limit.wall_stop is not None and 6.9 < limit.wall_stop <= 7.0
     assert limit.answer_by() is not None and limit.answer_by() <= 6.0
+
+
+def test_an_engine_whose_thread_began_late_is_told_what_is_left_of_the_stop() -> None:
+    import time
+
+    spec = find_game("votey")
+    engine = Recorder()
+    game = spec.make()
+    seat = LocalSeat(engine, game, spec.contest)
+    clock = Clock.start(TimeControl.parse("st=1"))
+    engine.reset(game, 0, 0)
+    s = game.initial()
+    seat._think(s, Limit(time=1.0), clock, stop_at=time.perf_counter() - 0.5)  # began late
+    seat._think(s, Limit(time=1.0), clock, stop_at=time.perf_counter() + 100.0)
+    late, early = (limit.wall_stop for limit in engine.limits)
+    assert late == 0.0 and early is not None and 99.0 < early <= 100.0

@@ -71,7 +71,12 @@ class LocalSeat(Generic[S, M]):
         except Exception as e:  # its tables cannot be made: that engine's crash
             raise Crash(f"{self.name}: {type(e).__name__}: {e}", f"{type(e).__name__}: {e}") from e
 
-    def _think(self, s: S, limit: Limit, clock: Clock) -> Reply:
+    def _think(self, s: S, limit: Limit, clock: Clock, stop_at: float | None) -> Reply:
+        """The engine's move, in its thread; ``stop_at`` is when (``perf_counter``) the
+        referee stops it, told to the engine as what is left of it now: the thread may
+        have waited for a core since the move was asked."""
+        if stop_at is not None:
+            limit = replace(limit, wall_stop=max(0.0, stop_at - time.perf_counter()))
         wall = self.supervision.charging is Charging.WALL
         t0 = time.perf_counter() if wall else time.thread_time()
         m = self.agent.choose(s, limit)
@@ -80,20 +85,19 @@ class LocalSeat(Generic[S, M]):
         text = self.contest.move_text(self.game, s, m, seat=self.seat)
         return Reply(text, used, self.agent.note())
 
-    def _limit(self, clock: Clock, wall_stop: float | None) -> Limit:
+    def _limit(self, clock: Clock) -> Limit:
         """What the engine is told to spend: the fixed limit, or what its clock allows,
-        measured as the contest charges it, and when the referee stops it
-        (``wall_stop``, wall seconds from now)."""
+        measured as the contest charges it."""
         limit = self.limit or clock.limit_for(self.seat)
-        wall = self.supervision.charging is Charging.WALL
-        return replace(limit, wall=wall, wall_stop=wall_stop)
+        return replace(limit, wall=self.supervision.charging is Charging.WALL)
 
     async def ask(self, s: S, clock: Clock) -> Reply:
         wall = self.supervision.wall_limit(clock.kill_at(self.seat))
+        stop_at = None if wall is None else time.perf_counter() + wall
         try:
             async with asyncio.timeout(wall):  # unlike wait_for, never eats a cancel
-                limit = self._limit(clock, wall)
-                return await asyncio.to_thread(self._think, s, limit, clock)
+                limit = self._limit(clock)
+                return await asyncio.to_thread(self._think, s, limit, clock, stop_at)
         except TimeoutError:
             # a thread cannot be killed: the engine is asked to stop, and its move is unused
             self.agent.halt()
