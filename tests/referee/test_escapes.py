@@ -87,7 +87,12 @@ def test_a_referee_stopped_by_a_signal_ends_its_programs_and_sums_up(sig, fault)
 def test_programs_and_workers_die_with_a_referee_killed_outright(concurrency) -> None:
     tag = fault_tag()
     referee = start_match("detach", tag, "--concurrency", concurrency)
-    wait_for(lambda: len(programs_of(tag)) >= 2)
+    try:  # a loaded machine (a Ray instance starting beside it) can take its time
+        wait_for(lambda: len(programs_of(tag)) >= 2, seconds=90)
+    except AssertionError:
+        referee.kill()
+        out, err = referee.communicate(timeout=30)
+        raise AssertionError(f"no program and detached child seen:\n{out}\n{err}") from None
     referees = {referee.pid, *(p.pid for p in psutil.Process(referee.pid).children())}
     disks = boxes_mounted(referees)
     referee.kill()  # SIGKILL: no clean-up of its own
