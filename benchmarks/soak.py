@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +33,7 @@ import psutil
 from arbiter.agents.faults import Fault
 from arbiter.agents.faulty import NOT_ONCE_PER_MOVE, acceptable
 from arbiter.agents.spec import AgentSpec
+from arbiter.checkagent import busy_machine
 from arbiter.errors import Reason
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.referee.file_seat import runs_once_per_move
@@ -202,18 +202,11 @@ def main() -> None:
         "--burners", type=int, default=0, help="processes burning CPU beside the soak"
     )
     args = parser.parse_args()
-    burners = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.burners)
-    ]
-    try:
-        if burners:
-            print(f"{len(burners)} CPU burners beside the soak", flush=True)
+    if args.burners:
+        print(f"{args.burners} CPU burners beside the soak", flush=True)
+    with busy_machine(args.burners):
         for k in args.concurrency:
             soak(args.seconds, args.games, k, args.seed, args.batch, args.isolation)
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
 
 
 if __name__ == "__main__":

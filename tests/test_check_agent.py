@@ -471,7 +471,7 @@ def test_the_busy_machine_keeps_every_core_busy_and_leaves_nothing() -> None:
     with busy_machine():
         assert len(burners()) == os.cpu_count()
     assert burners() == []
-    with busy_machine(False):
+    with busy_machine(0):
         assert burners() == []
 
 

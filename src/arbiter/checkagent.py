@@ -133,7 +133,7 @@ async def play(
         if progress is not None and isinstance(event, MovePlayed):
             progress.moved(check, event.ply)
 
-    with busy_machine(check.busy and burn):
+    with busy_machine(None if check.busy and burn else 0):
         record: GameRecord = await play_game(
             spec, game, seats, tc, start=start, options=game_options, events=moved
         )
@@ -155,21 +155,20 @@ leaves none behind)."""
 
 
 @contextlib.contextmanager
-def busy_machine(busy: bool = True) -> Iterator[None]:
-    """Keeps every core of the machine busy while the block runs (a process burning
-    CPU a core, killed after it), where ``busy``."""
+def busy_machine(count: int | None = None) -> Iterator[None]:
+    """Keeps ``count`` processes burning CPU while the block runs (default: one a core
+    of the machine), killed after it."""
     burners = []
     try:
-        if busy:
-            for _ in range(os.cpu_count() or 1):
-                burners.append(
-                    subprocess.Popen(
-                        [sys.executable, "-c", BURNER],
-                        stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL,
-                        stderr=subprocess.DEVNULL,
-                    )
+        for _ in range((os.cpu_count() or 1) if count is None else count):
+            burners.append(
+                subprocess.Popen(
+                    [sys.executable, "-c", BURNER],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
                 )
+            )
         yield
     finally:
         for burner in burners:
