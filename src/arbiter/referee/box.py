@@ -384,11 +384,11 @@ class Box:
                 add(interpreter, depth + 1)
 
         for i, arg in enumerate(argv):
-            if i == 0 and os.sep not in arg:
-                arg = shutil.which(arg, path=search) or arg
+            if i == 0:
+                if os.sep not in arg:
+                    arg = shutil.which(arg, path=search) or arg
+                self.folders = command_folders(arg, search)  # found once, for both
             add(arg)
-        if argv:
-            self.folders = command_folders(argv[0], search)
         for path in (*python_paths(), *expose):
             add(path)
         # a path inside another one is bound with it
