@@ -40,6 +40,9 @@ class Reason(StrEnum):
     ADJUDICATED = "adjudicated"
     RESIGNED = "resignation"
     ABORTED = "aborted"
+    # a contest game settled unplayed: its loser's program could not be fetched or
+    # run by any worker, or its owner was disqualified
+    FORFEIT = "forfeit"
 
     @property
     def is_fault(self) -> bool:
@@ -67,6 +70,7 @@ _FAULTS = frozenset(
         Reason.ADJUDICATED,
         Reason.RESIGNED,
         Reason.ABORTED,
+        Reason.FORFEIT,
     }
 )
 _TEXT_FAULTS = frozenset(

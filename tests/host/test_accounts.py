@@ -8,7 +8,6 @@ import pytest
 from arbiter.host import accounts
 from arbiter.host.accounts import AccountError, LogIn
 from arbiter.host.db import Database
-from arbiter.host.models import Account
 
 PASSWORD = "a long enough password"
 
@@ -82,16 +81,3 @@ def test_log_in_says_the_same_for_either_mistake_and_is_limited(db: Database) ->
                 log_in(s, f"user{i}", PASSWORD, "10.0.0.9")
         with pytest.raises(AccountError, match="too many"):
             log_in(s, "someone", PASSWORD, "10.0.0.9")
-
-
-def test_a_worker_is_known_by_its_token_only(db: Database) -> None:
-    with db.session() as s:
-        token = accounts.new_worker(s, "lab-7")
-        s.commit()
-        worker = accounts.worker_for(s, token)
-        assert worker is not None and worker.name == "lab-7"
-        assert token not in worker.token_hash
-        assert accounts.worker_for(s, token + "x") is None
-        fresh = accounts.new_worker(s, "lab-7")  # a new token replaces the old one
-        assert accounts.worker_for(s, token) is None and accounts.worker_for(s, fresh)
-        assert s.query(Account).count() == 0

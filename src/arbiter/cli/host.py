@@ -40,15 +40,21 @@ def add_parsers(sub: Any, bounded_int: Any) -> None:
     w.add_argument("url", help="the contest server, e.g. http://host:8000")
     w.add_argument("--token", default=None, help="the worker's token (or ARBITER_WORKER_TOKEN)")
     w.add_argument("--name", default="", help="the name the server shows")
-    w.add_argument("--cache", default=None, help="where fetched programs are kept")
+    w.add_argument("--cache", default=None, help="where programs and unsent results are kept")
     w.add_argument("--isolation", default="auto", help="walls for the games")
     w.add_argument("--games", type=bounded_int(1, 10**9), default=None, help="stop after so many")
+    w.add_argument(
+        "--away-max",
+        type=float,
+        default=30.0,
+        help="longest wait between two tries while the server is away (s)",
+    )
 
 
 def cmd_host(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from arbiter.host.accounts import AccountError, create, new_worker, set_password
+    from arbiter.host.accounts import AccountError, create, set_password
     from arbiter.host.config import load
     from arbiter.host.db import Database
 
@@ -61,6 +67,8 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.organiser or args.add_worker:
         with db.session() as s:
             if args.add_worker:
+                from arbiter.host.workers import new_worker
+
                 print(new_worker(s, args.add_worker))
             else:
                 password = _password()
@@ -117,4 +125,4 @@ def cmd_worker(args: argparse.Namespace) -> int:
         argv += ["--cache", args.cache]
     if args.games:
         argv += ["--games", str(args.games)]
-    return main(argv)
+    return main([*argv, "--away-max", str(args.away_max)])

@@ -10,7 +10,6 @@ log-in says the same whether the name or the password was wrong.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
 
@@ -23,7 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError
-from arbiter.host.models import Account, Invitation, Worker
+from arbiter.host.models import Account, Invitation
 
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,31}")
 """An account name: 3 to 32 letters, digits, ``_`` or ``-``, starting with a letter
@@ -91,6 +90,19 @@ def set_password(session: Session, name: str, password: str) -> Account:
     return account
 
 
+def change_password(account: Account, current: str, new: str) -> None:
+    """Sets ``account``'s password to ``new`` if ``current`` is its password (not
+    committed).
+
+    :raises AccountError: for a wrong current password or a new one too short.
+    """
+    try:
+        _hasher.verify(account.password_hash, current)
+    except (VerificationError, InvalidHashError):
+        raise AccountError("the current password is wrong") from None
+    account.password_hash = hash_password(check_password(new))
+
+
 def register(
     session: Session, name: str, password: str, code: str | None, *, open_: bool
 ) -> Account:
@@ -147,30 +159,3 @@ class LogIn:
         if _hasher.check_needs_rehash(account.password_hash):
             account.password_hash = hash_password(password)
         return account
-
-
-def new_worker(session: Session, name: str) -> str:
-    """Registers a worker (or gives a known one a new token) and returns its token,
-    shown once; only its SHA-256 is kept (a random 32-byte token needs no slow hash).
-    """
-    token = secrets.token_urlsafe(32)
-    worker = session.scalar(select(Worker).where(Worker.name == name))
-    if worker is None:
-        worker = Worker(name=name, token_hash="")
-        session.add(worker)
-    worker.token_hash = token_hash(token)
-    session.flush()
-    return token
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def worker_for(session: Session, token: str) -> Worker | None:
-    """The worker whose token this is, or None."""
-    digest = token_hash(token)
-    worker = session.scalar(select(Worker).where(Worker.token_hash == digest))
-    if worker is not None and secrets.compare_digest(worker.token_hash, digest):
-        return worker
-    return None

@@ -11,6 +11,7 @@ files and folders only, never a link it made) becomes the program's own director
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shlex
 import shutil
@@ -51,12 +52,42 @@ def build(
     memory_mb: int,
     disk_mb: int = 1024,
     isolation: str = "auto",
+    output: OutputLimit | None = None,
 ) -> BuildResult:
-    """Builds the sources in ``source`` into the new folder ``target``.
+    """Builds the sources in ``source`` into the new folder ``target``; a build that
+    leaves more than ``output`` allows fails (nothing is copied).
 
     :raises ConfigError: for an isolation level the host cannot give.
     """
-    return asyncio.run(_build(language, source, target, seconds, memory_mb, disk_mb, isolation))
+    return asyncio.run(
+        _build(language, source, target, seconds, memory_mb, disk_mb, isolation, output)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class OutputLimit:
+    """The most a build may leave: bytes of regular files, and entries."""
+
+    megabytes: int = 64
+    files: int = 2000
+
+    def exceeded_by(self, root: Path) -> str:
+        """Why the tree at ``root`` is over the limit ("" if it is not). Sizes are
+        the files' lengths, holes included: a sparse file is sent whole."""
+        size, count = 0, 0
+        for folder, dirs, files in os.walk(root, followlinks=False):
+            count += len(dirs) + len(files)
+            for name in files:
+                with contextlib.suppress(OSError):
+                    size += os.lstat(os.path.join(folder, name)).st_size
+            if count > self.files:
+                return f"the build left over {self.files} files (limits.build_files)"
+            if size > self.megabytes << 20:
+                return (
+                    f"the build left over {self.megabytes} MB "
+                    f"({size / (1 << 20):.0f} MB so far; limits.build_mb)"
+                )
+        return ""
 
 
 async def _build(
@@ -67,6 +98,7 @@ async def _build(
     memory_mb: int,
     disk_mb: int,
     isolation: str,
+    output: OutputLimit | None,
 ) -> BuildResult:
     command, run = language.commands()
     if command is None:
@@ -124,6 +156,8 @@ async def _build(
             return BuildResult(False, _text(log), took, why)
         if code != 0:
             return BuildResult(False, _text(log), took, f"the build failed (exit code {code})")
+        if output is not None and (too_big := output.exceeded_by(Path(box.path))):
+            return BuildResult(False, _text(log), took, too_big)
         _copy_plain(Path(box.path), target)
     except ArbiterError as e:
         return BuildResult(False, _text(log), time.monotonic() - started, str(e))

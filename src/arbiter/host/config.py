@@ -53,7 +53,10 @@ REGISTRATION = ("open", "invite")
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """What a contestant's upload, build and program may take."""
+    """What a contestant's upload, build and program may take. ``build_mb`` and
+    ``build_files`` cap what a build leaves (every worker fetches it: a 200-byte
+    source can assemble a 400 MB binary), ``compile_disk_mb`` what it may write on
+    the way."""
 
     upload_kb: int = 1024
     archive_files: int = 200
@@ -64,6 +67,8 @@ class Limits:
     versions_per_hour: int = 20
     disk_mb: int = 256
     compile_disk_mb: int = 1024
+    build_mb: int = 64
+    build_files: int = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +85,9 @@ class Format:
 @dataclass(frozen=True, slots=True)
 class ContestConfig:
     """A contest as its file says, defaults filled in. ``folder`` holds the sources,
-    builds and transcripts; ``database`` is an SQLAlchemy URL."""
+    builds and transcripts; ``database`` is an SQLAlchemy URL. A game is settled
+    unplayed once ``max_failures`` workers reported they could not play it, or its
+    lease ran out ``max_attempts`` times (:mod:`arbiter.host.settle`)."""
 
     name: str
     game: str
@@ -93,6 +100,8 @@ class ContestConfig:
     languages: dict[str, Language] = field(default_factory=lambda: dict(LANGUAGES))
     lease_seconds: float = 60.0
     local_workers: int = 2
+    max_failures: int = 3
+    max_attempts: int = 5
     check_clock: str | None = None
 
     @property
@@ -170,11 +179,15 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
         lim.number("versions_per_hour", 20, 1, 10_000),
         lim.number("disk_mb", 256, 1, 1 << 20),
         lim.number("compile_disk_mb", 1024, 1, 1 << 20),
+        lim.number("build_mb", 64, 1, 1 << 16),
+        lim.number("build_files", 2000, 1, 1_000_000),
     )
     lim.done()
     work = _Table(top.table("workers"), f"{where} [workers]")
     local = work.number("local", 2, 0, 256)
     lease = float(work.number("lease_seconds", 60, 5, 3600))
+    max_failures = work.number("max_failures", 3, 1, 100)
+    max_attempts = work.number("max_attempts", 5, 1, 100)
     work.done()
     languages = dict(LANGUAGES)
     for key, value in top.table("languages").items():
@@ -191,6 +204,8 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
         languages=languages,
         lease_seconds=lease,
         local_workers=local,
+        max_failures=max_failures,
+        max_attempts=max_attempts,
         check_clock=check_clock,
     )
     top.done()

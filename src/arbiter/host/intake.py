@@ -15,6 +15,7 @@ runs inside the web server.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -29,11 +30,12 @@ from arbiter.checkagent import check_agent
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.host.archive import UploadError, UploadLimits, unpack
-from arbiter.host.build import build
+from arbiter.host.build import OutputLimit, build
 from arbiter.host.config import ContestConfig, contest_supervision, load
 from arbiter.host.db import Database
 from arbiter.host.languages import fill
 from arbiter.host.models import Account, Version, now
+from arbiter.host.programs import ProgramError, pack, store_of
 
 STATES = ("building", "checking", "accepted", "refused")
 
@@ -123,12 +125,13 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
                 memory_mb=config.limits.compile_memory_mb,
                 disk_mb=config.limits.compile_disk_mb,
                 isolation=isolation,
+                output=OutputLimit(config.limits.build_mb, config.limits.build_files),
             )
         except ArbiterError as e:
-            return _refuse(session, version, f"build: {e}")
+            return _refuse(session, version, f"build: {e}", folder)
         version.build_log = result.log
         if not result.ok:
-            return _refuse(session, version, f"build: {result.problem}")
+            return _refuse(session, version, f"build: {result.problem}", folder)
         version.state = "checking"
         session.commit()
         run = fill(language.run)
@@ -145,7 +148,7 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
                 burn=False,  # the server's own games play on this machine
             )
         except ArbiterError as e:
-            return _refuse(session, version, f"check: {e}")
+            return _refuse(session, version, f"check: {e}", folder)
         version.checks = json.dumps(
             [
                 {
@@ -162,18 +165,46 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
         failed = [r for r in results if not r.passed]
         if failed:
             names = ", ".join(repr(r.check.name) for r in failed)
-            return _refuse(session, version, f"check {names} failed: {failed[0].verdict}")
+            why = f"check {names} failed: {failed[0].verdict}"
+            return _refuse(session, version, why, folder)
+        try:
+            packed = pack(folder / "build", store_of(config.folder))
+        except ProgramError as e:
+            return _refuse(session, version, f"packing: {e}", folder)
+        version.program_sha256, version.program_size = packed.sha256, packed.size
         version.state = "accepted"
         version.reason = ""
         session.commit()
+        shutil.rmtree(folder / "build", ignore_errors=True)  # workers get the archive
         return version.state
 
 
-def _refuse(session: Session, version: Version, reason: str) -> str:
+def _refuse(session: Session, version: Version, reason: str, folder: Path | None = None) -> str:
+    """Refuses a version for ``reason``; its build (in ``folder``) is deleted, as
+    nothing will ever run it."""
     version.state = "refused"
     version.reason = reason
     session.commit()
+    if folder is not None:
+        shutil.rmtree(folder / "build", ignore_errors=True)
     return version.state
+
+
+def pack_missing(session: Session, config: ContestConfig) -> int:
+    """Packs the accepted versions a server older than packed programs accepted (their
+    build is still in their folder); returns how many (committed)."""
+    count = 0
+    for version in session.scalars(
+        select(Version).where(Version.state == "accepted", Version.program_sha256.is_(None))
+    ):
+        built = version_dir(config, version.id) / "build"
+        if built.is_dir():
+            with contextlib.suppress(ProgramError):
+                packed = pack(built, store_of(config.folder))
+                version.program_sha256, version.program_size = packed.sha256, packed.size
+                count += 1
+    session.commit()
+    return count
 
 
 def pending(session: Session) -> list[int]:

@@ -48,6 +48,21 @@ class Account(Base):
     versions: Mapped[list[Version]] = relationship(back_populates="account")
 
 
+class SignedIn(Base):
+    """A signed-in browser: the cookie holds the secret whose SHA-256 is ``id``. A row
+    deleted (log-out, a new password, the organiser) ends the session at once, even
+    for a copy of the cookie."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    account: Mapped[Account] = relationship()
+
+
 class Invitation(Base):
     """A code the organiser hands out; registering with it uses it up."""
 
@@ -79,6 +94,9 @@ class Version(Base):
     reason: Mapped[str] = mapped_column(Text, default="")
     build_log: Mapped[str] = mapped_column(Text, default="")
     checks: Mapped[str] = mapped_column(Text, default="[]")  # JSON: the gate's report
+    # an accepted version's packed program (:mod:`arbiter.host.programs`)
+    program_sha256: Mapped[str | None] = mapped_column(String(64))
+    program_size: Mapped[int | None] = mapped_column(Integer)
 
     account: Mapped[Account] = relationship(back_populates="versions")
 
@@ -100,8 +118,11 @@ class Round(Base):
 
 class Game(Base):
     """One game of a round: ``queued``, ``leased`` to a worker until ``lease_expires``,
-    or ``done``. Only the holder of the current ``lease`` can store its result, once;
-    a lease that runs out puts the game back in the queue."""
+    ``done`` (played, or settled without being played: see :mod:`arbiter.host.settle`)
+    or ``void`` (it could not be played and no one was to blame: it counts for
+    nobody, and the organiser may queue it again). Only the holder of the current
+    ``lease`` can store its result, once; a lease that runs out puts the game back in
+    the queue. ``failures`` counts the workers that reported they could not play it."""
 
     __tablename__ = "games"
     __table_args__ = (UniqueConstraint("round_id", "number"),)
@@ -119,6 +140,7 @@ class Game(Base):
     worker: Mapped[str | None] = mapped_column(String(64))
     lease_expires: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
     winner: Mapped[int | None] = mapped_column(Integer)
     reason: Mapped[str] = mapped_column(String(64), default="")
     detail: Mapped[str] = mapped_column(Text, default="")
@@ -149,7 +171,9 @@ class Bye(Base):
 
 
 class Worker(Base):
-    """A machine that plays games: it pulls them with its token (kept hashed)."""
+    """A machine that plays games: it pulls them with its token (kept hashed). One
+    process at a time may use a token: ``instance`` is the live one's id, ``last_seen``
+    when it last called. A ``revoked`` token opens nothing."""
 
     __tablename__ = "workers"
 
@@ -158,6 +182,8 @@ class Worker(Base):
     token_hash: Mapped[str] = mapped_column(String(200))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    instance: Mapped[str | None] = mapped_column(String(64))
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Setting(Base):

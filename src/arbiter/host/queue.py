@@ -21,8 +21,9 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from arbiter.errors import ArbiterError
-from arbiter.host.models import Game, Round, Setting, Version, now
+from arbiter.errors import ArbiterError, Reason
+from arbiter.host import settle
+from arbiter.host.models import Game, Round, Setting, now
 from arbiter.record import GameRecord
 from arbiter.referee.replay import replay
 
@@ -46,8 +47,11 @@ def paused(session: Session) -> bool:
     return session.get(Setting, "paused") is not None
 
 
-def expire(session: Session) -> int:
-    """Puts back in the queue every game whose lease ran out; returns how many."""
+def expire(session: Session, max_attempts: int = 5) -> int:
+    """Puts back in the queue every game whose lease ran out, except those it ran out
+    on ``max_attempts`` times: they are made void (:func:`settle.void_abandoned`).
+    Returns how many went back."""
+    settle.void_abandoned(session, max_attempts)
     done = session.execute(
         update(Game)
         .where(Game.state == "leased", Game.lease_expires < now())
@@ -57,10 +61,10 @@ def expire(session: Session) -> int:
     return int(getattr(done, "rowcount", 0) or 0)
 
 
-def lease(session: Session, worker: str, seconds: float) -> Lease | None:
+def lease(session: Session, worker: str, seconds: float, max_attempts: int = 5) -> Lease | None:
     """The next waiting game, leased to ``worker`` for ``seconds`` (None: nothing to
-    play, or the contest is paused)."""
-    expire(session)
+    play, or the contest is paused); see :func:`expire` for ``max_attempts``."""
+    expire(session, max_attempts)
     if paused(session):
         return None
     while True:
@@ -115,8 +119,9 @@ def release(session: Session, game_id: int, token: str) -> bool:
 
 def job(session: Session, game_id: int, contest: dict[str, Any]) -> dict[str, Any]:
     """What a worker needs to play a leased game: the game, clock, seed, start, and
-    each seat's version (to fetch), name and run command. ``contest`` holds the
-    game, clock and supervision limits."""
+    each seat's version, its packed program's hash and size (to fetch and check),
+    name and language. ``contest`` holds the game, clock, supervision limits and
+    each language's run command."""
     game = session.get(Game, game_id)
     if game is None:
         raise ResultError(f"no game {game_id}")
@@ -125,7 +130,8 @@ def job(session: Session, game_id: int, contest: dict[str, Any]) -> dict[str, An
         players.append(
             {
                 "version": version.id,
-                "sha256": version.sha256,
+                "program": version.program_sha256,
+                "size": version.program_size,
                 "name": f"{version.account.name} v{version.number}",
                 "language": version.language,
             }
@@ -164,7 +170,7 @@ def finish(
         replay(record)
     except ArbiterError as e:
         raise ResultError(f"game {game_id}: the record does not verify: {e}") from None
-    names = (_name(game.first), _name(game.second))
+    names = (settle.version_name(game.first), settle.version_name(game.second))
     if (
         tuple(record.players) != names
         or record.start != game.start
@@ -175,6 +181,8 @@ def finish(
         raise ResultError(f"game {game_id}: the record's seed is not the game's")
     if record.options:  # a contest plays its game's own rules: a worker sets none
         raise ResultError(f"game {game_id}: the record changes the rules ({record.options})")
+    if record.reason is Reason.FORFEIT:  # only the server settles a game unplayed
+        raise ResultError(f"game {game_id}: a worker plays games; it does not forfeit them")
     score = record.score
     done = session.execute(
         update(Game)
@@ -199,7 +207,3 @@ def finish(
     if getattr(done, "rowcount", 0) != 1:
         raise ResultError(f"game {game_id}: the lease ran out while the result was stored")
     return record
-
-
-def _name(version: Version) -> str:
-    return f"{version.account.name} v{version.number}"

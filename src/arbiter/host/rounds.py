@@ -157,12 +157,15 @@ def _ladder_pairs(session: Session, order: Sequence[Entrant]) -> list[tuple[int,
 
 
 def finish_round_if_done(session: Session, round_id: int) -> bool:
-    """Marks a round done once none of its games waits (committed); True if it is."""
+    """Marks a round done once none of its games waits (each is stored, forfeited or
+    void; committed); True if it is."""
     rnd = session.get(Round, round_id)
     if rnd is None or rnd.state == "done":
         return rnd is not None
     waiting = session.scalar(
-        select(func.count(Game.id)).where(Game.round_id == round_id, Game.state != "done")
+        select(func.count(Game.id)).where(
+            Game.round_id == round_id, Game.state.not_in(("done", "void"))
+        )
     )
     if waiting:
         return False
@@ -268,17 +271,26 @@ class RatingPoint:
 
 
 def rating_history(session: Session, config: ContestConfig, name: str) -> list[RatingPoint]:
-    """``name``'s rating after each finished round it had played in by then (the games
-    read once, the ratings fitted again for each round)."""
-    games = played_games(session)
-    out = []
+    """``name``'s rating after each finished round it had played in by then."""
     rounds = session.scalars(
         select(Round.number).where(Round.state == "done").order_by(Round.number)
     )
+    return rating_histories(session, config, list(rounds)).get(name, [])
+
+
+def rating_histories(
+    session: Session, config: ContestConfig, rounds: Sequence[int]
+) -> dict[str, list[RatingPoint]]:
+    """Every entrant's rating after each of ``rounds`` it had played in by then (the
+    games read once, the ratings fitted once per round)."""
+    games = played_games(session)
+    out: dict[str, list[RatingPoint]] = {}
     for number in rounds:
         for line in table_of(config, [g for g in games if g.round <= number]).lines:
-            if line.name == name and line.games:
-                out.append(RatingPoint(number, line.rating.elo, line.rating.error))
+            if line.games:
+                out.setdefault(line.name, []).append(
+                    RatingPoint(number, line.rating.elo, line.rating.error)
+                )
     return out
 
 

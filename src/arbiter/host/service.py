@@ -1,7 +1,8 @@
 """The running contest server's own work besides answering requests: each upload's
 build and gate (in a process of its own, a few at a time), the local workers
 (restarted if one dies), and the news pages wait for (a result stored, a round made,
-a version accepted) pushed to every open standings page.
+a version accepted) pushed to every open standings page. A local worker gets a new
+token each time it starts (ending any older process's) and dies with its server.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from arbiter.host.accounts import new_worker
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
-from arbiter.host.intake import pending
+from arbiter.host.intake import pack_missing, pending
 from arbiter.host.rounds import RoundError, make_round
+from arbiter.host.workers import contest_id, new_worker
+from arbiter.referee.sandbox import die_with_parent
 
 RESTART_AFTER = 2.0
 """Seconds before a local worker that died is started again."""
@@ -84,6 +86,9 @@ class Service:
         self.loop = asyncio.get_running_loop()
         self.news.bind(self.loop)
         with self.db.session() as session:
+            contest_id(session)  # made once, before any request reads it
+            session.commit()
+            pack_missing(session, self.config)
             for version_id in pending(session):
                 self._spawn(self._intake(version_id))
         if url is not None:
@@ -150,6 +155,7 @@ class Service:
                 "--isolation",
                 self.isolation,
                 env=env,
+                preexec_fn=die_with_parent,  # no local worker outlives its server
             )
             self.workers[name] = process
             await process.wait()

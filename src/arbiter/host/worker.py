@@ -1,29 +1,52 @@
-"""``arbiter worker URL --token TOKEN``: a machine that plays a contest's games.
+"""``arbiter worker URL --token TOKEN``: a machine that plays a contest's games, and
+never gives up on its own, as fishtest's workers do.
 
-It asks the server for a game, fetches the two programs it has not cached yet,
-plays the game through the contest's referee (the same walls, clocks and rulings as
-every arbiter game), renews its lease while it plays and sends the record and each
-program's stderr back. The server stores the result only under the worker's current
-lease (:mod:`arbiter.host.queue`), so a worker may die at any moment: its game is
-played again elsewhere and never stored twice. With nothing to play it waits, a
-little longer each time, up to :data:`IDLE_MAX` seconds.
+It asks the server for a game, fetches the packed programs it has not cached yet
+(checking each archive's size before and its hash after the download), plays the
+game through the contest's referee (the same walls, clocks and rulings as every
+arbiter game), renews its lease while it plays and sends the record and each
+program's stderr back. It prints one line as each game starts and one as it ends.
+
+- **The server away** (restarting, the network down, a proxy answering 502-504):
+  every call is tried again, waiting a little longer each time (up to
+  ``--away-max`` seconds), with one line when the server goes and one when it is
+  back. A finished game's result is first written to the worker's spool on disk and
+  deleted only once the server has answered for it (stored, or refused with a
+  reason: its lease ran out and another worker played it), so a worker killed or
+  restarted after a game still delivers it.
+- **Its own contest only**: before it sends its token, and again each time the
+  server was away, it reads ``/api/contest`` and compares the contest's id with its
+  token's; another server on that address never sees the token.
+- **A game it cannot play** (a program too large to fetch, an archive that does not
+  unpack, a referee that cannot start) is reported as a failure with its reason; the
+  server settles the game once enough workers have failed it.
+- **It stops by itself** only when the server refuses its token (revoked: one line,
+  exit code 1). The server also refuses a second live process on one token: the
+  second waits until the first is gone.
+
+The server stores a result only under the worker's current lease
+(:mod:`arbiter.host.queue`), so a worker may die at any moment: its game is played
+again elsewhere and never stored twice.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import io
+import hashlib
+import json
 import os
+import random
+import secrets
 import signal
 import sys
-import tarfile
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, TypeVar
 
 import httpx2 as httpx
 
@@ -33,137 +56,407 @@ from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.host.config import contest_supervision
 from arbiter.host.languages import fill
+from arbiter.host.programs import ProgramError, file_sha256, unpack
+from arbiter.host.wire import (
+    INSTANCE_HEADER,
+    ContestInfo,
+    FailureBody,
+    Job,
+    Player,
+    ResultBody,
+)
+from arbiter.record import GameRecord
 from arbiter.referee.series import GameJob, interrupt_on_termination, play_job
 from arbiter.referee.transcript import game_dir
 
 IDLE_MIN = 0.5
 IDLE_MAX = 5.0
+AWAY_MAX = 30.0
+"""The longest wait, in seconds, between two tries while the server is away."""
 MAX_PROGRAM = 256 << 20
-"""The largest program archive a worker unpacks."""
+"""The largest program archive a worker fetches."""
+MAX_LOG = 256 << 10
+"""The most of a program's stderr sent with a result."""
+
+T = TypeVar("T")
+
+
+class Revoked(ArbiterError):
+    """The server refused this worker's token: the one way a worker stops by itself."""
+
+
+class _Away(Exception):
+    """The server did not answer as this worker's contest (tried again later)."""
+
+
+class Unplayable(ArbiterError):
+    """A game this worker cannot play; ``culprit`` is the seat whose program is at
+    fault, or None (this machine, or the server)."""
+
+    def __init__(self, message: str, culprit: int | None = None) -> None:
+        super().__init__(message)
+        self.culprit = culprit
 
 
 class Worker:
-    """One worker's loop against one server."""
+    """One worker process's loop against one server.
+
+    ``out`` gets the worker's lines (a game started or ended, the server away or
+    back); ``away_max`` caps the wait between two tries while the server is away."""
 
     def __init__(
-        self, url: str, token: str, cache: Path, *, isolation: str = "auto", name: str = ""
+        self,
+        url: str,
+        token: str,
+        cache: Path,
+        *,
+        isolation: str = "auto",
+        name: str = "",
+        out: IO[str] | None = None,
+        away_max: float = AWAY_MAX,
     ) -> None:
         self.url = url.rstrip("/")
-        self.client = httpx.Client(
-            base_url=self.url, headers={"Authorization": f"Bearer {token}"}, timeout=60.0
-        )
+        self.client = httpx.Client(base_url=self.url, timeout=httpx.Timeout(60.0, connect=10.0))
+        self.instance = secrets.token_hex(8)
+        self._token = token
+        self._contest = token.split(".", 1)[0] if "." in token else None
+        self._verified = False
         self.cache = cache
         self.isolation = isolation
         self.name = name or os.uname().nodename
+        self.out = out or sys.stdout
+        self.away_max = away_max
         self.played = 0
+        self.revoked = ""
+        key = self._contest or hashlib.sha256(self.url.encode()).hexdigest()[:16]
+        self.spool = cache / "results" / f"{key}-{_safe(self.name)}"
+
+    # -- talking to the server -------------------------------------------------------
+
+    def say(self, line: str) -> None:
+        print(line, file=self.out, flush=True)
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self._token}", INSTANCE_HEADER: self.instance}
+
+    def _verify(self) -> None:
+        """Checks the server is this token's contest before the token is sent.
+
+        :raises _Away: if it does not answer as one.
+        """
+        try:
+            response = self.client.get("/api/contest")
+            info = ContestInfo.model_validate(response.json())
+        except ValueError:
+            raise _Away(f"{self.url} does not answer as an arbiter contest server") from None
+        if self._contest is not None and info.id != self._contest:
+            raise _Away(
+                f"{self.url} is contest {info.name!r} ({info.id}), not this token's "
+                f"({self._contest})"
+            )
+        self._verified = True
+
+    def _retrying(self, attempt: Callable[[], T]) -> T:
+        """``attempt()``, tried again while the server is away, each wait longer (with
+        a little jitter, so workers that lost one server do not all return at once).
+
+        :raises Revoked: when the server refuses the token.
+        """
+        delay, since, said = 0.5, 0.0, ""
+        while True:
+            try:
+                if not self._verified:
+                    self._verify()
+                result = attempt()
+            except (httpx.TransportError, _Away) as e:
+                self._verified = False
+                why = str(e) if isinstance(e, _Away) else f"{type(e).__name__}: {e}"
+                if not since or why != said:
+                    self.say(f"server away ({why}); trying again")
+                    since, said = since or time.monotonic(), why
+                time.sleep(delay * random.uniform(0.8, 1.2))
+                delay = min(delay * 2, self.away_max)
+                continue
+            if since:
+                self.say(f"server back after {time.monotonic() - since:.0f} s")
+            return result
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        """One call of the worker API, made until the server answers it.
+
+        :raises Revoked: for a refused token.
+        """
+
+        def attempt() -> httpx.Response:
+            response = self.client.request(method, path, json=body, headers=self._headers())
+            if response.status_code in (502, 503, 504):
+                raise _Away(f"{self.url} answered {response.status_code}")
+            if response.status_code == 401:
+                raise Revoked(f"the server refused this worker's token: {_error(response)}")
+            return response
+
+        return self._retrying(attempt)
+
+    # -- the loop ----------------------------------------------------------------------
 
     def run(self, games: int | None = None) -> int:
-        """Plays until stopped (or ``games`` games); returns the games stored."""
-        idle = IDLE_MIN
-        while games is None or self.played < games:
-            try:
-                response = self.client.post("/api/worker/lease", json={"name": self.name})
-            except httpx.HTTPError as e:
-                print(f"arbiter worker: cannot reach {self.url}: {e}", file=sys.stderr)
-                time.sleep(idle)
-                idle = min(idle * 2, IDLE_MAX)
-                continue
-            if response.status_code == 204:
-                time.sleep(idle)
-                idle = min(idle * 1.5, IDLE_MAX)
-                continue
-            _raise_for(response)
+        """Plays until stopped (or ``games`` games); returns the games stored.
+
+        :raises Revoked: when the server refuses the token.
+        """
+        try:
+            self.deliver_spooled()
             idle = IDLE_MIN
-            self.play(response.json())
+            in_use = False
+            while games is None or self.played < games:
+                response = self.call("POST", "/api/worker/lease", {"name": self.name})
+                if response.status_code == 409 and _code(response) == "token-in-use":
+                    if not in_use:
+                        self.say(f"waiting: {_error(response)}")
+                    in_use = True
+                    time.sleep(min(self.away_max, 5.0) * random.uniform(0.8, 1.2))
+                    continue
+                in_use = False
+                if response.status_code == 204:
+                    time.sleep(idle)
+                    idle = min(idle * 1.5, IDLE_MAX)
+                    continue
+                if response.status_code != 200:
+                    self.say(
+                        f"the server refused a lease ({response.status_code}): {_error(response)}"
+                    )
+                    time.sleep(IDLE_MAX)
+                    continue
+                idle = IDLE_MIN
+                self.play(Job.model_validate(response.json()))
+        except KeyboardInterrupt:
+            if self.revoked:
+                raise Revoked(self.revoked) from None
+            self._goodbye()
+            raise
+        self._goodbye()
         return self.played
 
-    def play(self, job: dict[str, Any]) -> None:
-        """Plays one leased game and sends its result."""
-        lease = job["lease"]
-        game_id = job["id"]
-        beating = threading.Event()
-        heart = threading.Thread(
-            target=self._heartbeat, args=(game_id, lease, job["lease_seconds"], beating)
-        )
+    def _goodbye(self) -> None:
+        """Frees the token for the next process at once (one try: the server may be
+        gone)."""
+        if self._verified:
+            with contextlib.suppress(httpx.HTTPError):
+                self.client.post("/api/worker/goodbye", headers=self._headers(), timeout=5)
+
+    def play(self, job: Job) -> None:
+        """Plays one leased game and delivers its result (or its failure)."""
+        names = " vs ".join(p.name for p in job.players)
+        self.say(f"game {job.id} (round {job.round}): {names}")
+        stop = threading.Event()
+        heart = threading.Thread(target=self._heartbeat, args=(job, stop), daemon=True)
         heart.start()
         try:
-            with tempfile.TemporaryDirectory(prefix="arbiter-worker-") as logs:
-                record, stderr = self._play(job, logs)
-            payload = {"lease": lease, "record": record, "logs": stderr}
-            response = self.client.post(f"/api/worker/games/{game_id}/result", json=payload)
-            if response.status_code == 409:
-                print(
-                    f"arbiter worker: game {game_id}: {response.json()['error']}", file=sys.stderr
-                )
-            else:
-                _raise_for(response)
-                self.played += 1
-        except BaseException:
-            with contextlib.suppress(httpx.HTTPError):
-                self.client.post(f"/api/worker/games/{game_id}/release", json={"lease": lease})
+            try:
+                folders = [self.program(seat, p) for seat, p in enumerate(job.players)]
+                with tempfile.TemporaryDirectory(prefix="arbiter-worker-") as logs:
+                    record, stderr = self._play(job, folders, logs)
+            except Revoked:
+                raise
+            except ArbiterError as e:
+                culprit = e.culprit if isinstance(e, Unplayable) else None
+                self._fail(job, culprit, str(e))
+                return
+            path = self._spool(job, record, stderr)
+        except KeyboardInterrupt:
+            if not self.revoked and self._verified:
+                with contextlib.suppress(httpx.HTTPError):
+                    self.client.post(
+                        f"/api/worker/games/{job.id}/release",
+                        json={"lease": job.lease},
+                        headers=self._headers(),
+                        timeout=5,
+                    )
             raise
         finally:
-            beating.set()
+            stop.set()
             heart.join()
+        self._deliver(path)
 
-    def _play(self, job: dict[str, Any], logs: str) -> tuple[str, list[str]]:
-        spec = find_game(job["game"])
+    def _fail(self, job: Job, culprit: int | None, why: str) -> None:
+        body = FailureBody(lease=job.lease, reason=why[:2000], culprit=culprit)
+        response = self.call("POST", f"/api/worker/games/{job.id}/failure", body.model_dump())
+        state = response.json().get("state") if response.status_code == 200 else None
+        self.say(f"game {job.id}: could not be played: {why} (the game is {state or 'not ours'})")
+
+    def _play(self, job: Job, folders: list[Path], logs: str) -> tuple[GameRecord, list[str]]:
+        spec = find_game(job.game)
         agents = []
-        for player in job["players"]:
-            folder = self.program(player["version"], player["sha256"])
-            command = fill(job["runs"][player["language"]])
-            program = Program.from_command(command, cwd=str(folder), name=player["name"])
-            agents.append(AgentSpec(player["name"], program=program))
-        watch = contest_supervision(spec.name, job["memory_mb"], self.isolation, job["disk_mb"])
-        supervision = replace(watch, log_dir=logs)
+        for player, folder in zip(job.players, folders, strict=True):
+            command = fill(job.runs[player.language])
+            program = Program.from_command(command, cwd=str(folder), name=player.name)
+            agents.append(AgentSpec(player.name, program=program))
+        watch = contest_supervision(spec.name, job.memory_mb, self.isolation, job.disk_mb)
         record = play_job(
             GameJob(
                 spec.name,
                 (agents[0], agents[1]),
-                job["time_control"],
-                job["seed"],
-                job["number"],
-                supervision=supervision,
-                start=job["start"],
+                job.time_control,
+                job.seed,
+                job.number,
+                supervision=replace(watch, log_dir=logs),
+                start=job.start,
             )
         )
-        folder = Path(game_dir(logs, job["number"]))
+        folder = Path(game_dir(logs, job.number))
         stderr = []
         for seat in (1, 2):
             found = sorted(folder.glob(f"{seat}-*.log"))
-            stderr.append(found[0].read_text(errors="replace")[-(256 << 10) :] if found else "")
-        return record.to_json(), stderr
+            stderr.append(found[0].read_text(errors="replace")[-MAX_LOG:] if found else "")
+        return record, stderr
 
-    def program(self, version: int, sha256: str) -> Path:
-        """The built program of ``version``, fetched once and kept in the cache."""
-        folder = self.cache / f"{version}-{sha256[:16]}"
+    # -- results on disk until the server has them -------------------------------------
+
+    def _spool(self, job: Job, record: GameRecord, stderr: list[str]) -> Path:
+        """Writes a finished game's result to the spool (atomically, private)."""
+        self.spool.mkdir(mode=0o700, parents=True, exist_ok=True)
+        body = ResultBody(lease=job.lease, record=record.to_json(), logs=(stderr[0], stderr[1]))
+        data = {"game": job.id, "summary": _summary(record), **body.model_dump()}
+        path = self.spool / f"{job.id}-{job.lease[:16]}.json"
+        fd, partial = tempfile.mkstemp(dir=self.spool, prefix=".")
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f)
+        os.replace(partial, path)
+        return path
+
+    def _deliver(self, path: Path) -> None:
+        """Sends a spooled result until the server answers for it, then forgets it."""
+        data = json.loads(path.read_text())
+        body = {k: data[k] for k in ("lease", "record", "logs")}
+        response = self.call("POST", f"/api/worker/games/{data['game']}/result", body)
+        if response.status_code == 200:
+            self.played += 1
+            self.say(f"game {data['game']}: {data['summary']}: stored")
+        else:
+            self.say(f"game {data['game']}: not stored: {_error(response)}")
+        path.unlink(missing_ok=True)
+
+    def deliver_spooled(self) -> int:
+        """Delivers what an earlier run of this worker finished but did not deliver;
+        returns how many results it found."""
+        found = sorted(self.spool.glob("*.json")) if self.spool.is_dir() else []
+        for path in found:
+            try:
+                self._deliver(path)
+            except (ValueError, KeyError, OSError) as e:
+                self.say(f"a spooled result {path.name} is unreadable ({e}): dropped")
+                path.unlink(missing_ok=True)
+        return len(found)
+
+    # -- programs ----------------------------------------------------------------------
+
+    def program(self, seat: int, player: Player) -> Path:
+        """The unpacked program of a job's seat, fetched once and kept in the cache.
+
+        :raises Unplayable: for a program with no archive, too large, whose download
+            does not match its hash, or that does not unpack.
+        """
+        sha, size = player.program, player.size
+        if sha is None or size is None:
+            raise Unplayable(f"version {player.version} has no packed program")
+        if size > MAX_PROGRAM:
+            raise Unplayable(
+                f"the program of {player.name} is {size >> 20} MB, over the worker's "
+                f"{MAX_PROGRAM >> 20} MB",
+                seat,
+            )
+        folder = self.cache / "programs" / sha
         if folder.is_dir():
             return folder
-        response = self.client.get(f"/api/worker/programs/{version}")
-        _raise_for(response)
-        if len(response.content) > MAX_PROGRAM:
-            raise ArbiterError(f"program {version} is over {MAX_PROGRAM >> 20} MB")
-        partial = Path(tempfile.mkdtemp(prefix=f".{version}-", dir=self.cache))
-        with tarfile.open(fileobj=io.BytesIO(response.content), mode="r:gz") as archive:
-            archive.extractall(partial, filter="data")
-        partial.chmod(0o755)
-        with contextlib.suppress(OSError):  # another worker of this machine was first
-            partial.rename(folder)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        fd, partial_name = tempfile.mkstemp(prefix=f".{sha[:16]}-", dir=folder.parent)
+        os.close(fd)
+        partial = Path(partial_name)
+        try:
+            self._retrying(lambda: self._download(player.version, size, partial))
+            if file_sha256(partial) != sha:
+                raise Unplayable(f"the program of {player.name} does not match its hash")
+            unpacked = Path(tempfile.mkdtemp(prefix=f".{sha[:16]}-", dir=folder.parent))
+            try:
+                unpack(partial, unpacked)
+            except ProgramError as e:
+                raise Unplayable(f"the program of {player.name}: {e}", seat) from None
+            with contextlib.suppress(OSError):  # another worker of this machine was first
+                unpacked.rename(folder)
+        finally:
+            partial.unlink(missing_ok=True)
         return folder
 
-    def _heartbeat(self, game_id: int, lease: str, seconds: float, stop: threading.Event) -> None:
-        while not stop.wait(max(1.0, seconds / 3)):
-            with contextlib.suppress(httpx.HTTPError):
-                self.client.post(f"/api/worker/games/{game_id}/heartbeat", json={"lease": lease})
+    def _download(self, version: int, size: int, target: Path) -> None:
+        """Streams a program archive into ``target``, no more than ``size`` bytes.
+
+        :raises Unplayable: if the server has none or sends more than ``size``.
+        """
+        path = f"/api/worker/programs/{version}"
+        with (
+            self.client.stream("GET", path, headers=self._headers()) as response,
+            target.open("wb") as f,
+        ):
+            if response.status_code == 401:
+                raise Revoked(f"the server refused this worker's token: {response.status_code}")
+            if response.status_code in (502, 503, 504):
+                raise _Away(f"{self.url} answered {response.status_code}")
+            if response.status_code != 200:
+                response.read()
+                raise Unplayable(f"program of version {version}: {_error(response)}")
+            got = 0
+            for chunk in response.iter_bytes():
+                got += len(chunk)
+                if got > size:
+                    raise Unplayable(f"the program of version {version} is over its {size} bytes")
+                f.write(chunk)
+
+    # -- the lease ---------------------------------------------------------------------
+
+    def _heartbeat(self, job: Job, stop: threading.Event) -> None:
+        """Renews the lease every third of it; ends the worker if its token is
+        refused. Each beat is one try: a server away misses a beat, not the game."""
+        while not stop.wait(max(1.0, job.lease_seconds / 3)):
+            try:
+                if not self._verified:
+                    self._verify()
+                response = self.client.post(
+                    f"/api/worker/games/{job.id}/heartbeat",
+                    json={"lease": job.lease},
+                    headers=self._headers(),
+                )
+            except (httpx.TransportError, _Away):
+                self._verified = False
+                continue
+            if response.status_code == 401:
+                self.revoked = f"the server refused this worker's token: {_error(response)}"
+                os.kill(os.getpid(), signal.SIGINT)  # stops the game under way
+                return
 
 
-def _raise_for(response: httpx.Response) -> None:
-    if response.status_code >= 400:
-        try:
-            why = response.json().get("error", response.text)
-        except ValueError:
-            why = response.text[:200]
-        raise ArbiterError(f"the server refused ({response.status_code}): {why}")
+def _summary(record: GameRecord) -> str:
+    result = record.outcome.result()
+    return f"{result} by {record.reason}, {len(record.moves)} plies"
+
+
+def _error(response: httpx.Response) -> str:
+    try:
+        data = response.json()
+        return str(data.get("error", data)) if isinstance(data, dict) else str(data)
+    except ValueError:
+        return response.text[:200] or f"status {response.status_code}"
+
+
+def _code(response: httpx.Response) -> str:
+    try:
+        data = response.json()
+    except ValueError:
+        return ""
+    return str(data.get("code", "")) if isinstance(data, dict) else ""
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:64]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,16 +468,26 @@ def main(argv: list[str] | None = None) -> int:
         help="the worker's token (or ARBITER_WORKER_TOKEN)",
     )
     parser.add_argument("--name", default="", help="the name the server shows")
-    parser.add_argument("--cache", default=None, help="where programs are kept")
+    parser.add_argument("--cache", default=None, help="where programs and results are kept")
     parser.add_argument("--isolation", default="auto")
     parser.add_argument("--games", type=int, default=None, help="stop after this many")
+    parser.add_argument(
+        "--away-max", type=float, default=AWAY_MAX, help="longest wait between tries (s)"
+    )
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("a worker needs its token: --token or ARBITER_WORKER_TOKEN")
     cache = Path(args.cache or Path(tempfile.gettempdir()) / f"arbiter-worker-{os.getuid()}")
     cache.mkdir(parents=True, exist_ok=True, mode=0o700)
     interrupt_on_termination()
-    worker = Worker(args.url, args.token, cache, isolation=args.isolation, name=args.name)
+    worker = Worker(
+        args.url,
+        args.token,
+        cache,
+        isolation=args.isolation,
+        name=args.name,
+        away_max=args.away_max,
+    )
     try:
         worker.run(args.games)
     except KeyboardInterrupt:

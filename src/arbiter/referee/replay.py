@@ -72,6 +72,10 @@ def _check(
                 f"but its {len(record.moves)} moves give {out.result()} by {out.reason}"
             )
         verified = out
+    elif record.reason is Reason.FORFEIT:
+        if record.moves or record.winner is None:
+            raise RecordError("a forfeit is a game settled unplayed: a winner and no moves")
+        verified = record.outcome
     elif record.reason.is_fault and record.reason is not Reason.ADJUDICATED:
         # an adjudication comes from the moves and the clock, so it must appear above
         verified = _check_fault(spec, game, s, record)

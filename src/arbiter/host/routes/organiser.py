@@ -1,0 +1,176 @@
+"""The organiser's page and actions: rounds, pause and freeze, entrants (disqualify,
+reinstate, end their sessions), invitations, workers (revoke a token), games set
+aside (queue one again) and the export."""
+
+# no ``from __future__ import annotations``: FastAPI reads the annotations at run time
+import io
+import json
+import tarfile
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from arbiter.errors import ArbiterError
+from arbiter.host import queue, sessions, settle, workers
+from arbiter.host.accounts import invite
+from arbiter.host.deps import Checked, DbSession, Host, Hosting, Organiser, Refused, page
+from arbiter.host.models import Account, Game, Round, Setting, Worker
+from arbiter.host.rounds import RoundError, finish_round_if_done, make_round, rerun_round
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/organiser", response_class=HTMLResponse)
+def organiser_page(request: Request, who: Organiser, host: Host, s: DbSession) -> HTMLResponse:
+    machines = list(s.scalars(select(Worker).order_by(Worker.name)))
+    playing: dict[str, list[int]] = {}
+    for name, game_id in s.execute(select(Game.worker, Game.id).where(Game.state == "leased")):
+        if name is not None:
+            playing.setdefault(name, []).append(game_id)
+    played = dict(
+        s.execute(
+            select(Game.worker, func.count(Game.id))
+            .where(Game.state == "done", Game.worker.is_not(None))
+            .group_by(Game.worker)
+        ).all()
+    )
+    return page(
+        request,
+        host,
+        "organiser.html",
+        who,
+        rounds=list(s.scalars(select(Round).order_by(Round.number))),
+        accounts=list(s.scalars(select(Account).where(Account.role == "contestant"))),
+        workers=[(w, playing.get(w.name, []), played.get(w.name, 0)) for w in machines],
+        set_aside=list(s.scalars(select(Game).where(Game.state == "void").order_by(Game.id))),
+        paused=queue.paused(s),
+        frozen=s.get(Setting, "frozen") is not None,
+        invitation=request.query_params.get("invitation", ""),
+    )
+
+
+@router.post("/organiser/rounds", dependencies=[Checked])
+def new_round(who: Organiser, host: Host, s: DbSession) -> Response:
+    try:
+        make_round(s, host.config)
+    except RoundError as e:
+        raise Refused(409, str(e)) from None
+    host.service.news.announce()
+    return RedirectResponse("/organiser", status_code=303)
+
+
+@router.post("/organiser/{action}", dependencies=[Checked])
+def organiser_action(
+    action: str,
+    who: Organiser,
+    host: Host,
+    s: DbSession,
+    name: Annotated[str, Form(max_length=64)] = "",
+) -> Response:
+    if action == "invite":
+        code = invite(s)
+        s.commit()
+        return RedirectResponse(f"/organiser?invitation={code}", status_code=303)
+    act = ACTIONS.get(action)
+    if act is None:
+        raise Refused(404, f"no action {action!r}")
+    try:
+        act(host, s, name)
+    except (RoundError, ArbiterError) as e:
+        raise Refused(409, str(e)) from None
+    s.commit()
+    host.service.news.announce()
+    return RedirectResponse("/organiser", status_code=303)
+
+
+def _pause(host: Hosting, s: Session, name: str) -> None:
+    s.merge(Setting(key="paused", value="1"))
+
+
+def _resume(host: Hosting, s: Session, name: str) -> None:
+    if (setting := s.get(Setting, "paused")) is not None:
+        s.delete(setting)
+
+
+def _freeze(host: Hosting, s: Session, name: str) -> None:
+    s.merge(Setting(key="frozen", value=json.dumps(host.board.data())))
+
+
+def _unfreeze(host: Hosting, s: Session, name: str) -> None:
+    if (setting := s.get(Setting, "frozen")) is not None:
+        s.delete(setting)
+
+
+def _contestant(s: Session, name: str) -> Account:
+    account = s.scalar(select(Account).where(Account.name == name))
+    if account is None or account.role != "contestant":
+        raise Refused(404, f"no contestant {name!r}")
+    return account
+
+
+def _disqualify(host: Hosting, s: Session, name: str) -> None:
+    """Out of the contest at once: signed out, its unplayed games forfeited."""
+    account = _contestant(s, name)
+    account.disqualified = True
+    sessions.end_all(s, account.id)
+    for round_id in settle.disqualify(s, host.config, account.id):
+        s.flush()
+        finish_round_if_done(s, round_id)
+
+
+def _reinstate(host: Hosting, s: Session, name: str) -> None:
+    _contestant(s, name).disqualified = False
+
+
+def _end_sessions(host: Hosting, s: Session, name: str) -> None:
+    sessions.end_all(s, _contestant(s, name).id)
+
+
+def _rerun(host: Hosting, s: Session, name: str) -> None:
+    rerun_round(s, int(name) if name.isdigit() else -1)
+
+
+def _revoke(host: Hosting, s: Session, name: str) -> None:
+    workers.revoke(s, name)
+
+
+def _requeue(host: Hosting, s: Session, name: str) -> None:
+    if not settle.requeue(s, int(name) if name.isdigit() else -1):
+        raise Refused(409, f"game {name} is not a void game of the latest round")
+
+
+ACTIONS = {
+    "pause": _pause,
+    "resume": _resume,
+    "freeze": _freeze,
+    "unfreeze": _unfreeze,
+    "disqualify": _disqualify,
+    "reinstate": _reinstate,
+    "end-sessions": _end_sessions,
+    "rerun": _rerun,
+    "revoke": _revoke,
+    "requeue": _requeue,
+}
+"""Each organiser action by its name in ``/organiser/NAME``; each takes the form's
+``name`` (a contestant, a worker, a round or a game number)."""
+
+
+@router.get("/organiser/export")
+def export(who: Organiser, host: Host, s: DbSession) -> Response:
+    """Every finished game's record (JSON lines) and the standings, as one tar.gz."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        records = "".join(
+            g.record + "\n"
+            for g in s.scalars(select(Game).where(Game.state == "done").order_by(Game.id))
+        ).encode()
+        table = json.dumps(host.board.data(), indent=1).encode()
+        for name, data in (("games.jsonl", records), ("standings.json", table)):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    headers = {"Content-Disposition": 'attachment; filename="contest.tar.gz"'}
+    return Response(buffer.getvalue(), media_type="application/gzip", headers=headers)

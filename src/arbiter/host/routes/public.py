@@ -1,0 +1,165 @@
+"""What anyone may see: the standings (a page, JSON and a live event stream), each
+contestant's page, the games and their replays, the starter kits, and the contest's
+identity (which workers check before they send their token)."""
+
+# no ``from __future__ import annotations``: FastAPI reads the annotations at run time
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
+from sqlalchemy import select
+
+from arbiter.games import find_game
+from arbiter.host import access
+from arbiter.host.deps import DbSession, Host, Refused, Viewer, page
+from arbiter.host.kits import kit_file, kits
+from arbiter.host.models import Account, Game, Version
+from arbiter.host.plot import rating_svg
+from arbiter.host.wire import ContestInfo
+from arbiter.host.workers import contest_id
+from arbiter.record import GameRecord
+from arbiter.web.replays import replay_json
+
+from . import STATIC
+
+HEARTBEAT = 15.0
+"""Seconds between two keep-alive comments on an idle event stream."""
+
+STREAMS_PER_CLIENT = 8
+"""The most event streams one address may hold open (a page holds one)."""
+
+router = APIRouter()
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def home(request: Request, who: Viewer, host: Host) -> HTMLResponse:
+    return page(request, host, "standings.html", who, **host.board.data())
+
+
+@router.get("/api/standings")
+def standings_json(host: Host) -> Response:
+    return Response(host.board.payload(), media_type="application/json")
+
+
+@router.get("/api/contest")
+def contest_info(host: Host, s: DbSession) -> ContestInfo:
+    info = ContestInfo(id=contest_id(s), name=host.config.name, game=host.config.game)
+    s.commit()
+    return info
+
+
+@router.get("/api/events")
+async def events(request: Request, host: Host) -> StreamingResponse:
+    """Server-sent events: ``standings`` whenever a result, a round or a version
+    changes what the standings page shows; every stream shares one payload."""
+    address = request.client.host if request.client else "?"
+    if host.streams[address] >= STREAMS_PER_CLIENT:
+        raise Refused(429, f"at most {STREAMS_PER_CLIENT} live pages per address")
+    host.streams[address] += 1
+    news = host.service.news
+
+    async def stream() -> AsyncIterator[str]:
+        try:
+            seen = news.number
+            yield "retry: 2000\n\n"
+            while not await request.is_disconnected():
+                number = await news.wait(seen, HEARTBEAT)
+                if number == seen:
+                    yield ": keep-alive\n\n"
+                    continue
+                seen = number
+                payload = host.board.cached() or await asyncio.to_thread(host.board.payload)
+                yield f"event: standings\ndata: {payload}\n\n"
+        finally:
+            host.streams[address] -= 1
+            if host.streams[address] <= 0:
+                del host.streams[address]
+
+    return StreamingResponse(stream(), media_type="text/event-stream")
+
+
+@router.get("/contestants/{name}", response_class=HTMLResponse, include_in_schema=False)
+def contestant(request: Request, name: str, who: Viewer, host: Host, s: DbSession) -> HTMLResponse:
+    account = s.scalar(select(Account).where(Account.name == name))
+    if account is None or account.role != "contestant":
+        raise Refused(404, f"no contestant {name!r}")
+    versions = list(
+        s.scalars(select(Version).where(Version.account_id == account.id).order_by(Version.number))
+    )
+    mine = {v.id for v in versions}
+    games = list(
+        s.scalars(
+            select(Game)
+            .where(Game.state == "done", Game.first_id.in_(mine) | Game.second_id.in_(mine))
+            .order_by(Game.id.desc())
+            .limit(200)
+        )
+    )
+    return page(
+        request,
+        host,
+        "contestant.html",
+        who,
+        account=account,
+        versions=versions,
+        games=games,
+        rating=rating_svg(host.board.history(account.name)),
+        owner=who is not None and (who.id == account.id or access.is_organiser(who)),
+    )
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+def game_page(game_id: int) -> FileResponse:
+    return FileResponse(STATIC / "replay.html")
+
+
+@router.get("/api/contest/games/{game_id}")
+def game_json(game_id: int, who: Viewer, s: DbSession) -> dict[str, Any]:
+    game = s.get(Game, game_id)
+    if game is None or game.state != "done":
+        raise Refused(404, f"no finished game {game_id}")
+    data = replay_json(GameRecord.from_json(game.record))
+    data["logs"] = [
+        f"/games/{game_id}/logs/{seat + 1}" if visible else None
+        for seat, visible in enumerate(access.logs_visible(who, game))
+    ]
+    return data
+
+
+@router.get("/api/games/{game}/board")
+def board(game: str, host: Host) -> dict[str, Any]:
+    if game != host.config.game:
+        raise Refused(404, f"this contest plays {host.config.game}")
+    return find_game(game).board_view().layout.to_json()
+
+
+@router.get("/games/{game_id}/logs/{seat}", response_class=PlainTextResponse)
+def game_log(game_id: int, seat: int, who: Viewer, s: DbSession) -> str:
+    game = s.get(Game, game_id)
+    if game is None or seat not in (1, 2):
+        raise Refused(404, "no such log")
+    try:
+        return access.game_log(who, game, seat - 1)
+    except access.Hidden:
+        raise Refused(404, "no such log") from None
+
+
+@router.get("/kits", response_class=HTMLResponse, include_in_schema=False)
+def kits_page(request: Request, who: Viewer, host: Host) -> HTMLResponse:
+    return page(request, host, "kits.html", who, kits=kits(host.config.game))
+
+
+@router.get("/kits/{language}/{name}")
+def kit_download(language: str, name: str, host: Host) -> FileResponse:
+    path = kit_file(host.config.game, language, name)
+    if path is None:
+        raise Refused(404, f"no starter kit file {language}/{name}")
+    return FileResponse(path, filename=name, media_type="text/plain")

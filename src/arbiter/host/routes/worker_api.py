@@ -1,0 +1,126 @@
+"""The worker API: machines that play the contest's games lease them, renew their
+lease while they play, send each result (or say why they could not play), and fetch
+the packed programs. Every call but ``/api/contest`` carries the worker's token and
+its process id (:mod:`arbiter.host.workers`); messages are :mod:`arbiter.host.wire`'s."""
+
+# no ``from __future__ import annotations``: FastAPI reads the annotations at run time
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import FileResponse, Response
+from sqlalchemy.orm import Session
+
+from arbiter.host import queue, settle, workers
+from arbiter.host.deps import DbSession, Host, Hosting, Refused
+from arbiter.host.models import Game, Version, Worker
+from arbiter.host.programs import archive_path, store_of
+from arbiter.host.rounds import finish_round_if_done
+from arbiter.host.wire import (
+    INSTANCE_HEADER,
+    FailureBody,
+    Job,
+    LeaseBody,
+    LeaseRequest,
+    ResultBody,
+    Stored,
+)
+
+router = APIRouter(prefix="/api/worker")
+
+
+def worker(request: Request, host: Host, s: DbSession) -> Worker:
+    """The worker calling, by its token and process (recorded and committed).
+
+    :raises Refused: 401 for a missing, unknown or revoked token; 409 (code
+        ``token-in-use``) while another process uses it.
+    """
+    token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+    instance = request.headers.get(INSTANCE_HEADER, "")[:64]
+    try:
+        found = workers.claim(s, token, instance, host.config.lease_seconds)
+    except workers.TokenRefused as e:
+        code = "token-in-use" if e.status == 409 else "token-refused"
+        raise Refused(e.status, str(e), code) from None
+    s.commit()
+    return found
+
+
+WorkerAuth = Annotated[Worker, Depends(worker)]
+
+
+@router.post("/lease", response_model=None)
+def lease(body: LeaseRequest, w: WorkerAuth, host: Host, s: DbSession) -> Job | Response:
+    config = host.config
+    got = queue.lease(s, w.name, config.lease_seconds, config.max_attempts)
+    if got is None:
+        return Response(status_code=204)
+    job = queue.job(s, got.game_id, host.job)
+    return Job(**job, lease=got.token)
+
+
+@router.post("/games/{game_id}/heartbeat")
+def heartbeat(game_id: int, body: LeaseBody, w: WorkerAuth, host: Host, s: DbSession) -> Stored:
+    if not queue.renew(s, game_id, body.lease, host.config.lease_seconds):
+        raise Refused(409, "the lease is not this worker's", "lease-lost")
+    return Stored(state="leased")
+
+
+@router.post("/games/{game_id}/release")
+def release(game_id: int, body: LeaseBody, w: WorkerAuth, s: DbSession) -> Stored:
+    released = queue.release(s, game_id, body.lease)
+    return Stored(state="queued" if released else "unknown")
+
+
+@router.post("/games/{game_id}/result")
+def result(game_id: int, body: ResultBody, w: WorkerAuth, host: Host, s: DbSession) -> Stored:
+    config = host.config
+    try:
+        queue.finish(s, game_id, body.lease, body.record, body.logs, (config.game, config.clock))
+    except queue.ResultError as e:
+        raise Refused(409, str(e), "result-refused") from None
+    _after(host, s, game_id)
+    return Stored(state="done")
+
+
+@router.post("/games/{game_id}/failure")
+def failure(game_id: int, body: FailureBody, w: WorkerAuth, host: Host, s: DbSession) -> Stored:
+    """A worker that could not play its game: the game goes back in the queue, or is
+    settled once it has failed on ``max_failures`` workers."""
+    config = host.config
+    state = settle.fail(
+        s, config, game_id, body.lease, body.culprit, body.reason, config.max_failures
+    )
+    if state is None:
+        raise Refused(409, "the lease is not this worker's", "lease-lost")
+    if state != "queued":
+        _after(host, s, game_id)
+    return Stored(state=state)
+
+
+def _after(host: Hosting, s: Session, game_id: int) -> None:
+    """A game stored or settled: its round may be over (on a ladder, the next
+    placements follow), and pages have news."""
+    game = s.get(Game, game_id)
+    if game is not None and finish_round_if_done(s, game.round_id):
+        host.service.ladder_step()
+    host.service.news.announce()
+
+
+@router.post("/goodbye")
+def goodbye(request: Request, w: WorkerAuth, s: DbSession) -> Stored:
+    """A worker process stopping: its token is free for the next process at once."""
+    workers.goodbye(s, w, request.headers.get(INSTANCE_HEADER, ""))
+    s.commit()
+    return Stored(state="gone")
+
+
+@router.get("/programs/{version_id}")
+def program(version_id: int, w: WorkerAuth, host: Host, s: DbSession) -> FileResponse:
+    """A version's packed program, streamed from its file."""
+    version = s.get(Version, version_id)
+    if version is None or version.state != "accepted" or version.program_sha256 is None:
+        raise Refused(404, f"no packed program of version {version_id}")
+    path = archive_path(store_of(host.config.folder), version.program_sha256)
+    if not path.is_file():
+        raise Refused(404, f"the program of version {version_id} is missing from the store")
+    return FileResponse(path, media_type="application/gzip")

@@ -1,0 +1,179 @@
+"""Games a round cannot wait for: settled without being played, so one broken
+program, one broken machine or one disqualification never holds up a contest.
+
+- A game workers report they cannot play (:func:`fail`) goes back in the queue until
+  ``max_failures`` workers have failed it; then it is **forfeited** by the seat whose
+  program made it fail (it could not be fetched, was too large, did not unpack), or,
+  when no program was to blame, made **void**.
+- A game whose lease runs out ``max_attempts`` times (its workers die or vanish while
+  playing it) is made void (:func:`void_abandoned`).
+- Disqualifying an entrant forfeits its unplayed games at once (:func:`disqualify`).
+
+A forfeit is stored as a record with no moves, the culprit losing by
+:attr:`Reason.FORFEIT` and the contest's score for that loss, so standings, ratings
+and exports count it like any game. A void game counts for nobody; the organiser sees
+it and may queue it again (:func:`requeue`).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from arbiter.errors import Reason
+from arbiter.game import Outcome
+from arbiter.games import find_game
+from arbiter.host.config import ContestConfig
+from arbiter.host.models import Game, Round, Version, now
+from arbiter.record import GameRecord
+
+UNPLAYED = ("queued", "leased")
+
+
+def version_name(version: Version) -> str:
+    """How a version plays in records: ``NAME vNUMBER``."""
+    return f"{version.account.name} v{version.number}"
+
+
+def forfeit_record(config: ContestConfig, game: Game, loser: int, why: str) -> GameRecord:
+    """The record of ``game`` lost unplayed by seat ``loser`` (0 or 1) for ``why``."""
+    spec = find_game(config.game)
+    rules = spec.make({})
+    s = rules.initial() if game.start is None else spec.notation.parse_position(game.start)
+    out = Outcome(1 - loser, Reason.FORFEIT, why)
+    return GameRecord(
+        game=spec.name,
+        players=(version_name(game.first), version_name(game.second)),
+        moves=(),
+        times=(),
+        winner=out.winner,
+        reason=out.reason,
+        detail=why,
+        time_control=config.clock,
+        seed=game.seed,
+        start=game.start,
+        date=datetime.now(UTC).isoformat(timespec="seconds"),
+        round=game.number,
+        score=spec.score(rules, s, out),
+    )
+
+
+def forfeit(session: Session, config: ContestConfig, game: Game, loser: int, why: str) -> None:
+    """Stores ``game`` as lost unplayed by seat ``loser`` (not committed)."""
+    record = forfeit_record(config, game, loser, why)
+    score = record.score
+    game.state = "done"
+    game.lease = game.lease_expires = None
+    game.winner = record.winner
+    game.reason = str(record.reason)
+    game.detail = why
+    game.plies = 0
+    game.points_first, game.points_second = score if score is not None else (None, None)
+    game.record = record.to_json()
+    game.finished = now()
+
+
+def void(game: Game, why: str) -> None:
+    """Sets ``game`` aside unplayed, counting for nobody (not committed)."""
+    game.state = "void"
+    game.lease = game.lease_expires = None
+    game.winner = None
+    game.reason = "void"
+    game.detail = why
+    game.finished = now()
+
+
+def fail(
+    session: Session,
+    config: ContestConfig,
+    game_id: int,
+    token: str,
+    culprit: int | None,
+    why: str,
+    max_failures: int,
+) -> str | None:
+    """A worker holding ``token`` could not play game ``game_id`` (``culprit``: the
+    seat whose program was at fault, if any). Returns the game's new state
+    (``queued``, ``done`` for a forfeit, or ``void``; committed), or None if the lease
+    is not the worker's."""
+    game = session.get(Game, game_id)
+    if game is None or game.state != "leased" or game.lease != token:
+        return None
+    game.failures += 1
+    detail = f"could not be played on {game.failures} workers: {why}"
+    if game.failures < max_failures:
+        game.state = "queued"
+        game.lease = game.worker = game.lease_expires = None
+        game.detail = detail
+    elif culprit in (0, 1):
+        forfeit(session, config, game, culprit, detail)
+    else:
+        void(game, detail)
+    session.commit()
+    return game.state
+
+
+def void_abandoned(session: Session, max_attempts: int) -> int:
+    """Makes void every game whose lease ran out for the ``max_attempts``-th time (its
+    workers keep dying on it); returns how many (committed)."""
+    done = session.execute(
+        update(Game)
+        .where(
+            Game.state == "leased",
+            Game.lease_expires < now(),
+            Game.attempts >= max_attempts,
+        )
+        .values(
+            state="void",
+            lease=None,
+            lease_expires=None,
+            reason="void",
+            detail=f"its workers stopped answering {max_attempts} times while playing it",
+            finished=now(),
+        )
+    )
+    session.commit()
+    return int(getattr(done, "rowcount", 0) or 0)
+
+
+def disqualify(session: Session, config: ContestConfig, account_id: int) -> set[int]:
+    """Forfeits every unplayed game of a round under way that account ``account_id``
+    plays in (void where both seats are its own); returns the rounds they are in
+    (not committed). A worker still playing one has its result refused: its lease is
+    gone."""
+    games = session.scalars(
+        select(Game)
+        .join(Round, Round.id == Game.round_id)
+        .where(Round.state == "playing", Game.state.in_(UNPLAYED))
+    )
+    rounds = set()
+    why = "disqualified by the organiser"
+    for game in games:
+        out = [game.first.account_id == account_id, game.second.account_id == account_id]
+        if not any(out):
+            continue
+        if all(out):
+            void(game, why)
+        else:
+            forfeit(session, config, game, out.index(True), why)
+        rounds.add(game.round_id)
+    return rounds
+
+
+def requeue(session: Session, game_id: int) -> bool:
+    """Puts a void game of the latest round back in the queue (and its round back in
+    play; not committed); False if the game is not one (an earlier round's results
+    paired the rounds after it)."""
+    game = session.get(Game, game_id)
+    latest = session.scalar(select(func.max(Round.number)))
+    if game is None or game.state != "void" or game.round.number != latest:
+        return False
+    game.state = "queued"
+    game.reason = game.detail = ""
+    game.finished = None
+    game.failures = game.attempts = 0
+    game.round.state = "playing"
+    game.round.finished = None
+    return True

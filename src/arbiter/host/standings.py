@@ -1,0 +1,159 @@
+"""The public standings and each entrant's rating history, computed once for each
+change and shared by every page and event stream that shows them.
+
+Standings change only with news (a result, a round, a version, the organiser's
+freeze), so :class:`Board` keeps the payload of the latest news, serialised once:
+a thousand open standings pages cost one computation per result, not a thousand.
+Ratings after each round change only when a round finishes (or is played again), so
+:class:`Board` fits them once per set of finished rounds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from arbiter.host.config import ContestConfig
+from arbiter.host.models import Account, Round, Setting
+from arbiter.host.rounds import RatingPoint, bye_points, rating_histories, standings_of
+
+
+def standings_data(session: Session, config: ContestConfig) -> dict[str, Any]:
+    """The standings as pages and ``/api/standings`` show them: rows sorted by game
+    points (Swiss byes credited), then rating; the rounds; whether frozen."""
+    frozen = session.get(Setting, "frozen")
+    if frozen is not None:
+        data: dict[str, Any] = json.loads(frozen.value)
+        data["frozen"] = True
+        return data
+    table = standings_of(session, config)
+    byes = bye_points(session)
+    ids = dict(session.execute(select(Account.name, Account.id)).all())
+    credited = [(line, byes.get(ids.get(line.name, -1), 0.0)) for line in table.lines]
+    credited.sort(key=lambda c: (-(c[0].points + c[1]), -c[0].rating.elo, c[0].name))
+    rows = [
+        _row(
+            line.name,
+            (line.games, line.wins, line.draws, line.losses),
+            line.points + extra,
+            extra,
+            line.contest_points,
+            line.rating.elo,
+            line.rating.error,
+        )
+        for line, extra in credited
+    ]
+    played = {line.name for line in table.lines}
+    for name, account_id in ids.items():  # a bye before a first game
+        if name not in played and account_id in byes:
+            rows.append(
+                _row(name, (0, 0, 0, 0), byes[account_id], byes[account_id], 0.0, 0.0, math.inf)
+            )
+    rows.sort(key=lambda r: -float(r["points"] or 0))  # stable: the ratings' order within
+    rounds = [
+        {"number": r.number, "kind": r.kind, "state": r.state}
+        for r in session.scalars(select(Round).order_by(Round.number))
+    ]
+    return {
+        "rows": rows,
+        "rounds": rounds,
+        "contest_scored": table.contest_scored,
+        "games": table.games,
+        "frozen": False,
+    }
+
+
+def _row(
+    name: str,
+    counts: tuple[int, int, int, int],
+    points: float,
+    byes: float,
+    contest_points: float,
+    elo: float,
+    error: float,
+) -> dict[str, Any]:
+    games, wins, draws, losses = counts
+    return {
+        "name": name,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "points": points,
+        "byes": byes,
+        "contest_points": contest_points,
+        "elo": round(elo),
+        "error": round(error) if math.isfinite(error) else None,
+    }
+
+
+class Board:
+    """The standings payload of the latest news and the rating histories of the
+    latest finished rounds, each computed once (under a lock) and shared.
+
+    ``session`` opens a database session; ``news`` reads the news counter."""
+
+    def __init__(
+        self,
+        config: ContestConfig,
+        session: Callable[[], Session],
+        news: Callable[[], int],
+    ) -> None:
+        self._config = config
+        self._session = session
+        self._news = news
+        self._lock = threading.Lock()
+        self._payload: tuple[int, dict[str, Any], str] | None = None
+        self._histories: tuple[object, dict[str, list[RatingPoint]]] | None = None
+        self.computed = 0
+        """How many times the standings were computed (a benchmark reads it)."""
+
+    def cached(self) -> str | None:
+        """The JSON of the standings if they are those of the latest news (no wait)."""
+        held = self._payload
+        return held[2] if held is not None and held[0] == self._news() else None
+
+    def data(self) -> dict[str, Any]:
+        """The standings of the latest news (a copy: the caller may change it)."""
+        return dict(self._current()[1])
+
+    def payload(self) -> str:
+        """The standings of the latest news as JSON text."""
+        return self._current()[2]
+
+    def _current(self) -> tuple[int, dict[str, Any], str]:
+        with self._lock:
+            number = self._news()
+            if self._payload is None or self._payload[0] != number:
+                with self._session() as session:
+                    data = standings_data(session, self._config)
+                self._payload = (number, data, json.dumps(data))
+                self.computed += 1
+            return self._payload
+
+    def history(self, name: str) -> list[RatingPoint]:
+        """``name``'s rating after each finished round it had played in by then."""
+        with self._lock, self._session() as session:
+            done = tuple(
+                (n, _stamp(f))
+                for n, f in session.execute(
+                    select(Round.number, Round.finished)
+                    .where(Round.state == "done")
+                    .order_by(Round.number)
+                )
+            )
+            if self._histories is None or self._histories[0] != done:
+                fitted = rating_histories(session, self._config, [n for n, _ in done])
+                self._histories = (done, fitted)
+            return list(self._histories[1].get(name, ()))
+
+
+def _stamp(moment: datetime | None) -> str:
+    return "" if moment is None else moment.isoformat()
