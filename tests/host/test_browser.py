@@ -15,11 +15,13 @@ tests run or fail, never skip.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.chromium import SHOTS, launch, skip_without_chromium
 from tests.host.conftest import POSTGRES, fresh_postgres
@@ -41,6 +43,11 @@ def person(browser: Any, url: str, *, phone: bool = False) -> Any:
     page = browser.new_context(viewport=size, base_url=url).new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
+    # the content security policy refuses nothing a page of the server needs
+    page.on(
+        "console",
+        lambda m: "Content Security Policy" in m.text and page.errors.append(m.text),
+    )
     return page
 
 
@@ -63,11 +70,7 @@ def upload(page: Any, path: Path, language: str) -> str:
     page.click("form[action='/versions'] button")
     page.wait_for_url("**/versions/*")
     # the page reloads itself while the version is built and checked
-    page.wait_for_function(
-        "['accepted', 'refused'].some(s => document.getElementById('state')"
-        ".textContent.startsWith(s))",
-        timeout=120_000,
-    )
+    expect(page.locator("#state")).to_have_text(re.compile("^(accepted|refused)"), timeout=120_000)
     return str(page.text_content("#state"))
 
 
@@ -123,15 +126,11 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
 
         # the standings open on a phone before the round, filled in by the server
         watcher.goto("/")
-        watcher.wait_for_function(  # the page fills its table when the standings arrive
-            "document.getElementById('standings').textContent.includes('no games yet')"
-        )
+        # the page fills its table when the standings arrive
+        expect(watcher.locator("#standings")).to_contain_text("no games yet")
         boss.goto("/organiser")
         boss.click("#new-round")
-        watcher.wait_for_function(
-            "document.getElementById('rounds').textContent.includes('round 1: done')",
-            timeout=120_000,
-        )
+        expect(watcher.locator("#rounds")).to_contain_text("round 1: done", timeout=120_000)
         rows = watcher.locator("#standings tbody tr")
         assert rows.count() == 2
         names = {rows.nth(i).locator("td").nth(1).text_content() for i in range(2)}
@@ -154,10 +153,8 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
         assert first.get_attribute("data-no") == "1." and first.locator("small.time").count()
         watcher.select_option("#pace", "250")
         watcher.click("#play")
-        watcher.wait_for_function(
-            "document.getElementById('status').textContent === "
-            "'after move 3 of ' + (document.querySelectorAll('#moves li').length)"
-        )
+        plies = watcher.locator("#moves li").count()
+        expect(watcher.locator("#status")).to_have_text(f"after move 3 of {plies}")
         watcher.click("#play")  # pause
         paused = watcher.text_content("#status")
         watcher.wait_for_timeout(600)

@@ -114,6 +114,7 @@ def create_app(
         return response
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/host-static", StaticFiles(directory=HERE / "static"), name="host-static")
     for router in (
         public.router,
         accounts.router,
