@@ -32,11 +32,60 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@contextlib.contextmanager
-def contest_server(folder: Path, contest_text: str) -> Iterator[tuple[str, int]]:
-    """Writes ``cup.toml`` in ``folder``, makes the organiser ``boss`` and runs the
-    server; yields its URL and process id. What the server printed is shown at the
-    end (with a failing test's output)."""
+class Server:
+    """``arbiter host`` on a fixed port of this machine, started, killed and started
+    again as a test asks; what it printed goes to ``server.log`` in its folder."""
+
+    def __init__(self, folder: Path, port: int) -> None:
+        self.folder = folder
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[str] | None = None
+        self._log = (folder / "server.log").open("a")
+
+    def start(self, timeout: float = 30) -> int:
+        """Starts the server and waits until it answers; returns its process id."""
+        env = dict(os.environ, ARBITER_PASSWORD=PASSWORD)
+        self.process = subprocess.Popen(
+            [*ARBITER, "host", str(self.folder / "cup.toml"), "--port", str(self.port)],
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if httpx.get(f"{self.url}/api/standings", timeout=2).status_code == 200:
+                    return self.process.pid
+            except httpx.HTTPError:
+                pass
+            assert self.process.poll() is None, (self.folder / "server.log").read_text()
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        """Stops the server's process group (``SIGKILL``: no clean-up of its own)."""
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.process = None
+
+    def close(self) -> None:
+        self.stop()
+        self._log.close()
+        print((self.folder / "server.log").read_text()[-5000:])
+
+
+def make_contest(folder: Path, contest_text: str) -> Path:
+    """Writes ``cup.toml`` in ``folder`` and makes the organiser ``boss``."""
     contest = folder / "cup.toml"
     contest.write_text(contest_text)
     env = dict(os.environ, ARBITER_PASSWORD=PASSWORD)
@@ -48,38 +97,33 @@ def contest_server(folder: Path, contest_text: str) -> Iterator[tuple[str, int]]
         timeout=60,
     )
     assert made.returncode == 0, made.stderr
-    port = free_port()
-    log = (folder / "server.log").open("w")
-    process = subprocess.Popen(
-        [*ARBITER, "host", str(contest), "--port", str(port)],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+    return contest
+
+
+def add_worker(folder: Path, name: str) -> str:
+    """Registers a worker machine ``name``; returns its token."""
+    made = subprocess.run(
+        [*ARBITER, "host", str(folder / "cup.toml"), "--add-worker", name],
+        capture_output=True,
         text=True,
-        start_new_session=True,
+        timeout=60,
     )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    assert made.returncode == 0, made.stderr
+    return made.stdout.strip()
+
+
+@contextlib.contextmanager
+def contest_server(folder: Path, contest_text: str) -> Iterator[tuple[str, int]]:
+    """Writes ``cup.toml`` in ``folder``, makes the organiser ``boss`` and runs the
+    server; yields its URL and process id. What the server printed is shown at the
+    end (with a failing test's output)."""
+    make_contest(folder, contest_text)
+    server = Server(folder, free_port())
     try:
-        while True:
-            try:
-                if httpx.get(f"{url}/api/standings", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None, (folder / "server.log").read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
-        yield url, process.pid
+        pid = server.start()
+        yield server.url, pid
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
-        print((folder / "server.log").read_text()[-5000:])
+        server.close()
 
 
 def csrf(client: httpx.Client, path: str = "/") -> str:

@@ -65,6 +65,14 @@ def lease(session: Session, worker: str, seconds: float, max_attempts: int = 5) 
     """The next waiting game, leased to ``worker`` for ``seconds`` (None: nothing to
     play, or the contest is paused); see :func:`expire` for ``max_attempts``."""
     expire(session, max_attempts)
+    # a worker plays one game at a time: asking again, it has lost the game it holds
+    # (the answer to its last ask never reached it), which goes back in the queue now
+    session.execute(
+        update(Game)
+        .where(Game.state == "leased", Game.worker == worker)
+        .values(state="queued", lease=None, worker=None, lease_expires=None)
+    )
+    session.commit()
     if paused(session):
         return None
     while True:

@@ -1,0 +1,212 @@
+"""Remote workers against a real server: one that outlives its server's crash and
+delivers the game it was playing, a build too large for the workers refused while
+the round goes on, one live process per token, and a revoked token ending its
+worker with one line."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.host.running import (
+    Server,
+    add_worker,
+    csrf,
+    free_port,
+    make_contest,
+    person,
+    settled,
+    upload,
+)
+
+KITS = Path(__file__).parents[2] / "src" / "arbiter" / "games" / "alquerque" / "kits"
+
+CONTEST = (
+    'name = "Worker Cup"\ngame = "alquerque"\n[format]\nkind = "swiss"\nrounds = 3\n'
+    "[limits]\nbuild_mb = 2\n[workers]\nlocal = 0\nlease_seconds = 60\n"
+)
+
+BALLAST = b"\n__attribute__((used)) static const char ballast[3 << 20] = {1};\n"
+"""Three megabytes of data a 60-byte line adds to a program's binary."""
+
+
+def wait_until(what: Callable[[], object], seconds: float, why: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not what():
+        assert time.monotonic() < deadline, why
+        time.sleep(0.2)
+
+
+class RemoteWorker:
+    """``arbiter worker`` run as on another machine, its lines kept in files."""
+
+    def __init__(self, folder: Path, url: str, token: str, name: str, cache: Path) -> None:
+        self.out = folder / f"{name}-{os.urandom(3).hex()}.out"
+        self.err = self.out.with_suffix(".err")
+        with self.out.open("w") as out, self.err.open("w") as err:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "arbiter.host.worker",
+                    url,
+                    "--token",
+                    token,
+                    "--name",
+                    name,
+                    "--cache",
+                    str(cache),
+                    "--away-max",
+                    "2",
+                ],
+                stdout=out,
+                stderr=err,
+                start_new_session=True,
+            )
+
+    def said(self) -> str:
+        return self.out.read_text()
+
+    def complained(self) -> str:
+        return self.err.read_text()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def contest(tmp_path: Path) -> Iterator[tuple[Server, Path]]:
+    """A contest with no local worker, and two entrants accepted."""
+    make_contest(tmp_path, CONTEST)
+    server = Server(tmp_path, free_port())
+    try:
+        server.start()
+        for name, kit in (("alice", "python/main.py"), ("bob", "c/main.c")):
+            client = person(server.url, name)
+            version = upload(client, Path(kit).name, (KITS / kit).read_bytes())
+            assert settled(client, version)["state"] == "accepted"
+        yield server, tmp_path
+    finally:
+        server.close()
+
+
+def start_round(url: str) -> None:
+    boss = person(url, "boss", register=False)
+    made = boss.post("/organiser/rounds", data={"csrf": csrf(boss, "/organiser")})
+    assert made.status_code == 303, made.text[:300]
+
+
+def round_done(database: Path, number: int) -> bool:
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        row = db.execute("SELECT state FROM rounds WHERE number = ?", (number,)).fetchone()
+    return row is not None and row[0] == "done"
+
+
+def test_a_worker_outlives_its_servers_crash_and_delivers_the_game_it_was_playing(
+    contest: tuple[Server, Path],
+) -> None:
+    server, folder = contest
+    database = folder / "cup.db"
+    # an upload whose build is larger than the contest lets workers fetch is refused
+    carol = person(server.url, "carol")
+    big = upload(carol, "main.c", (KITS / "c" / "main.c").read_bytes() + BALLAST)
+    report = settled(carol, big)
+    assert report["state"] == "refused" and "build_mb" in report["reason"], report
+    assert not (folder / "cup-data" / "versions" / str(big) / "build").exists()
+
+    token = add_worker(folder, "lab")
+    worker = RemoteWorker(folder, server.url, token, "lab", folder / "cache")
+    try:
+        start_round(server.url)
+        # catch the worker mid-game: stop it, kill the server, let it finish the game
+        game_id = caught_mid_game(worker, database)
+        server.stop(signal.SIGKILL)
+        psutil.Process(worker.process.pid).resume()
+        wait_until(lambda: "server away" in worker.said(), 60, worker.said())
+        time.sleep(30)
+        server.start()
+        wait_until(lambda: round_done(database, 1), 120, worker.said())
+        with contextlib.closing(sqlite3.connect(database)) as db:
+            state, attempts = db.execute(
+                "SELECT state, attempts FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            games = db.execute("SELECT count(*) FROM games WHERE state = 'done'").fetchone()[0]
+        # stored once, under the lease it was played with: never played again
+        assert (state, attempts) == ("done", 1)
+        said = worker.said()
+        assert f"game {game_id}: " in said and "stored" in said and "server back" in said
+        # and it played on: the round's other game is its too
+        assert said.count(": stored") == games == 2
+        assert worker.process.poll() is None, worker.complained()
+        assert "Traceback" not in worker.complained()
+    finally:
+        worker.stop()
+
+
+def caught_mid_game(worker: RemoteWorker, database: Path, timeout: float = 60) -> int:
+    """Stops ``worker`` (not its game's programs) while it plays a game; returns the
+    game."""
+    process = psutil.Process(worker.process.pid)
+    deadline = time.monotonic() + timeout
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        while time.monotonic() < deadline:
+            row = db.execute("SELECT id, lease FROM games WHERE state = 'leased'").fetchone()
+            if row is not None and f"game {row[0]} (round" in worker.said():
+                for p in (process, *process.children(recursive=True)):
+                    with contextlib.suppress(psutil.Error):
+                        p.suspend()
+                still = db.execute("SELECT state, lease FROM games WHERE id = ?", (row[0],))
+                if still.fetchone() == ("leased", row[1]):
+                    for p in process.children(recursive=True):
+                        with contextlib.suppress(psutil.Error):
+                            p.resume()  # its game goes on; the worker itself waits
+                    return int(row[0])
+                for p in (process, *process.children(recursive=True)):
+                    with contextlib.suppress(psutil.Error):
+                        p.resume()
+            time.sleep(0.02)
+    raise AssertionError("no game was caught under way")
+
+
+def test_one_live_worker_per_token_and_a_revoked_token_ends_its_worker(
+    contest: tuple[Server, Path],
+) -> None:
+    server, folder = contest
+    token = add_worker(folder, "lab")
+    first = RemoteWorker(folder, server.url, token, "lab", folder / "cache-1")
+    second = None
+    try:
+        with contextlib.closing(sqlite3.connect(folder / "cup.db")) as db:
+            wait_until(
+                lambda: db.execute("SELECT instance FROM workers").fetchone()[0], 30, "no call"
+            )
+        second = RemoteWorker(folder, server.url, token, "lab", folder / "cache-2")
+        wait_until(lambda: "in use by another live worker" in second.said(), 30, second.said())
+        assert second.process.poll() is None  # it waits; it does not give up
+        boss = person(server.url, "boss", register=False)
+        done = boss.post(
+            "/organiser/revoke", data={"csrf": csrf(boss, "/organiser"), "name": "lab"}
+        )
+        assert done.status_code == 303, done.text[:300]
+        for worker in (first, second):
+            assert worker.process.wait(timeout=60) == 1
+            lines = worker.complained().strip().splitlines()
+            assert len(lines) == 1 and "revoked" in lines[0], lines
+        assert "revoked" in boss.get("/organiser").text
+    finally:
+        for worker in (first, second):
+            if worker is not None:
+                worker.stop()
