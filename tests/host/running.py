@@ -36,9 +36,10 @@ class Server:
     """``arbiter host`` on a fixed port of this machine, started, killed and started
     again as a test asks; what it printed goes to ``server.log`` in its folder."""
 
-    def __init__(self, folder: Path, port: int) -> None:
+    def __init__(self, folder: Path, port: int, *args: str) -> None:
         self.folder = folder
         self.port = port
+        self.args = args
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[str] | None = None
         self._log = (folder / "server.log").open("a")
@@ -47,7 +48,7 @@ class Server:
         """Starts the server and waits until it answers; returns its process id."""
         env = dict(os.environ, ARBITER_PASSWORD=PASSWORD)
         self.process = subprocess.Popen(
-            [*ARBITER, "host", str(self.folder / "cup.toml"), "--port", str(self.port)],
+            [*ARBITER, "host", str(self.folder / "cup.toml"), "--port", str(self.port), *self.args],
             env=env,
             stdout=self._log,
             stderr=subprocess.STDOUT,

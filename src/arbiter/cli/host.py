@@ -57,6 +57,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     from arbiter.host.accounts import AccountError, create, set_password
     from arbiter.host.config import load
     from arbiter.host.db import Database
+    from arbiter.host.storage import make_private
 
     config = load(args.contest)
     if args.workers is not None:
@@ -64,6 +65,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
         config = replace(config, local_workers=args.workers)
     db = Database(config.database)
+    make_private(config.folder, config.database)
     if args.organiser or args.add_worker:
         with db.session() as s:
             if args.add_worker:

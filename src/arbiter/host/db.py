@@ -20,6 +20,7 @@ from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arbiter.errors import ConfigError
+from arbiter.host.storage import private_file, sqlite_file
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -63,9 +64,10 @@ class Database:
 def _engine(url: str) -> Engine:
     options: dict[str, Any] = {"future": True, "pool_pre_ping": True}
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        path = sqlite_file(url)
+        if path is not None:  # made private before SQLite first writes to it
+            path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(path)
         options["connect_args"] = {"timeout": 30, "check_same_thread": False}
     engine = create_engine(url, **options)
     if engine.dialect.name == "sqlite":
