@@ -59,8 +59,18 @@ def test_an_invitation_code_is_needed_and_used_once(db: Database) -> None:
         accounts.register(s, "carol", PASSWORD, None, open_=True)
 
 
-def test_log_in_says_the_same_for_either_mistake_and_is_limited(db: Database) -> None:
-    log_in = LogIn(per_minute=5)
+class Clock:
+    """A clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_log_in_says_the_same_for_either_mistake(db: Database) -> None:
+    log_in = LogIn()
     with db.session() as s:
         accounts.create(s, "alice", PASSWORD)
         s.commit()
@@ -69,15 +79,39 @@ def test_log_in_says_the_same_for_either_mistake_and_is_limited(db: Database) ->
             with pytest.raises(AccountError) as caught:
                 log_in(s, name, password, "10.0.0.2")
             assert str(caught.value) == "wrong name or password"
-        for _ in range(3):
+
+
+def test_failed_log_ins_slow_their_address_more_each_time_and_never_lock_the_owner_out(
+    db: Database,
+) -> None:
+    clock = Clock()
+    log_in = LogIn(free=3, free_per_address=6, first=1.0, most=8.0, clock=clock)
+    with db.session() as s:
+        accounts.create(s, "boss", PASSWORD, role="organiser")
+        s.commit()
+        for _ in range(3):  # three free tries, then the address waits
             with pytest.raises(AccountError, match="wrong"):
-                log_in(s, "alice", "guess guess guess", "10.0.0.3")
-        # the name has used its five attempts: even the right password waits
-        with pytest.raises(AccountError, match="too many"):
-            log_in(s, "alice", PASSWORD, "10.0.0.4")
-        # and an address that tries many names is held too
-        for i in range(5):
+                log_in(s, "boss", "guess guess guess", "10.0.0.3")
+        with pytest.raises(AccountError, match="wait 1 s"):
+            log_in(s, "boss", PASSWORD, "10.0.0.3")  # even with the right password
+        # the owner, elsewhere, is not held by an attacker's failures
+        assert log_in(s, "boss", PASSWORD, "10.0.0.1").name == "boss"
+        # each further failure doubles the wait, up to the most
+        waits = []
+        for _ in range(5):
+            clock.now += 100
+            with pytest.raises(AccountError, match="wrong"):
+                log_in(s, "boss", "guess guess guess", "10.0.0.3")
+            with pytest.raises(AccountError, match="wait") as held:
+                log_in(s, "boss", "guess guess guess", "10.0.0.3")
+            waits.append(int(str(held.value).split("wait ")[1].split()[0]))
+        assert waits == [2, 4, 8, 8, 8]
+        # an address failing at many names waits for every name
+        for i in range(6):
             with pytest.raises(AccountError, match="wrong"):
                 log_in(s, f"user{i}", PASSWORD, "10.0.0.9")
-        with pytest.raises(AccountError, match="too many"):
-            log_in(s, "someone", PASSWORD, "10.0.0.9")
+        with pytest.raises(AccountError, match="wait"):
+            log_in(s, "boss", PASSWORD, "10.0.0.9")
+        # and an hour of quiet forgets it all
+        clock.now += 3601
+        assert log_in(s, "boss", PASSWORD, "10.0.0.3").name == "boss"

@@ -3,21 +3,24 @@ where the contest is open, or with an invitation code), and log-in.
 
 Passwords are hashed with Argon2id (argon2-cffi's defaults, RFC 9106's second
 recommended set); a hash made with weaker parameters is upgraded at the next log-in.
-Log-in attempts are limited per account name and per address (the ``limits``
-library's moving window), so a password cannot be guessed at speed, and a failed
-log-in says the same whether the name or the password was wrong.
+Failed log-ins slow the address that made them, with growing delays, per name and
+per address (:class:`LogIn`), so a password cannot be guessed at speed and nobody
+can lock another out; a failed log-in says the same whether the name or the
+password was wrong.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from limits import RateLimitItemPerMinute
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -131,31 +134,85 @@ def invite(session: Session) -> str:
     return code
 
 
-class LogIn:
-    """Log-in with attempts limited per name and per address."""
+@dataclass(slots=True)
+class _Failures:
+    count: int = 0
+    until: float = 0.0  # no attempt before this moment
+    last: float = 0.0
 
-    def __init__(self, per_minute: int = 10) -> None:
-        self.limit = RateLimitItemPerMinute(per_minute)
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+class LogIn:
+    """Log-in slowed, never locked: after ``free`` failed attempts at a name from one
+    address, that address waits before trying that name again, twice as long after
+    each further failure (``first`` seconds, then double, up to ``most``); an address
+    failing at many names (``free_per_address``) waits the same way for all of them.
+
+    A name is never held for every address, so nobody locks its owner out by failing
+    at it from elsewhere (a fixed window per name did: ten wrong passwords a minute,
+    each from a new address, kept the organiser out). Guessing stays slow: each
+    address gets a few tries per name, and each try costs an Argon2id hash. Failures
+    are forgotten after an hour of quiet.
+    """
+
+    def __init__(
+        self,
+        *,
+        free: int = 3,
+        free_per_address: int = 20,
+        first: float = 1.0,
+        most: float = 900.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.free = free
+        self.free_per_address = free_per_address
+        self.first = first
+        self.most = most
+        self.clock = clock
+        self._pairs: dict[tuple[str, str], _Failures] = {}
+        self._addresses: dict[str, _Failures] = {}
 
     def __call__(self, session: Session, name: str, password: str, address: str) -> Account:
         """The account ``name`` if ``password`` is its password.
 
         :raises AccountError: "wrong name or password" (the same for either), or
-            "too many attempts" once the name or the address has used its minute.
+            "wait N s" while this address is held back for this name.
         """
-        keys = (f"name:{name.lower()}", f"address:{address}")
-        if not all(self.limiter.hit(self.limit, key) for key in keys):
-            raise AccountError("too many log-in attempts: wait a minute")
+        moment = self.clock()
+        pair = (name.lower(), address)
+        held = [f.until for f in (self._pairs.get(pair), self._addresses.get(address)) if f]
+        wait = max(held, default=0.0) - moment
+        if wait > 0:
+            raise AccountError(
+                f"too many failed log-ins from your address: wait {math.ceil(wait)} s"
+            )
         account = session.scalar(select(Account).where(Account.name == name))
         wrong = AccountError("wrong name or password")
-        if account is None:
-            _hasher.hash(password)  # the same time as a real check
-            raise wrong
         try:
-            _hasher.verify(account.password_hash, password)
-        except (VerificationError, InvalidHashError):
-            raise wrong from None
+            if account is None:
+                _hasher.hash(password)  # the same time as a real check
+                raise wrong
+            try:
+                _hasher.verify(account.password_hash, password)
+            except (VerificationError, InvalidHashError):
+                raise wrong from None
+        except AccountError:
+            self._failed(self._pairs, pair, self.free, moment)
+            self._failed(self._addresses, address, self.free_per_address, moment)
+            raise
+        self._pairs.pop(pair, None)
         if _hasher.check_needs_rehash(account.password_hash):
             account.password_hash = hash_password(password)
         return account
+
+    def _failed(self, table: dict[Any, _Failures], key: Any, free: int, moment: float) -> None:
+        if len(table) > 10_000:  # forget what has been quiet for an hour
+            for old in [k for k, f in table.items() if moment - f.last > 3600]:
+                del table[old]
+        found = table.setdefault(key, _Failures())
+        if moment - found.last > 3600:
+            found.count = 0
+        found.count += 1
+        found.last = moment
+        if found.count >= free:
+            delay = min(self.most, self.first * 2 ** (found.count - free))
+            found.until = moment + delay
