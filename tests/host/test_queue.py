@@ -71,8 +71,8 @@ def test_a_record_of_another_game_or_one_that_does_not_verify_is_refused(
 ) -> None:
     db, config = contest
     with db.session() as s:
-        a = queue.lease(s, "w", 60)
-        b = queue.lease(s, "w", 60)
+        a = queue.lease(s, "w1", 60)
+        b = queue.lease(s, "w2", 60)
     assert a and b
     mine = GameRecord.from_json(record_for(db, a.game_id))
     swapped = replace(mine, players=mine.players[::-1]).to_json()
@@ -102,9 +102,9 @@ def test_workers_asking_at_once_never_share_a_game(contest: tuple[Database, Cont
     lock = threading.Lock()
 
     def ask(name: str) -> None:
-        while True:
+        for n in range(100):  # a worker holds one game: each ask is another worker's
             with db.session() as s:
-                lease = queue.lease(s, name, 60)
+                lease = queue.lease(s, f"{name}-{n}", 60)
             if lease is None:
                 return
             with lock:
@@ -120,6 +120,23 @@ def test_workers_asking_at_once_never_share_a_game(contest: tuple[Database, Cont
     assert sorted(got) == sorted(set(got)) and len(got) == total == 6
 
 
+def test_a_worker_asking_again_has_lost_the_game_it_held(
+    contest: tuple[Database, ContestConfig],
+) -> None:
+    db, config = contest
+    with db.session() as s:
+        lost = queue.lease(s, "w", 60)
+        again = queue.lease(s, "w", 60)  # the answer to its first ask never reached it
+        # the same game again (the first waiting), under a new lease: the old is dead
+        assert lost and again and again.game_id == lost.game_id and again.token != lost.token
+        assert not queue.renew(s, lost.game_id, lost.token, 60)
+        assert queue.renew(s, again.game_id, again.token, 60)
+    text = record_for(db, lost.game_id)
+    with db.session() as s:
+        with pytest.raises(queue.ResultError, match="not this worker's"):
+            queue.finish(s, lost.game_id, lost.token, text, ("", ""), ("alquerque", config.clock))
+
+
 def test_a_paused_contest_hands_out_no_game_and_a_round_ends_with_its_last_game(
     contest: tuple[Database, ContestConfig],
 ) -> None:
@@ -130,7 +147,7 @@ def test_a_paused_contest_hands_out_no_game_and_a_round_ends_with_its_last_game(
         assert queue.lease(s, "w", 60) is None
         s.delete(s.get(Setting, "paused"))
         s.commit()
-        leases = [queue.lease(s, "w", 60) for _ in range(6)]
+        leases = [queue.lease(s, f"w{i}", 60) for i in range(6)]
     for lease in leases:
         assert lease is not None
         text = record_for(db, lease.game_id)
