@@ -1,0 +1,168 @@
+"""Games a round cannot wait for: failed on enough workers (forfeited by the program
+to blame, or void), abandoned by workers that keep dying on them, or left by a
+disqualified entrant; each settled so the round ends, and counted as it should."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select, update
+
+from arbiter.errors import Reason, RecordError
+from arbiter.host import queue, settle
+from arbiter.host.config import ContestConfig
+from arbiter.host.db import Database
+from arbiter.host.models import Account, Game, Round, now
+from arbiter.host.rounds import finish_round_if_done, make_round, standings_of
+from arbiter.record import GameRecord
+from arbiter.referee.replay import replay
+from tests.host.contests import record_for, seeded
+
+Contest = tuple[Database, ContestConfig]
+
+
+@pytest.fixture
+def contest(tmp_path: Path, database_url: str) -> Contest:
+    """Alice and bob, one round robin round of two games."""
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"), kind="round-robin")
+    with db.session() as s:
+        make_round(s, config)
+    return db, config
+
+
+def fail_n(db: Database, config: ContestConfig, times: int, culprit: int | None) -> int:
+    """The first game failed by ``times`` workers; returns its id."""
+    game_id = -1
+    for i in range(times):
+        with db.session() as s:
+            got = queue.lease(s, f"w{i}", 60)
+            assert got is not None
+            game_id = got.game_id
+            settle.fail(s, config, got.game_id, got.token, culprit, "too big", max_failures=3)
+    return game_id
+
+
+def state_of(db: Database, game_id: int) -> Game:
+    with db.session() as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        s.expunge(game)
+        return game
+
+
+def test_a_game_failed_by_fewer_workers_than_the_limit_is_played_again(contest: Contest) -> None:
+    db, config = contest
+    game_id = fail_n(db, config, 2, culprit=1)
+    game = state_of(db, game_id)
+    assert (game.state, game.failures, game.lease) == ("queued", 2, None)
+    assert "could not be played on 2 workers: too big" in game.detail
+
+
+def test_a_game_its_program_made_fail_is_forfeited_by_that_program(contest: Contest) -> None:
+    db, config = contest
+    game_id = fail_n(db, config, 3, culprit=1)
+    game = state_of(db, game_id)
+    assert (game.state, game.winner, game.reason, game.plies) == ("done", 0, "forfeit", 0)
+    record = GameRecord.from_json(game.record)
+    assert record.winner == 0 and record.reason is Reason.FORFEIT and not record.moves
+    assert record.score == (12.0, 0.0)  # the contest's points for a win
+    assert replay(record).winner == 0  # the archive's records all verify
+    with db.session() as s:
+        first = s.get(Game, game_id)
+        assert first is not None
+        winner = first.first.account.name
+        line = next(x for x in standings_of(s, config).lines if x.name == winner)
+        assert (line.wins, line.contest_points) == (1, 12.0)
+
+
+def test_a_game_no_program_made_fail_is_void_and_its_round_still_ends(contest: Contest) -> None:
+    db, config = contest
+    game_id = fail_n(db, config, 3, culprit=None)
+    assert state_of(db, game_id).state == "void"
+    with db.session() as s:
+        other = queue.lease(s, "w", 60)
+        assert other is not None and other.game_id != game_id
+        queue.finish(
+            s,
+            other.game_id,
+            other.token,
+            record_for(db, other.game_id),
+            ("", ""),
+            (config.game, config.clock),
+        )
+        assert finish_round_if_done(s, 1)
+        assert standings_of(s, config).games == 1  # the void game counts for nobody
+        # the organiser may play it again: its round plays again
+        assert settle.requeue(s, game_id)
+        s.commit()
+        rnd = s.scalar(select(Round).where(Round.number == 1))
+        assert rnd is not None and rnd.state == "playing"
+        assert not settle.requeue(s, game_id)  # queued, not void
+
+
+def test_a_game_whose_workers_keep_dying_is_made_void(contest: Contest) -> None:
+    db, _ = contest
+    with db.session() as s:
+        for i in range(2):
+            got = queue.lease(s, f"dead{i}", 60, max_attempts=2)
+            assert got is not None
+            s.execute(
+                update(Game)
+                .where(Game.id == got.game_id)
+                .values(lease_expires=now() - timedelta(seconds=1))
+            )
+            s.commit()
+        game_id = got.game_id
+        queue.lease(s, "alive", 60, max_attempts=2)
+    game = state_of(db, game_id)
+    assert game.state == "void" and "stopped answering 2 times" in game.detail
+
+
+def test_disqualifying_forfeits_the_entrants_unplayed_games_at_once(contest: Contest) -> None:
+    db, config = contest
+    with db.session() as s:
+        held = queue.lease(s, "w", 60)
+        assert held is not None
+        bob = s.scalar(select(Account).where(Account.name == "bob"))
+        assert bob is not None
+        assert settle.disqualify(s, config, bob.id) == {1}
+        s.commit()
+        games = list(s.scalars(select(Game)))
+        assert all(g.state == "done" and g.reason == "forfeit" for g in games)
+        for g in games:  # bob lost each, in either seat
+            assert g.winner == (1 if g.first.account_id == bob.id else 0)
+        assert finish_round_if_done(s, 1)
+    # the worker that held one has its result refused: its lease is gone
+    with db.session() as s, pytest.raises(queue.ResultError, match="not this worker's"):
+        queue.finish(s, held.game_id, held.token, "{}", ("", ""), (config.game, config.clock))
+
+
+def test_a_worker_cannot_send_a_forfeit(contest: Contest) -> None:
+    db, config = contest
+    with db.session() as s:
+        got = queue.lease(s, "w", 60)
+        assert got is not None
+        game = s.get(Game, got.game_id)
+        assert game is not None
+        forged = settle.forfeit_record(config, game, 1, "made up").to_json()
+        with pytest.raises(queue.ResultError, match="does not forfeit"):
+            queue.finish(s, got.game_id, got.token, forged, ("", ""), (config.game, config.clock))
+
+
+def test_a_forfeit_with_moves_or_without_a_winner_does_not_verify() -> None:
+    record = GameRecord(
+        game="alquerque",
+        players=("a", "b"),
+        moves=("c3-d4",),
+        times=(0.1,),
+        winner=0,
+        reason=Reason.FORFEIT,
+        time_control="30",
+    )
+    with pytest.raises(RecordError, match="settled unplayed"):
+        replay(record)
+    with pytest.raises(RecordError, match="settled unplayed"):
+        replay(replace(record, moves=(), times=(), winner=None))
