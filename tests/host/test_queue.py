@@ -132,9 +132,8 @@ def test_a_worker_asking_again_has_lost_the_game_it_held(
         assert not queue.renew(s, lost.game_id, lost.token, 60)
         assert queue.renew(s, again.game_id, again.token, 60)
     text = record_for(db, lost.game_id)
-    with db.session() as s:
-        with pytest.raises(queue.ResultError, match="not this worker's"):
-            queue.finish(s, lost.game_id, lost.token, text, ("", ""), ("alquerque", config.clock))
+    with db.session() as s, pytest.raises(queue.ResultError, match="not this worker's"):
+        queue.finish(s, lost.game_id, lost.token, text, ("", ""), ("alquerque", config.clock))
 
 
 def test_a_paused_contest_hands_out_no_game_and_a_round_ends_with_its_last_game(

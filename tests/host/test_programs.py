@@ -1,0 +1,71 @@
+"""What a build may leave, and the archive workers fetch: capped in bytes and files,
+packed once into an archive named by its hash (the same build, the same archive),
+unpacked with the executable bit and nothing outside its folder."""
+
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from arbiter.host.build import OutputLimit
+from arbiter.host.programs import ProgramError, archive_path, pack, unpack
+
+
+def build_folder(root: Path) -> Path:
+    (root / "lib").mkdir(parents=True)
+    (root / "player").write_bytes(b"\x7fELF" + b"\0" * 100)
+    (root / "player").chmod(0o755)
+    (root / "lib" / "table.dat").write_bytes(b"x" * 5000)
+    (root / "link").symlink_to("/etc/passwd")
+    return root
+
+
+def test_a_build_over_its_bytes_or_its_files_is_told_why(tmp_path: Path) -> None:
+    root = build_folder(tmp_path / "b")
+    assert OutputLimit(megabytes=1, files=10).exceeded_by(root) == ""
+    with (root / "big").open("wb") as f:  # a hole: sent whole, so counted whole
+        f.truncate(2 << 20)
+    assert "over 1 MB" in OutputLimit(megabytes=1, files=10).exceeded_by(root)
+    (root / "big").unlink()
+    for i in range(10):
+        (root / f"f{i}").touch()
+    assert "over 10 files" in OutputLimit(megabytes=1, files=10).exceeded_by(root)
+
+
+def test_a_program_is_packed_once_under_its_hash_and_unpacks_as_it_was(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    first = pack(build_folder(tmp_path / "a"), store)
+    again = build_folder(tmp_path / "b")
+    os.utime(again / "player", (1, 1))  # other times, the same program
+    assert pack(again, store) == first
+    path = archive_path(store, first.sha256)
+    assert path.stat().st_size == first.size and list(store.iterdir()) == [path]
+    assert path.stat().st_mode & 0o077 == 0  # the server's alone
+    out = tmp_path / "out"
+    unpack(path, out)
+    assert (out / "player").read_bytes().startswith(b"\x7fELF")
+    assert os.access(out / "player", os.X_OK)
+    assert (out / "lib" / "table.dat").stat().st_size == 5000
+    assert not (out / "link").exists()  # links are not packed
+    (again / "player").write_bytes(b"another program")
+    assert pack(again, store).sha256 != first.sha256
+
+
+def test_an_archive_reaching_outside_its_folder_does_not_unpack(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.tar.gz"
+    with tarfile.open(bad, "w:gz") as archive:
+        info = tarfile.TarInfo("../escaped")
+        info.size = 1
+        archive.addfile(info, io.BytesIO(b"x"))
+    with pytest.raises(ProgramError, match="does not unpack"):
+        unpack(bad, tmp_path / "out")
+    assert not (tmp_path / "escaped").exists()
+
+
+def test_a_hash_is_never_a_path(tmp_path: Path) -> None:
+    with pytest.raises(ProgramError, match="not a program hash"):
+        archive_path(tmp_path, "../../etc/passwd".ljust(64, "0"))
