@@ -51,9 +51,9 @@ def seeded(
     return db, config
 
 
-def record_for(db: Database, game_id: int, **options: Any) -> str:
-    """A real game between random agents, as a worker would send it (with rule
-    ``options``, as a worker forging a short game would)."""
+def record_for(db: Database, game_id: int, start: str | None = None, **options: Any) -> str:
+    """A real game between random agents, as a worker would send it (from ``start``
+    or with rule ``options``, as a worker forging another game would)."""
     with db.session() as s:
         g = s.get(Game, game_id)
         assert g is not None
@@ -66,7 +66,13 @@ def record_for(db: Database, game_id: int, **options: Any) -> str:
         ]
         record: GameRecord = asyncio.run(
             play_game(
-                spec, spec.make(options), seats, spec.time_control, seed=g.seed, options=options
+                spec,
+                spec.make(options),
+                seats,
+                spec.time_control,
+                seed=g.seed,
+                options=options,
+                start=None if start is None else spec.notation.parse_position(start),
             )
         )
         return record.to_json()

@@ -88,6 +88,12 @@ def test_a_record_of_another_game_or_one_that_does_not_verify_is_refused(
         reseeded = replace(mine, seed=mine.seed + 1).to_json()  # verifies: seeds are not rules
         with pytest.raises(queue.ResultError, match="seed"):
             queue.finish(s, a.game_id, a.token, reseeded, ("", ""), ("alquerque", config.clock))
+    # a game from another start: it verifies, and it is not the game leased
+    elsewhere = record_for(
+        db, a.game_id, start="w....../......./......./......./......./bbb..../ww..... w"
+    )
+    with db.session() as s, pytest.raises(queue.ResultError, match="another game"):
+        queue.finish(s, a.game_id, a.token, elsewhere, ("", ""), ("alquerque", config.clock))
     short = record_for(db, a.game_id, max_plies=2)  # a two-ply draw, and it verifies
     assert GameRecord.from_json(short).reason == "move limit"
     with db.session() as s:

@@ -1,0 +1,254 @@
+"""Fresh bugs in the contest server's guards, each put in, tested and taken out: the
+check that every guard of ``arbiter host`` has a test that fails without it.
+
+    python scripts/mutate_host.py            # every mutation
+    python scripts/mutate_host.py csrf seed  # only these
+
+Each mutation replaces one exact piece of a source file (found exactly once) with a
+plausible bug and runs the tests that should catch it; the file is restored whatever
+happens. A mutation the tests do not catch is a guard without a test: the script
+says which and exits with 1. Tests run on SQLite only, in one process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "src/arbiter/host/"
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    guard: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+
+
+GUARDS = "tests/host/test_guards.py"
+QUEUE = "tests/host/test_queue.py"
+
+MUTATIONS = (
+    Mutation(
+        "csrf",
+        "a form without its CSRF token is refused",
+        HOST + "deps.py",
+        "    if not isinstance(expected, str) or not isinstance(given, str):\n"
+        '        raise Refused(403, "the form\'s CSRF token is missing: reload the page")\n'
+        "    if not secrets.compare_digest(expected, given):",
+        "    if isinstance(given, str) and not secrets.compare_digest(str(expected), given):",
+        (GUARDS,),
+    ),
+    Mutation(
+        "organiser",
+        "the organiser's pages and actions are the organiser's alone",
+        HOST + "deps.py",
+        "    if not access.is_organiser(who):",
+        "    if who is None:",
+        (GUARDS,),
+    ),
+    Mutation(
+        "owner",
+        "a contestant's sources, checks and logs are their own",
+        HOST + "access.py",
+        "viewer is not None and (viewer.id == version.account_id or is_organiser(viewer))",
+        "viewer is not None",
+        (GUARDS,),
+    ),
+    Mutation(
+        "logout",
+        "log-out ends the session on the server",
+        HOST + "sessions.py",
+        "        session.execute(delete(SignedIn).where(SignedIn.id == _key(secret)))",
+        "        pass",
+        (GUARDS,),
+    ),
+    Mutation(
+        "end-sessions",
+        "a new password, the organiser and disqualification end an account's sessions",
+        HOST + "sessions.py",
+        "    if ended:\n        session.execute(",
+        "    if False:\n        session.execute(",
+        (GUARDS,),
+    ),
+    Mutation(
+        "disqualified",
+        "a disqualified contestant is never signed in",
+        HOST + "deps.py",
+        "    if account is None or (account.disqualified and not access.is_organiser(account)):",
+        "    if account is None:",
+        (GUARDS,),
+    ),
+    Mutation(
+        "headers",
+        "every answer carries the security headers",
+        HOST + "app.py",
+        "            response.headers.setdefault(name, value)",
+        "            pass",
+        (GUARDS,),
+    ),
+    Mutation(
+        "upload-limit",
+        "uploads are limited per hour",
+        HOST + "intake.py",
+        "    if (recent or 0) >= config.limits.versions_per_hour:",
+        "    if (recent or 0) > config.limits.versions_per_hour:",
+        (GUARDS,),
+    ),
+    Mutation(
+        "log-in-delay",
+        "failed log-ins slow their address",
+        HOST + "accounts.py",
+        "        if found.count >= free:",
+        "        if found.count > free:",
+        ("tests/host/test_accounts.py",),
+    ),
+    Mutation(
+        "one-process",
+        "one live worker process per token",
+        HOST + "workers.py",
+        "    if worker.instance not in (None, instance) and _recent(",
+        "    if False and _recent(",
+        ("tests/host/test_worker_tokens.py", GUARDS),
+    ),
+    Mutation(
+        "revoked",
+        "a revoked token opens nothing",
+        HOST + "workers.py",
+        "    if worker.revoked:",
+        "    if False:",
+        ("tests/host/test_worker_tokens.py", GUARDS),
+    ),
+    Mutation(
+        "seed",
+        "a result is refused unless it is the leased game's seed",
+        HOST + "queue.py",
+        "    if record.seed != game.seed:",
+        "    if False:",
+        (QUEUE,),
+    ),
+    Mutation(
+        "start",
+        "a result is refused unless it starts where the leased game does",
+        HOST + "queue.py",
+        "        or record.start != game.start\n",
+        "",
+        (QUEUE,),
+    ),
+    Mutation(
+        "options",
+        "a result is refused if it changes the rules",
+        HOST + "queue.py",
+        "    if record.options:",
+        "    if False:",
+        (QUEUE,),
+    ),
+    Mutation(
+        "forfeit",
+        "a worker cannot forfeit a game",
+        HOST + "queue.py",
+        "    if record.reason is Reason.FORFEIT:",
+        "    if False:",
+        ("tests/host/test_settle.py",),
+    ),
+    Mutation(
+        "failures",
+        "a game is settled once max_failures workers failed it, not before",
+        HOST + "settle.py",
+        "    if game.failures < max_failures:",
+        "    if game.failures <= max_failures:",
+        ("tests/host/test_settle.py",),
+    ),
+    Mutation(
+        "abandoned",
+        "a game whose lease ran out max_attempts times is made void",
+        HOST + "settle.py",
+        "            Game.attempts >= max_attempts,",
+        "            Game.attempts > max_attempts,",
+        ("tests/host/test_settle.py",),
+    ),
+    Mutation(
+        "build-cap",
+        "a build larger than limits.build_mb is refused",
+        HOST + "build.py",
+        "            if size > self.megabytes << 20:",
+        "            if size > self.megabytes << 30:",
+        ("tests/host/test_programs.py",),
+    ),
+    Mutation(
+        "bye-credit",
+        "a Swiss bye is credited as a win for each game of the round",
+        HOST + "rounds.py",
+        "        session.add(Bye(round_id=rnd.id, account_id=bye, points=float(per_pair)))",
+        "        session.add(Bye(round_id=rnd.id, account_id=bye, points=0.0))",
+        ("tests/host/test_rounds.py",),
+    ),
+    Mutation(
+        "bye-order",
+        "the bye goes to the player with the fewest byes first",
+        HOST + "pairing.py",
+        "key=lambda p: (byes.get(p, 0), scores.get(p, 0.0), -rank[p])",
+        "key=lambda p: (scores.get(p, 0.0), -rank[p])",
+        ("tests/host/test_pairing.py", "tests/host/test_rounds.py"),
+    ),
+)
+
+
+def tests_pass(tests: tuple[str, ...]) -> bool:
+    """Whether ``tests`` pass (on SQLite, in one process, stopping at a failure)."""
+    env = {k: v for k, v in os.environ.items() if k != "ARBITER_POSTGRES_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider", *tests],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    return done.returncode == 0
+
+
+def run(mutation: Mutation) -> tuple[bool, float]:
+    """Puts the bug in, runs its tests, takes it out; True if a test failed."""
+    path = ROOT / mutation.path
+    text = path.read_text()
+    if text.count(mutation.old) != 1:
+        raise SystemExit(f"{mutation.name}: the text to replace is not in {mutation.path} once")
+    started = time.monotonic()
+    try:
+        path.write_text(text.replace(mutation.old, mutation.new))
+        caught = not tests_pass(mutation.tests)
+    finally:
+        path.write_text(text)
+    return caught, time.monotonic() - started
+
+
+def main(argv: list[str]) -> int:
+    chosen = [m for m in MUTATIONS if not argv or m.name in argv]
+    tests = tuple(sorted({t for m in chosen for t in m.tests}))
+    if not tests_pass(tests):  # a failure must be the bug's, not one already there
+        print(f"the tests fail without any bug: {' '.join(tests)}")
+        return 2
+    missed = []
+    for mutation in chosen:
+        caught, seconds = run(mutation)
+        print(
+            f"{'caught' if caught else 'MISSED':7} {mutation.name:14} {seconds:5.1f} s  "
+            f"{mutation.guard}",
+            flush=True,
+        )
+        if not caught:
+            missed.append(mutation.name)
+    print(f"{len(chosen) - len(missed)} of {len(chosen)} caught")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,251 @@
+"""Every guard of the contest server, each with a test that fails without it: the
+CSRF token on every state-changing route, each page and action for its audience
+only, sessions that end on the server (log-out, a new password, the organiser,
+disqualification), the security headers, the worker API's token checks and the
+limit on uploads. The app runs in process (Starlette's test client)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+
+from arbiter.host import accounts, workers
+from arbiter.host.app import SECURITY_HEADERS, create_app
+from arbiter.host.archive import UploadError
+from arbiter.host.config import from_dict
+from arbiter.host.db import Database
+from arbiter.host.intake import submit
+from arbiter.host.models import Account, Game, Version
+from arbiter.host.rounds import make_round
+from arbiter.host.service import Service
+from arbiter.host.wire import INSTANCE_HEADER
+from tests.host.contests import version
+
+PASSWORD = "a long enough password"
+
+
+@dataclass
+class Site:
+    app: TestClient
+    db: Database
+    folder: Path
+
+    def client(self) -> TestClient:
+        return TestClient(self.app.app, follow_redirects=False)
+
+    def person(self, name: str) -> TestClient:
+        client = self.client()
+        done = client.post(
+            "/login", data={"name": name, "password": PASSWORD, "csrf": csrf(client)}
+        )
+        assert done.status_code == 303, done.text[:300]
+        return client
+
+
+def csrf(client: TestClient, path: str = "/login") -> str:
+    found = re.search(r'name="csrf-token" content="([^"]+)"', client.get(path).text)
+    assert found
+    return found.group(1)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    config = from_dict(
+        {
+            "game": "alquerque",
+            "format": {"kind": "round-robin"},
+            "limits": {"versions_per_hour": 1},
+        },
+        base=tmp_path,
+        stem="cup",
+        where="cup.toml",
+    )
+    db = Database(config.database)
+    with db.session() as s:
+        accounts.create(s, "boss", PASSWORD, role="organiser")
+        for name in ("alice", "bob"):
+            s.add(version(accounts.create(s, name, PASSWORD).id, 1))
+        s.commit()
+        make_round(s, config)
+    app = create_app(config, Service(config, tmp_path / "cup.toml", db))
+    with TestClient(app, follow_redirects=False) as client:
+        yield Site(client, db, tmp_path)
+
+
+def routes_of(routes: list[Any]) -> Iterator[APIRoute]:
+    """The app's routes, those of its included routers too."""
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        elif hasattr(route, "original_router"):  # a router included (FastAPI >= 0.16x)
+            yield from routes_of(route.original_router.routes)
+        elif hasattr(route, "routes") and not hasattr(route, "app"):
+            yield from routes_of(route.routes)
+
+
+def post_routes(site: Site) -> list[str]:
+    """Every state-changing browser route, its path filled in."""
+    return [
+        route.path.replace("{action}", "pause")
+        for route in routes_of(site.app.app.routes)
+        if "POST" in route.methods and not route.path.startswith("/api/worker")
+    ]
+
+
+def test_every_state_changing_route_refuses_a_request_without_its_csrf_token(site: Site) -> None:
+    boss = site.person("boss")
+    paths = post_routes(site)
+    assert {"/login", "/logout", "/register", "/versions", "/password"} <= set(paths)
+    assert {"/organiser/rounds", "/organiser/pause"} <= set(paths)
+    for path in paths:
+        for given in ({}, {"csrf": "forged"}):
+            done = boss.post(path, data={"name": "alice", **given})
+            assert done.status_code == 403 and "CSRF" in done.text, (path, given)
+        done = boss.post(path, headers={"X-CSRF-Token": "forged"})
+        assert done.status_code == 403, path
+    assert "Pause play" in boss.get("/organiser").text  # nothing forged took effect
+    assert boss.get("/me").status_code == 200  # nor signed anyone out
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/organiser"),
+        ("GET", "/organiser/export"),
+        ("POST", "/organiser/rounds"),
+        ("POST", "/organiser/pause"),
+        ("POST", "/organiser/disqualify"),
+        ("POST", "/organiser/revoke"),
+    ],
+)
+def test_the_organisers_pages_and_actions_are_the_organisers_alone(
+    site: Site, method: str, path: str
+) -> None:
+    anonymous, alice, boss = site.client(), site.person("alice"), site.person("boss")
+    for who, status in ((anonymous, 401), (alice, 403)):
+        done = who.request(method, path, data={"csrf": csrf(who), "name": "bob"})
+        assert done.status_code == status, (path, done.text[:200])
+    with site.db.session() as s:
+        bob = s.query(Account).filter_by(name="bob").one()
+        assert not bob.disqualified
+    done = boss.request(method, path, data={"csrf": csrf(boss), "name": "bob"})
+    assert done.status_code in (200, 303, 404, 409), (path, done.text[:200])
+
+
+def test_a_contestants_own_files_are_theirs_and_the_organisers_alone(site: Site) -> None:
+    with site.db.session() as s:
+        alices = s.query(Version).join(Account).filter(Account.name == "alice").one().id
+        game = s.query(Game).first()
+        assert game is not None
+        alice_seat = 1 if game.first.account.name == "alice" else 2
+    source = site.folder / "cup-data" / "versions" / str(alices) / "upload"
+    source.mkdir(parents=True)
+    (source / "main.c").write_text("int main(void) { return 0; }\n")
+    pages = (f"/versions/{alices}", f"/api/versions/{alices}", f"/versions/{alices}/source")
+    anonymous, bob = site.client(), site.person("bob")
+    for who in (anonymous, bob):
+        for path in pages:
+            assert who.get(path).status_code == 404, path
+    for who in (site.person("alice"), site.person("boss")):
+        for path in pages:
+            assert who.get(path).status_code == 200, path
+    assert site.person("alice").get(f"/games/{game.id}/logs/{alice_seat}").status_code == 200
+    assert bob.get(f"/games/{game.id}/logs/{alice_seat}").status_code == 404
+    assert anonymous.get("/me").status_code == 401
+
+
+def test_logging_out_ends_a_copied_session(site: Site) -> None:
+    alice = site.person("alice")
+    thief = site.client()
+    thief.cookies.update(alice.cookies)
+    assert thief.get("/me").status_code == 200
+    assert alice.post("/logout", data={"csrf": csrf(alice, "/me")}).status_code == 303
+    assert thief.get("/me").status_code == 401
+
+
+def test_a_new_password_or_the_organiser_ends_the_other_sessions(site: Site) -> None:
+    here, there = site.person("alice"), site.person("alice")
+    new = "another long password"
+    wrong = here.post(
+        "/password", data={"csrf": csrf(here, "/me"), "current": "not it at all", "new": new}
+    )
+    assert wrong.status_code == 400 and there.get("/me").status_code == 200
+    done = here.post("/password", data={"csrf": csrf(here, "/me"), "current": PASSWORD, "new": new})
+    assert done.status_code == 303
+    assert here.get("/me").status_code == 200 and there.get("/me").status_code == 401
+    bob = site.person("bob")
+    boss = site.person("boss")
+    ended = boss.post(
+        "/organiser/end-sessions", data={"csrf": csrf(boss, "/organiser"), "name": "bob"}
+    )
+    assert ended.status_code == 303 and bob.get("/me").status_code == 401
+
+
+def test_a_disqualified_contestant_is_signed_out_and_stays_out(site: Site) -> None:
+    alice, boss = site.person("alice"), site.person("boss")
+    for action in ("disqualify", "reinstate"):
+        done = boss.post(
+            f"/organiser/{action}", data={"csrf": csrf(boss, "/organiser"), "name": "alice"}
+        )
+        assert done.status_code == 303
+        assert alice.get("/me").status_code == 401  # its session ended with the verdict
+        if action == "disqualify":  # and a new log-in opens nothing
+            again = site.client()
+            again.post("/login", data={"name": "alice", "password": PASSWORD, "csrf": csrf(again)})
+            assert again.get("/me").status_code == 401
+
+
+def test_every_answer_carries_the_security_headers(site: Site) -> None:
+    anonymous = site.client()
+    for path in ("/", "/api/standings", "/no/such/page", "/static/style.css", "/login"):
+        answer = anonymous.get(path)
+        for name, value in SECURITY_HEADERS.items():
+            assert answer.headers.get(name) == value, (path, name)
+    assert "script-src 'self'" in SECURITY_HEADERS["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in SECURITY_HEADERS["Content-Security-Policy"]
+
+
+def test_the_worker_api_wants_a_live_token(site: Site) -> None:
+    with site.db.session() as s:
+        token = workers.new_worker(s, "lab")
+        s.commit()
+    api = site.client()
+    me = {"Authorization": f"Bearer {token}", INSTANCE_HEADER: "p1"}
+    for headers, status, why in (
+        ({}, 401, "token is required"),
+        ({"Authorization": "Bearer nonsense", INSTANCE_HEADER: "p1"}, 401, "unknown"),
+        ({"Authorization": f"Bearer {token}"}, 401, INSTANCE_HEADER),
+    ):
+        done = api.post("/api/worker/lease", json={}, headers=headers)
+        assert done.status_code == status and why in done.json()["error"]
+    assert api.post("/api/worker/lease", json={}, headers=me).status_code == 200
+    other = {**me, INSTANCE_HEADER: "p2"}
+    done = api.post("/api/worker/lease", json={}, headers=other)
+    assert done.status_code == 409 and done.json()["code"] == "token-in-use"
+    malformed = api.post("/api/worker/games/1/heartbeat", json={"lease": 7}, headers=me)
+    assert malformed.status_code == 422 and malformed.json()["error"].startswith("body.lease")
+    assert api.get("/api/worker/programs/1", headers=me).status_code == 404  # never packed
+    boss = site.person("boss")
+    boss.post("/organiser/revoke", data={"csrf": csrf(boss, "/organiser"), "name": "lab"})
+    done = api.post("/api/worker/lease", json={}, headers=me)
+    assert done.status_code == 401 and "revoked" in done.json()["error"]
+    info = api.get("/api/contest").json()
+    assert token.startswith(info["id"] + ".") and info["game"] == "alquerque"
+
+
+def test_uploads_are_limited_per_hour(site: Site, tmp_path: Path) -> None:
+    config = site.app.app.state.hosting.config
+    with site.db.session() as s:
+        alice = s.query(Account).filter_by(name="alice").one()
+        config = replace(config, limits=replace(config.limits, versions_per_hour=2))
+        # alice has one version already (this hour): one more, then no more
+        submit(s, config, alice, "c", "main.c", b"int main(void) { return 0; }\n")
+        with pytest.raises(UploadError, match="at most 2 uploads an hour"):
+            submit(s, config, alice, "c", "main.c", b"int main(void) { return 0; }\n")
