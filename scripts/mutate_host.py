@@ -184,6 +184,14 @@ MUTATIONS = (
         ("tests/host/test_programs.py",),
     ),
     Mutation(
+        "streams",
+        "an address holds a few live pages, no more",
+        HOST + "routes/public.py",
+        "    if host.streams[address] >= STREAMS_PER_CLIENT:",
+        "    if False:",
+        ("tests/host/test_contest.py::test_an_address_holds_a_few_live_pages_and_no_more",),
+    ),
+    Mutation(
         "bye-credit",
         "a Swiss bye is credited as a win for each game of the round",
         HOST + "rounds.py",

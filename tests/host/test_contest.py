@@ -6,6 +6,7 @@ contestant may not see of another's, and a form without its CSRF token, refused.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
+from arbiter.host.routes.public import STREAMS_PER_CLIENT
 from tests.host.running import (
     contest_server,
     csrf,
@@ -246,3 +248,25 @@ def test_a_request_larger_than_any_upload_is_refused_unread(contest: dict[str, A
     )
     assert small.status_code == 400 and "larger than the limit of 1.0 MB" in small.text
     assert len(alice.get("/me").text) == before  # no version was made
+
+
+def test_an_address_holds_a_few_live_pages_and_no_more(server: tuple[str, Path]) -> None:
+    url, _ = server
+    with contextlib.ExitStack() as held, httpx.Client(base_url=url, timeout=30) as client:
+        streams = [
+            held.enter_context(client.stream("GET", "/api/events"))
+            for _ in range(STREAMS_PER_CLIENT)
+        ]
+        assert all(s.status_code == 200 for s in streams)
+        with client.stream("GET", "/api/events") as refused:
+            assert refused.status_code == 429
+            assert "live pages" in refused.read().decode()
+    # closed, they are counted out: a page opens again
+    with httpx.Client(base_url=url, timeout=30) as client:
+        deadline = time.monotonic() + 30
+        while True:
+            with client.stream("GET", "/api/events") as again:
+                if again.status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "the closed streams were never counted out"
+            time.sleep(0.5)
