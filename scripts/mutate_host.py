@@ -192,6 +192,14 @@ MUTATIONS = (
         ("tests/host/test_contest.py::test_an_address_holds_a_few_live_pages_and_no_more",),
     ),
     Mutation(
+        "local-workers",
+        "the local workers die with their server",
+        HOST + "service.py",
+        "                preexec_fn=die_with_parent,  # no local worker outlives its server\n",
+        "",
+        ("tests/host/test_workers.py::test_the_local_workers_die_with_their_server",),
+    ),
+    Mutation(
         "bye-credit",
         "a Swiss bye is credited as a win for each game of the round",
         HOST + "rounds.py",

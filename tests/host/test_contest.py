@@ -270,3 +270,12 @@ def test_an_address_holds_a_few_live_pages_and_no_more(server: tuple[str, Path])
                     break
             assert time.monotonic() < deadline, "the closed streams were never counted out"
             time.sleep(0.5)
+
+
+def test_logging_out_ends_a_copied_session_on_the_server(server: tuple[str, Path]) -> None:
+    url, _ = server
+    dave = person(url, "dave")
+    with httpx.Client(base_url=url, timeout=30, cookies=dave.cookies) as thief:
+        assert thief.get("/me").status_code == 200
+        assert dave.post("/logout", data={"csrf": csrf(dave, "/me")}).status_code == 303
+        assert thief.get("/me").status_code == 401

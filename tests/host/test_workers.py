@@ -210,3 +210,30 @@ def test_one_live_worker_per_token_and_a_revoked_token_ends_its_worker(
         for worker in (first, second):
             if worker is not None:
                 worker.stop()
+
+
+def test_the_local_workers_die_with_their_server(tmp_path: Path) -> None:
+    make_contest(tmp_path, 'game = "alquerque"\n[workers]\nlocal = 2\n')
+    server = Server(tmp_path, free_port())
+    try:
+        pid = server.start()
+        wait_until(lambda: len(local_workers(pid)) == 2, 30, "no local workers")
+        workers = local_workers(pid)
+        os.kill(pid, signal.SIGKILL)  # the server alone, no clean-up of its own
+        wait_until(
+            lambda: not any(w.is_running() and w.status() != "zombie" for w in workers),
+            30,
+            "a local worker outlived its server",
+        )
+    finally:
+        server.close()
+
+
+def local_workers(server_pid: int) -> list[psutil.Process]:
+    with contextlib.suppress(psutil.Error):
+        return [
+            p
+            for p in psutil.Process(server_pid).children()
+            if "arbiter.host.worker" in " ".join(p.cmdline())
+        ]
+    return []
