@@ -200,6 +200,14 @@ MUTATIONS = (
         ("tests/host/test_workers.py::test_the_local_workers_die_with_their_server",),
     ),
     Mutation(
+        "own-contest",
+        "a worker sends its token to its own contest only",
+        HOST + "worker.py",
+        "        if self._contest is not None and info.id != self._contest:",
+        "        if False:",
+        ("tests/host/test_workers.py::test_a_worker_sends_its_token_to_its_own_contest_only",),
+    ),
+    Mutation(
         "bye-credit",
         "a Swiss bye is credited as a win for each game of the round",
         HOST + "rounds.py",

@@ -237,3 +237,23 @@ def local_workers(server_pid: int) -> list[psutil.Process]:
             if "arbiter.host.worker" in " ".join(p.cmdline())
         ]
     return []
+
+
+def test_a_worker_sends_its_token_to_its_own_contest_only(tmp_path: Path) -> None:
+    make_contest(tmp_path, 'game = "alquerque"\n[workers]\nlocal = 0\n')
+    server = Server(tmp_path, free_port())
+    worker = None
+    try:
+        server.start()
+        # a token of another contest: sent here, it would be refused (401) and the
+        # worker would end; it is never sent, and the worker waits for its contest
+        stranger = "0123456789abcdef." + "x" * 43
+        worker = RemoteWorker(tmp_path, server.url, stranger, "lab", tmp_path / "cache")
+        wait_until(lambda: "not this token's" in worker.said(), 30, worker.said())
+        time.sleep(2)
+        assert worker.process.poll() is None, worker.complained()
+        assert "refused" not in worker.said() + worker.complained()
+    finally:
+        if worker is not None:
+            worker.stop()
+        server.close()
