@@ -110,6 +110,7 @@ class Board:
         self._session = session
         self._news = news
         self._lock = threading.Lock()
+        self._history_lock = threading.Lock()  # a refit never holds up the standings
         self._payload: tuple[int, dict[str, Any], str] | None = None
         self._histories: tuple[object, dict[str, list[RatingPoint]]] | None = None
         self.computed = 0
@@ -140,7 +141,7 @@ class Board:
 
     def history(self, name: str) -> list[RatingPoint]:
         """``name``'s rating after each finished round it had played in by then."""
-        with self._lock, self._session() as session:
+        with self._history_lock, self._session() as session:
             done = tuple(
                 (n, _stamp(f))
                 for n, f in session.execute(
