@@ -208,6 +208,22 @@ MUTATIONS = (
         ("tests/host/test_workers.py::test_a_worker_sends_its_token_to_its_own_contest_only",),
     ),
     Mutation(
+        "standings-once",
+        "the standings are computed once per piece of news",
+        HOST + "standings.py",
+        "            if self._payload is None or self._payload[0] != number:",
+        "            if True:",
+        ("tests/host/test_standings.py",),
+    ),
+    Mutation(
+        "history-once",
+        "rating histories are fitted once per set of finished rounds",
+        HOST + "standings.py",
+        "            if self._histories is None or self._histories[0] != done:",
+        "            if True:",
+        ("tests/host/test_standings.py",),
+    ),
+    Mutation(
         "bye-credit",
         "a Swiss bye is credited as a win for each game of the round",
         HOST + "rounds.py",
