@@ -69,3 +69,24 @@ def test_an_archive_reaching_outside_its_folder_does_not_unpack(tmp_path: Path) 
 def test_a_hash_is_never_a_path(tmp_path: Path) -> None:
     with pytest.raises(ProgramError, match="not a program hash"):
         archive_path(tmp_path, "../../etc/passwd".ljust(64, "0"))
+
+
+def test_builds_an_older_server_left_are_packed_or_deleted(tmp_path: Path) -> None:
+    from arbiter.host.intake import tidy_builds, version_dir
+    from arbiter.host.models import Version
+    from tests.host.contests import seeded, version
+
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
+    with db.session() as s:
+        refused = version(1, 2, state="refused")
+        s.add(refused)
+        s.commit()
+        ids = {v.id: v.state for v in s.query(Version)}
+    for version_id in ids:
+        build_folder(version_dir(config, version_id) / "build")
+    with db.session() as s:
+        assert tidy_builds(s, config) == 2
+        for v in s.query(Version):
+            assert not (version_dir(config, v.id) / "build").exists()
+            assert (v.program_sha256 is not None) == (v.state == "accepted")
+    assert len(list((config.folder / "programs").glob("*.tar.gz"))) == 1  # one build, one file

@@ -15,7 +15,6 @@ runs inside the web server.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import shutil
@@ -190,20 +189,26 @@ def _refuse(session: Session, version: Version, reason: str, folder: Path | None
     return version.state
 
 
-def pack_missing(session: Session, config: ContestConfig) -> int:
-    """Packs the accepted versions a server older than packed programs accepted (their
-    build is still in their folder); returns how many (committed)."""
+def tidy_builds(session: Session, config: ContestConfig) -> int:
+    """Brings the builds a server older than packed programs left to what this one
+    keeps: each accepted version packed (its build folder then deleted), each refused
+    version's build deleted. Returns how many versions were packed (committed)."""
     count = 0
     for version in session.scalars(
-        select(Version).where(Version.state == "accepted", Version.program_sha256.is_(None))
+        select(Version).where(Version.state.in_(("accepted", "refused")))
     ):
         built = version_dir(config, version.id) / "build"
-        if built.is_dir():
-            with contextlib.suppress(ProgramError):
+        if not built.is_dir():
+            continue
+        if version.state == "accepted" and version.program_sha256 is None:
+            try:
                 packed = pack(built, store_of(config.folder))
-                version.program_sha256, version.program_size = packed.sha256, packed.size
-                count += 1
-    session.commit()
+            except ProgramError:
+                continue  # kept as it is: its games are settled if no worker can play them
+            version.program_sha256, version.program_size = packed.sha256, packed.size
+            count += 1
+        session.commit()
+        shutil.rmtree(built, ignore_errors=True)
     return count
 
 

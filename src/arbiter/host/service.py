@@ -17,7 +17,7 @@ from typing import Any
 
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
-from arbiter.host.intake import pack_missing, pending
+from arbiter.host.intake import pending, tidy_builds
 from arbiter.host.rounds import RoundError, make_round
 from arbiter.host.workers import contest_id, new_worker
 from arbiter.referee.sandbox import die_with_parent
@@ -88,7 +88,7 @@ class Service:
         with self.db.session() as session:
             contest_id(session)  # made once, before any request reads it
             session.commit()
-            pack_missing(session, self.config)
+            tidy_builds(session, self.config)
             for version_id in pending(session):
                 self._spawn(self._intake(version_id))
         if url is not None:
