@@ -228,7 +228,13 @@ class Worker:
                     time.sleep(IDLE_MAX)
                     continue
                 idle = IDLE_MIN
-                self.play(Job.model_validate(response.json()))
+                try:
+                    job = Job.model_validate(response.json())
+                except ValueError as e:  # a server of another arbiter version
+                    self.say(f"the server's job is not one this worker reads: {e}")
+                    time.sleep(IDLE_MAX)
+                    continue
+                self.play(job)
         except KeyboardInterrupt:
             if self.revoked:
                 raise Revoked(self.revoked) from None
