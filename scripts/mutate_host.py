@@ -211,8 +211,8 @@ MUTATIONS = (
         "standings-once",
         "the standings are computed once per piece of news",
         HOST + "standings.py",
-        "            if self._payload is None or self._payload[0] != number:",
-        "            if True:",
+        "                self._payload = (number, data, json.dumps(data))",
+        "                self._payload = (number - 1, data, json.dumps(data))",
         ("tests/host/test_standings.py",),
     ),
     Mutation(

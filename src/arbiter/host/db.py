@@ -69,6 +69,10 @@ def _engine(url: str) -> Engine:
             path.parent.mkdir(parents=True, exist_ok=True)
             private_file(path)
         options["connect_args"] = {"timeout": 30, "check_same_thread": False}
+    if not url.startswith("sqlite") or sqlite_file(url) is not None:
+        # as many connections as the server answers requests at once (its thread pool
+        # of 40), so a page never waits out the pool's timeout under many viewers
+        options.update(pool_size=10, max_overflow=30)
     engine = create_engine(url, **options)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)

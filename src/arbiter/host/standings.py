@@ -10,10 +10,11 @@ Ratings after each round change only when a round finishes (or is played again),
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -121,37 +122,55 @@ class Board:
         held = self._payload
         return held[2] if held is not None and held[0] == self._news() else None
 
-    def data(self) -> dict[str, Any]:
-        """The standings of the latest news (a copy: the caller may change it)."""
-        return dict(self._current()[1])
+    def data(self, session: Session | None = None) -> dict[str, Any]:
+        """The standings of the latest news (a copy: the caller may change it),
+        computed if need be in the caller's ``session`` (else in one of its own)."""
+        return dict(self._current(session)[1])
 
-    def payload(self) -> str:
-        """The standings of the latest news as JSON text."""
-        return self._current()[2]
+    def payload(self, session: Session | None = None) -> str:
+        """The standings of the latest news as JSON text (see :meth:`data`)."""
+        return self._current(session)[2]
 
-    def _current(self) -> tuple[int, dict[str, Any], str]:
-        with self._lock:
+    @contextlib.contextmanager
+    def _connected(self, session: Session | None) -> Iterator[Session]:
+        """``session``, or a new one; either way holding its database connection
+        before a lock is taken, so a thread holding a lock never waits for the pool
+        (while threads waiting for the lock hold connections: a deadlock once the
+        pool is empty, as a hundred viewers found)."""
+        if session is not None:
+            session.connection()
+            yield session
+            return
+        with self._session() as own:
+            own.connection()
+            yield own
+
+    def _current(self, session: Session | None) -> tuple[int, dict[str, Any], str]:
+        held = self._payload
+        if held is not None and held[0] == self._news():
+            return held
+        with self._connected(session) as connected, self._lock:
             number = self._news()
             if self._payload is None or self._payload[0] != number:
-                with self._session() as session:
-                    data = standings_data(session, self._config)
+                data = standings_data(connected, self._config)
                 self._payload = (number, data, json.dumps(data))
                 self.computed += 1
             return self._payload
 
-    def history(self, name: str) -> list[RatingPoint]:
-        """``name``'s rating after each finished round it had played in by then."""
-        with self._history_lock, self._session() as session:
+    def history(self, name: str, session: Session | None = None) -> list[RatingPoint]:
+        """``name``'s rating after each finished round it had played in by then
+        (read, and fitted if need be, in ``session`` or one of its own)."""
+        with self._connected(session) as connected, self._history_lock:
             done = tuple(
                 (n, _stamp(f))
-                for n, f in session.execute(
+                for n, f in connected.execute(
                     select(Round.number, Round.finished)
                     .where(Round.state == "done")
                     .order_by(Round.number)
                 )
             )
             if self._histories is None or self._histories[0] != done:
-                fitted = rating_histories(session, self._config, [n for n, _ in done])
+                fitted = rating_histories(connected, self._config, [n for n, _ in done])
                 self._histories = (done, fitted)
             return list(self._histories[1].get(name, ()))
 

@@ -96,7 +96,7 @@ def _resume(host: Hosting, s: Session, name: str) -> None:
 
 
 def _freeze(host: Hosting, s: Session, name: str) -> None:
-    s.merge(Setting(key="frozen", value=json.dumps(host.board.data())))
+    s.merge(Setting(key="frozen", value=json.dumps(host.board.data(s))))
 
 
 def _unfreeze(host: Hosting, s: Session, name: str) -> None:
@@ -167,7 +167,7 @@ def export(who: Organiser, host: Host, s: DbSession) -> Response:
             g.record + "\n"
             for g in s.scalars(select(Game).where(Game.state == "done").order_by(Game.id))
         ).encode()
-        table = json.dumps(host.board.data(), indent=1).encode()
+        table = json.dumps(host.board.data(s), indent=1).encode()
         for name, data in (("games.jsonl", records), ("standings.json", table)):
             info = tarfile.TarInfo(name)
             info.size = len(data)

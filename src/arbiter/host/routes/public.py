@@ -40,13 +40,13 @@ router = APIRouter()
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-def home(request: Request, who: Viewer, host: Host) -> HTMLResponse:
-    return page(request, host, "standings.html", who, **host.board.data())
+def home(request: Request, who: Viewer, host: Host, s: DbSession) -> HTMLResponse:
+    return page(request, host, "standings.html", who, **host.board.data(s))
 
 
 @router.get("/api/standings")
-def standings_json(host: Host) -> Response:
-    return Response(host.board.payload(), media_type="application/json")
+def standings_json(host: Host, s: DbSession) -> Response:
+    return Response(host.board.payload(s), media_type="application/json")
 
 
 @router.get("/api/contest")
@@ -111,7 +111,7 @@ def contestant(request: Request, name: str, who: Viewer, host: Host, s: DbSessio
         account=account,
         versions=versions,
         games=games,
-        rating=rating_svg(host.board.history(account.name)),
+        rating=rating_svg(host.board.history(account.name, s)),
         owner=who is not None and (who.id == account.id or access.is_organiser(who)),
     )
 
