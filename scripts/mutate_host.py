@@ -224,6 +224,14 @@ MUTATIONS = (
         ("tests/host/test_standings.py",),
     ),
     Mutation(
+        "own-session",
+        "a page computes the standings in its own session, never asking for a second",
+        HOST + "standings.py",
+        "        if session is not None:\n            session.connection()",
+        "        if False:\n            session.connection()",
+        ("tests/host/test_standings.py",),
+    ),
+    Mutation(
         "bye-credit",
         "a Swiss bye is credited as a win for each game of the round",
         HOST + "rounds.py",

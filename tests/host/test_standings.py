@@ -67,3 +67,24 @@ def test_rating_histories_are_fitted_once_per_set_of_finished_rounds(
     for name in ("alice", "bob", "alice", "carol"):  # many pages, one fit
         board.history(name)
     assert board.history("alice") == expected and len(fits) == 2
+
+
+def test_a_page_computes_in_its_own_session_and_never_waits_for_a_second(
+    tmp_path: Path,
+) -> None:
+    """With every connection of the pool held by a page (here the pool's only one),
+    the standings and ratings still come: a page never asks the pool for more."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import sessionmaker
+
+    _, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
+    engine = create_engine(
+        f"sqlite:///{tmp_path / 'cup.db'}", pool_size=1, max_overflow=0, pool_timeout=1
+    )
+    sessions = sessionmaker(engine)
+    board = Board(config, sessions, lambda: 0)
+    with sessions() as page:
+        page.connection()  # the page's request holds the pool's one connection
+        assert board.data(page)["games"] == 0
+        assert board.history("alice", page) == []
+    engine.dispose()
