@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import resource
 import statistics
@@ -37,6 +38,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import httpx2 as httpx
@@ -48,6 +50,7 @@ from arbiter.host.config import load
 from arbiter.host.db import Database
 from arbiter.host.models import Account, Version
 from arbiter.host.programs import pack, store_of
+from arbiter.host.routes.public import STREAM_INTERVAL
 from tests.host.running import Server, csrf, free_port, make_contest, person
 
 PER_ADDRESS = 8
@@ -165,9 +168,11 @@ class Streams:
                     self.refused += 1
                     return
                 self.opened += 1
-                async for line in response.aiter_lines():
-                    if line == "event: standings":
-                        self.events[i] += 1
+                tail = b""
+                async for chunk in response.aiter_raw():
+                    text = tail + chunk
+                    self.events[i] += text.count(b"event: standings")
+                    tail = text[-20:] if not text.endswith(b"\n") else b""
         except (httpx.HTTPError, asyncio.CancelledError):
             return
 
@@ -177,6 +182,22 @@ class Streams:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         for client in self._clients:
             await client.aclose()
+
+
+def hold_streams(url: str, count: int, pipe: Connection) -> None:
+    """In a process of its own (reading a thousand streams is work for a client, which
+    must not slow the one measuring): opens the streams, says how many opened, and
+    answers "stop" with the events each received."""
+
+    async def hold() -> None:
+        streams = Streams(url, count)
+        await streams.open()
+        pipe.send((streams.opened, streams.refused))
+        await asyncio.to_thread(pipe.recv)
+        await streams.close()
+        pipe.send(streams.events)
+
+    asyncio.run(hold())
 
 
 async def standings_latency(url: str, requests: int) -> list[float]:
@@ -230,11 +251,15 @@ async def measure(url: str, args: argparse.Namespace, memory: Memory) -> None:
     quiet = await standings_latency(url, 200)
     print(f"standings, no stream: {quantiles(quiet)}")
     idle_memory = memory.reset()
-    streams = Streams(url, args.streams)
-    await streams.open()
-    print(f"streams: {streams.opened} open, {streams.refused} refused")
+    here, there = multiprocessing.Pipe()
+    holder = multiprocessing.get_context("spawn").Process(
+        target=hold_streams, args=(url, args.streams, there), daemon=True
+    )
+    holder.start()
+    opened, refused = await asyncio.to_thread(here.recv)
+    print(f"streams: {opened} open, {refused} refused (held by another process)")
     idle = await standings_latency(url, 200)
-    print(f"standings, {streams.opened} idle streams: {quantiles(idle)}")
+    print(f"standings, {opened} idle streams: {quantiles(idle)}")
     seen = await viewers(url, args.viewers, args.seconds)
     print(f"viewers: {args.viewers} at once for {args.seconds:.0f} s: {quantiles(seen)}")
     during: list[float] = []
@@ -248,13 +273,14 @@ async def measure(url: str, args: argparse.Namespace, memory: Memory) -> None:
         f"on {args.workers} local workers"
     )
     print(f"standings, while playing with the streams open: {quantiles(during)}")
-    await asyncio.sleep(2)
-    got = streams.events
+    await asyncio.sleep(2 * STREAM_INTERVAL)
+    here.send("stop")
+    got: list[int] = await asyncio.to_thread(here.recv)
+    holder.join(30)
     print(
         f"events: per stream min {min(got)}, median {statistics.median(got):.0f}, "
         f"max {max(got)} over {args.rounds} rounds"
     )
-    await streams.close()
     print(f"memory: server peak {idle_memory:.0f} MB idle, {memory.reset():.0f} MB with streams")
 
 

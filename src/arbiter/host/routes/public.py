@@ -4,6 +4,7 @@ identity (which workers check before they send their token)."""
 
 # no ``from __future__ import annotations``: FastAPI reads the annotations at run time
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -35,6 +36,12 @@ HEARTBEAT = 15.0
 
 STREAMS_PER_CLIENT = 8
 """The most event streams one address may hold open (a page holds one)."""
+
+STREAM_INTERVAL = 3.0
+"""The fewest seconds between two standings sent on one stream. Every result is
+news, and each stream sends the whole table: a thousand pages of a 200-entrant
+contest took 30 MB a result, which stalled the server; at most one table every few
+seconds per page keeps it answering, the latest table always sent."""
 
 router = APIRouter()
 
@@ -69,15 +76,19 @@ async def events(request: Request, host: Host) -> StreamingResponse:
     async def stream() -> AsyncIterator[str]:
         try:
             seen = news.number
+            sent = -STREAM_INTERVAL
             yield "retry: 2000\n\n"
             while not await request.is_disconnected():
                 number = await news.wait(seen, HEARTBEAT)
                 if number == seen:
                     yield ": keep-alive\n\n"
                     continue
-                seen = number
+                # the news of a burst (a round's results) goes out as one update
+                await asyncio.sleep(max(0.0, sent + STREAM_INTERVAL - time.monotonic()))
+                seen = news.number
                 payload = host.board.cached() or await asyncio.to_thread(host.board.payload)
                 yield f"event: standings\ndata: {payload}\n\n"
+                sent = time.monotonic()
         finally:
             host.streams[address] -= 1
             if host.streams[address] <= 0:
