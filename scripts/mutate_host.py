@@ -232,6 +232,14 @@ MUTATIONS = (
         ("tests/host/test_standings.py",),
     ),
     Mutation(
+        "no-queue",
+        "while the table is refitted, pages get the previous one at once",
+        HOST + "standings.py",
+        "            if held is not None and not self._lock.acquire(blocking=False):",
+        "            if held is not None and not self._lock.acquire(timeout=20):",
+        ("tests/host/test_standings.py",),
+    ),
+    Mutation(
         "bye-credit",
         "a Swiss bye is credited as a win for each game of the round",
         HOST + "rounds.py",

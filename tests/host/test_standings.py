@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from arbiter.host import standings
+from arbiter.host.db import Database
 from arbiter.host.rounds import (
     RatingPoint,
     finish_round_if_done,
@@ -88,3 +89,22 @@ def test_a_page_computes_in_its_own_session_and_never_waits_for_a_second(
         assert board.data(page)["games"] == 0
         assert board.history("alice", page) == []
     engine.dispose()
+
+
+def test_while_the_table_is_refitted_a_page_gets_the_previous_one_at_once(tmp_path: Path) -> None:
+    import threading
+
+    _, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
+    db = Database(config.database)
+    news = [0]
+    board = Board(config, db.session, lambda: news[0])
+    first = board.latest()
+    news[0] += 1
+    got: list[tuple[int, str]] = []
+    with board._lock:  # another thread is refitting the table of news 1
+        asking = threading.Thread(target=lambda: got.append(board.latest()))
+        asking.start()
+        asking.join(timeout=10)
+        assert not asking.is_alive(), "a page queued behind the refit"
+    assert got == [first] and first[0] == 0  # the previous table, saying so
+    assert board.latest()[0] == 1  # and the fresh one once the refit is done

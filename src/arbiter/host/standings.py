@@ -123,13 +123,22 @@ class Board:
         return held[2] if held is not None and held[0] == self._news() else None
 
     def data(self, session: Session | None = None) -> dict[str, Any]:
-        """The standings of the latest news (a copy: the caller may change it),
-        computed if need be in the caller's ``session`` (else in one of its own)."""
+        """The standings (a copy: the caller may change it), computed if need be in
+        the caller's ``session`` (else in one of its own); see :meth:`latest`."""
         return dict(self._current(session)[1])
 
     def payload(self, session: Session | None = None) -> str:
-        """The standings of the latest news as JSON text (see :meth:`data`)."""
+        """The standings as JSON text (see :meth:`latest`)."""
         return self._current(session)[2]
+
+    def latest(self, session: Session | None = None) -> tuple[int, str]:
+        """The standings as JSON text with the news they are of. Those of the latest
+        news, unless another thread is computing them: then the previous ones, at
+        once (a table of many entrants takes seconds to fit, and results come faster
+        than that; waiting, every page would queue behind every refit). A stream
+        that gets older news than it saw asks again."""
+        number, _, text = self._current(session)
+        return number, text
 
     @contextlib.contextmanager
     def _connected(self, session: Session | None) -> Iterator[Session]:
@@ -149,13 +158,20 @@ class Board:
         held = self._payload
         if held is not None and held[0] == self._news():
             return held
-        with self._connected(session) as connected, self._lock:
-            number = self._news()
-            if self._payload is None or self._payload[0] != number:
-                data = standings_data(connected, self._config)
-                self._payload = (number, data, json.dumps(data))
-                self.computed += 1
-            return self._payload
+        with self._connected(session) as connected:
+            if held is not None and not self._lock.acquire(blocking=False):
+                return held  # being refitted: the previous table now, not a queue
+            if held is None:
+                self._lock.acquire()  # the first table: everyone waits for it
+            try:
+                number = self._news()
+                if self._payload is None or self._payload[0] != number:
+                    data = standings_data(connected, self._config)
+                    self._payload = (number, data, json.dumps(data))
+                    self.computed += 1
+                return self._payload
+            finally:
+                self._lock.release()
 
     def history(self, name: str, session: Session | None = None) -> list[RatingPoint]:
         """``name``'s rating after each finished round it had played in by then

@@ -85,8 +85,8 @@ async def events(request: Request, host: Host) -> StreamingResponse:
                     continue
                 # the news of a burst (a round's results) goes out as one update
                 await asyncio.sleep(max(0.0, sent + STREAM_INTERVAL - time.monotonic()))
-                seen = news.number
-                payload = host.board.cached() or await asyncio.to_thread(host.board.payload)
+                # older news while the table is refitted: sent, and asked again next time
+                seen, payload = await asyncio.to_thread(host.board.latest)
                 yield f"event: standings\ndata: {payload}\n\n"
                 sent = time.monotonic()
         finally:
