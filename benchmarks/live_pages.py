@@ -51,6 +51,7 @@ from arbiter.host.db import Database
 from arbiter.host.models import Account, Version
 from arbiter.host.programs import pack, store_of
 from arbiter.host.routes.public import STREAM_INTERVAL
+from tests.host.conftest import fresh_postgres
 from tests.host.running import Server, csrf, free_port, make_contest, person
 
 PER_ADDRESS = 8
@@ -291,18 +292,8 @@ def database_for(kind: str, server_url: str | None) -> Iterator[str | None]:
     if kind == "sqlite" or server_url is None:
         yield None
         return
-    import sqlalchemy
-
-    name = f"arbiter_live_{os.getpid()}"
-    admin = sqlalchemy.create_engine(server_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
-    try:
-        yield f"{server_url.rpartition('/')[0]}/{name}"
-    finally:
-        with admin.connect() as c:
-            c.execute(sqlalchemy.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with fresh_postgres(server_url) as url:
+        yield url
 
 
 def run(kind: str, args: argparse.Namespace, kit: Path) -> None:

@@ -31,17 +31,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @contextlib.contextmanager
-def fresh_postgres() -> Iterator[str]:
-    """A new, empty database on the PostgreSQL server of ``ARBITER_POSTGRES_URL``,
-    dropped afterwards."""
+def fresh_postgres(server: str | None = None) -> Iterator[str]:
+    """A new, empty database on the PostgreSQL server of ``server`` (by default
+    ``ARBITER_POSTGRES_URL``), dropped afterwards."""
     import sqlalchemy
 
-    assert POSTGRES is not None
+    server = server or POSTGRES
+    assert server is not None
     name = f"arbiter_test_{uuid.uuid4().hex[:12]}"
-    admin = sqlalchemy.create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    admin = sqlalchemy.create_engine(server, isolation_level="AUTOCOMMIT")
     with admin.connect() as c:
         c.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
-    base, _, _ = POSTGRES.rpartition("/")
+    base, _, _ = server.rpartition("/")
     try:
         yield f"{base}/{name}"
     finally:
