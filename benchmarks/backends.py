@@ -24,8 +24,8 @@ from collections.abc import Iterator, Sequence
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.games import GAME_NAMES, find_game
+from arbiter.play.series import GameJob, run_series
 from arbiter.record import GameRecord
-from arbiter.referee.series import GameJob, run_series
 from arbiter.tournament.run import Plan
 
 

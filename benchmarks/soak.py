@@ -33,13 +33,13 @@ import psutil
 from arbiter.agents.faults import Fault
 from arbiter.agents.faulty import NOT_ONCE_PER_MOVE, acceptable
 from arbiter.agents.spec import AgentSpec
-from arbiter.checkagent import busy_machine
 from arbiter.errors import Reason
 from arbiter.games import GAME_NAMES, find_game
+from arbiter.play.checkagent import busy_machine
+from arbiter.play.series import GameJob, run_series
 from arbiter.referee.file_seat import runs_once_per_move
 from arbiter.referee.isolation import choose
 from arbiter.referee.sandbox import detect
-from arbiter.referee.series import GameJob, run_series
 
 GOOD = ("random", "greedy", "alphabeta", "program")  # built-in engines, a good program
 

@@ -46,9 +46,9 @@ from pathlib import Path
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.games import GAME_NAMES, find_game
+from arbiter.play.series import GameJob, play_job
 from arbiter.record import GameRecord
 from arbiter.referee.events import EventSink, ignore
-from arbiter.referee.series import GameJob, play_job
 from arbiter.tournament.run import Plan, missing, open_tournament, play
 from arbiter.tournament.store import Store
 

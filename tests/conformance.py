@@ -10,8 +10,8 @@ import pytest
 from arbiter.contract import GameSpec
 from arbiter.errors import IllegalMove
 from arbiter.game import play
+from arbiter.play.replay import replay
 from arbiter.record import GameRecord
-from arbiter.referee.replay import replay
 
 
 def check_game(

@@ -8,9 +8,9 @@ import tempfile
 
 import pytest
 
-from arbiter.checkagent import check_agent, checks, run
 from arbiter.cli import main
 from arbiter.games import find_game
+from arbiter.play.checkagent import check_agent, checks, run
 
 AGENT = f"{sys.executable} -m arbiter.cli agent"
 
@@ -458,7 +458,7 @@ def test_the_busy_machine_keeps_every_core_busy_and_leaves_nothing() -> None:
 
     import psutil
 
-    from arbiter.checkagent import BURNER, busy_machine
+    from arbiter.play.checkagent import BURNER, busy_machine
 
     def burners() -> list[int]:
         found = []
@@ -484,7 +484,7 @@ def test_the_whole_games_are_played_at_once_only_where_the_contest_charges_cpu(
     of timing is played alone."""
     import asyncio
 
-    from arbiter import checkagent
+    from arbiter.play import checkagent
 
     running: list[str] = []
     overlaps: list[tuple[str, ...]] = []
@@ -512,9 +512,9 @@ def test_check_agent_says_the_ply_of_each_check_under_way_when_it_is_quiet(capsy
     every quiet spell (15 s; shortened here), and each check as it starts and ends."""
     import time
 
-    from arbiter.checkagent import Result
     from arbiter.cli.commands import CheckPrinter
     from arbiter.contract import Check
+    from arbiter.play.checkagent import Result
 
     check = Check("first seat", "a whole game moving first", 0)
     printer = CheckPrinter()

@@ -8,7 +8,7 @@ from arbiter.agents.random import RandomAgent
 from arbiter.clock import Limit, TimeControl
 from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.human import HumanSeat, terminal_events
+from arbiter.referee.human import HumanSeat, terminal_events
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
 

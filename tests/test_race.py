@@ -16,9 +16,9 @@ from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
 from arbiter.contract import Program
 from arbiter.errors import Reason, RecordError
+from arbiter.play.replay import replay
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
-from arbiter.referee.replay import replay
 from arbiter.referee.seat import LocalSeat
 from tests.fakegame import RACE, RACE_FILES
 from tests.fakegame.notation import format_move, parse_move, resolve_move

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from arbiter.errors import Reason, RecordError
+from arbiter.play.replay import replay
 from arbiter.record import GameRecord, append_record, read_records
-from arbiter.referee.replay import replay
 
 from .games.votey.test_rules import FIGURE3
 

@@ -13,7 +13,7 @@ Programs run with a minimal environment in a directory of their own and are not
 told where the key is; a program running as the same user could still find and
 read it, so the seal proves provenance only against programs run as another user
 or confined so they cannot read it.
-:func:`arbiter.referee.replay.replay` plays a record again and checks it.
+:func:`arbiter.play.replay.replay` plays a record again and checks it.
 """
 
 from __future__ import annotations

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from arbiter.agents.base import Agent
 from arbiter.agents.program import ProgramClock
 from arbiter.clock import Clock, TimeControl
-from arbiter.contract import AgentRun, Program, Supervision, keep_move
+from arbiter.contract import Agent, AgentRun, Program, Supervision, keep_move
 from arbiter.errors import ConfigError, Reason
 from arbiter.game import Game, Outcome, Player
 from arbiter.referee.line_seat import LineSeat

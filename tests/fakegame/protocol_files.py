@@ -10,9 +10,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from arbiter.agents.base import Agent
 from arbiter.clock import Clock, Limit, TimeControl
-from arbiter.contract import AgentRun, Program, Supervision, keep_move, keep_outcome
+from arbiter.contract import Agent, AgentRun, Program, Supervision, keep_move, keep_outcome
 from arbiter.errors import ConfigError
 from arbiter.game import Game, Player
 from arbiter.referee.file_seat import FileSeat

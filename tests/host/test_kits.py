@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.checkagent import check_agent
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.host.build import build
 from arbiter.host.config import Limits, contest_supervision
 from arbiter.host.kits import kits
 from arbiter.host.languages import LANGUAGES, available
+from arbiter.play.checkagent import check_agent
 
 KITS = [(game, kit.language) for game in GAME_NAMES for kit in kits(game)]
 

@@ -17,8 +17,8 @@ from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
 from arbiter.host.models import Account, Game, Round, now
 from arbiter.host.rounds import finish_round_if_done, make_round, standings_of
+from arbiter.play.replay import replay
 from arbiter.record import GameRecord
-from arbiter.referee.replay import replay
 from tests.host.contests import record_for, seeded
 
 Contest = tuple[Database, ContestConfig]

@@ -209,8 +209,8 @@ def test_debug_lines_before_a_move_are_malformed_and_hang_nothing(tmp_path: Path
 
 
 def test_binary_junk_is_kept_escaped_and_replays(tmp_path: Path) -> None:
+    from arbiter.play.replay import replay
     from arbiter.record import read_records
-    from arbiter.referee.replay import replay
 
     junk = tmp_path / "junk.py"
     junk.write_text(

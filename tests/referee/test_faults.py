@@ -26,9 +26,9 @@ from arbiter.clock import Charging, TimeControl
 from arbiter.contract import Program, Supervision
 from arbiter.errors import Reason
 from arbiter.games import GAME_NAMES, find_game
+from arbiter.play.replay import replay
 from arbiter.referee.file_seat import FileSeat, runs_once_per_move
 from arbiter.referee.match import play_game
-from arbiter.referee.replay import replay
 from arbiter.referee.sandbox import detect
 from arbiter.referee.seat import LocalSeat
 from tests.runs import fault_tag

@@ -22,9 +22,9 @@ from arbiter.errors import Reason
 from arbiter.games import find_game
 from arbiter.games.votey.notation import parse_position
 from arbiter.games.votey.referee import VoteySeat
+from arbiter.play.replay import replay
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
-from arbiter.referee.replay import replay
 from arbiter.referee.seat import LocalSeat
 
 from ..games.votey.test_rules import FIGURE3

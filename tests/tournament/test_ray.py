@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.cli import main
-from arbiter.referee.pool import REPLAYS
+from arbiter.play.pool import REPLAYS
 
 ray = pytest.importorskip("ray", reason="Ray is not installed here (pip install 'arbiter[ray]')")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.errors import Reason
-from arbiter.referee.pool import REPLAYS
+from arbiter.play.pool import REPLAYS
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from arbiter.contract.probes import find_position
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.games.chinese_checkers import rules as cc_rules
 from arbiter.games.halma import rules as halma_rules
-from arbiter.probes import find_position
 from arbiter.web.app import create_app
 
 

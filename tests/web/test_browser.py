@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 import uvicorn
 
+from arbiter.contract.probes import find_position
 from arbiter.games import GAME_NAMES, find_game
-from arbiter.probes import find_position
 from arbiter.web.app import create_app
 from tests.chromium import SHOTS, launch, skip_without_chromium
 

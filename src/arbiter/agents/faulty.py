@@ -24,10 +24,9 @@ import time
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
-from arbiter.agents.base import Agent
 from arbiter.agents.faults import Fault
 from arbiter.clock import Limit
-from arbiter.contract import GameSpec
+from arbiter.contract import Agent, GameSpec
 from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason
 from arbiter.game import Game, Player
 

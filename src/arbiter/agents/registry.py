@@ -6,11 +6,10 @@ from collections.abc import Hashable
 from typing import TypeVar
 
 from arbiter.agents.alphabeta import HASH_MB, AlphaBetaAgent
-from arbiter.agents.base import Agent
 from arbiter.agents.greedy import GreedyAgent
 from arbiter.agents.random import RandomAgent
 from arbiter.agents.spec import ENGINES, AgentSpec
-from arbiter.contract import GameSpec
+from arbiter.contract import Agent, GameSpec
 from arbiter.errors import ConfigError
 
 S = TypeVar("S")

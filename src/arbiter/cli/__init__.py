@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if argv is None and args.command in ("match", "play", "tournament"):
-        from arbiter.referee.series import interrupt_on_termination
+        from arbiter.play.series import interrupt_on_termination
 
         interrupt_on_termination()  # SIGTERM and SIGHUP end a match as Ctrl-C does
     try:

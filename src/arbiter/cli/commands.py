@@ -164,7 +164,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from arbiter.clock import Limit, TimeControl
     from arbiter.contract import Seat
     from arbiter.games import find_game
-    from arbiter.human import HELP, HumanSeat, terminal_events
+    from arbiter.referee.human import HELP, HumanSeat, terminal_events
     from arbiter.referee.match import play_game
     from arbiter.referee.seat import LocalSeat
 
@@ -251,8 +251,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_check_agent(args: argparse.Namespace) -> int:
     from arbiter.agents.spec import AgentSpec
-    from arbiter.checkagent import check_agent
     from arbiter.games import find_game
+    from arbiter.play.checkagent import check_agent
 
     spec = find_game(args.game)
     AgentSpec.parse(args.program).check()
@@ -418,8 +418,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from arbiter.errors import RecordError
+    from arbiter.play.replay import replay
     from arbiter.record import key_path, read_lines, record_key
-    from arbiter.referee.replay import replay
 
     key = None if args.unsealed else record_key()
     if key is None and not args.unsealed:

@@ -90,7 +90,7 @@ extern const GameVT HALMA_VT;
 extern PyMethodDef HALMA_METHODS[];
 void halma_init(void);
 
-/* Python glue shared by module.c, search.c and the games' own functions: a state
+/* Python glue (glue.c) shared by module.c, search.c and the games' own functions: a state
    from bytes (1, or 0 with a ValueError naming the size wanted) and a list of move
    codes (NULL when memory ran out) */
 int state_arg(const GameVT *vt, PyObject *bytes, void *out);
@@ -100,6 +100,10 @@ PyObject *codes_list(const move_t *moves, int n);
 
 /* the search type, registered by module.c */
 extern PyTypeObject SearcherType;
+/* the compiled games (games.c): the table, its length, and a kernel by its name
+   (NULL for a game with none) */
+extern const GameVT *const GAMES[];
+extern const size_t GAME_COUNT;
 const GameVT *find_vt(const char *name);
 
 #endif

@@ -11,27 +11,6 @@
 #define ARBITER_SOURCES "unknown"
 #endif
 
-static const GameVT *const GAMES[] = {&VOTEY_VT, &CHECKERS_VT, &ALQUERQUE_VT, &CHINESE_CHECKERS_VT, &HALMA_VT};
-
-const GameVT *find_vt(const char *name) {
-    for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
-        if (strcmp(GAMES[i]->name, name) == 0) return GAMES[i];
-    return NULL;
-}
-
-int state_arg(const GameVT *vt, PyObject *bytes, void *out) {
-    char *buf;
-    Py_ssize_t len;
-    if (PyBytes_AsStringAndSize(bytes, &buf, &len) < 0) return 0;
-    if (len != vt->state_size) {
-        PyErr_Format(PyExc_ValueError, "a %s state is %zd bytes, not %zd", vt->name,
-                     vt->state_size, len);
-        return 0;
-    }
-    memcpy(out, buf, (size_t)len);
-    return 1;
-}
-
 /* the game and a copy of its state from a call (game, state, ...) of want arguments;
    NULL with the error set (a TypeError showing usage when the call does not fit) */
 static const GameVT *game_args(PyObject *const *args, Py_ssize_t n, Py_ssize_t want,
@@ -53,13 +32,6 @@ static const GameVT *game_args(PyObject *const *args, Py_ssize_t n, Py_ssize_t w
 static int move_arg(PyObject *o, move_t *m) {
     *m = PyLong_AsUnsignedLongLong(o);
     return !PyErr_Occurred();
-}
-
-PyObject *codes_list(const move_t *moves, int n) {
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromUnsignedLongLong(moves[i]));
-    return list;
 }
 
 /* legal(game, state) or noisy(game, state) */
@@ -219,9 +191,9 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(&SearcherType);
         goto fail;
     }
-    PyObject *names = PyTuple_New(sizeof GAMES / sizeof GAMES[0]);
+    PyObject *names = PyTuple_New(GAME_COUNT);
     if (!names) goto fail;
-    for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++)
+    for (size_t i = 0; i < GAME_COUNT; i++)
         PyTuple_SET_ITEM(names, i, PyUnicode_FromString(GAMES[i]->name));
     if (PyModule_AddObject(m, "GAMES", names) < 0) {
         Py_DECREF(names);

@@ -7,52 +7,36 @@ the package (a test game, or a contest of an organiser's own).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from arbiter.contract import GameSpec
 from arbiter.errors import ConfigError
 
 
-def _votey() -> GameSpec[Any, Any]:
-    from arbiter.games.votey import SPEC
-
-    return SPEC
-
-
-def _checkers() -> GameSpec[Any, Any]:
-    from arbiter.games.checkers import SPEC
-
-    return SPEC
+def _load(module: str) -> GameSpec[Any, Any]:
+    """The ``SPEC`` of the game package ``module``, imported now."""
+    spec: GameSpec[Any, Any] = importlib.import_module(module).SPEC
+    return spec
 
 
-def _alquerque() -> GameSpec[Any, Any]:
-    from arbiter.games.alquerque import SPEC
-
-    return SPEC
-
-
-def _chinese_checkers() -> GameSpec[Any, Any]:
-    from arbiter.games.chinese_checkers import SPEC
-
-    return SPEC
-
-
-def _halma() -> GameSpec[Any, Any]:
-    from arbiter.games.halma import SPEC
-
-    return SPEC
-
+GAMES: dict[str, str] = {
+    "votey": "arbiter.games.votey",
+    "checkers": "arbiter.games.checkers",
+    "alquerque": "arbiter.games.alquerque",
+    "chinese-checkers": "arbiter.games.chinese_checkers",
+    "halma": "arbiter.games.halma",
+}
+"""The games that ship with arbiter: each command-line name with the package whose
+``SPEC`` is the game. A new game is its folder and one line here."""
 
 _FACTORIES: dict[str, Callable[[], GameSpec[Any, Any]]] = {
-    "votey": _votey,
-    "checkers": _checkers,
-    "alquerque": _alquerque,
-    "chinese-checkers": _chinese_checkers,
-    "halma": _halma,
+    name: partial(_load, module) for name, module in GAMES.items()
 }
 
-GAME_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+GAME_NAMES: tuple[str, ...] = tuple(GAMES)
 """The games that ship with arbiter, by their command-line names."""
 
 

@@ -25,7 +25,6 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from arbiter.checkagent import check_agent
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.host.archive import UploadError, UploadLimits, unpack
@@ -35,6 +34,7 @@ from arbiter.host.db import Database
 from arbiter.host.languages import fill
 from arbiter.host.models import Account, Version, now
 from arbiter.host.programs import ProgramError, pack, store_of
+from arbiter.play.checkagent import check_agent
 
 STATES = ("building", "checking", "accepted", "refused")
 

@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 from arbiter.errors import ArbiterError, Reason
 from arbiter.host import settle
 from arbiter.host.models import Game, Round, Setting, now
+from arbiter.play.replay import replay
 from arbiter.record import GameRecord
-from arbiter.referee.replay import replay
 
 MAX_LOG = 256 * 1024
 """The most characters of a program's stderr kept per game."""

@@ -65,8 +65,8 @@ from arbiter.host.wire import (
     Player,
     ResultBody,
 )
+from arbiter.play.series import GameJob, interrupt_on_termination, play_job
 from arbiter.record import GameRecord
-from arbiter.referee.series import GameJob, interrupt_on_termination, play_job
 from arbiter.referee.transcript import game_dir
 
 IDLE_MIN = 0.5

@@ -2,7 +2,7 @@
 
 The referee loop sends :class:`GameStarted`, one :class:`MovePlayed` per move and
 :class:`GameEnded` to an event sink, a callable. In a worker process the sink sends
-the events over the worker's pipe (:mod:`arbiter.referee.pool`); the referee hands
+the events over the worker's pipe (:mod:`arbiter.play.pool`); the referee hands
 them to its own sink, so a match played several games at a time still shows every
 move.
 """

@@ -7,7 +7,7 @@ in-process engines and people are all seats, so all of them play through the sam
 referee loop and are judged alike: :class:`LocalSeat` runs a built-in engine;
 :class:`~arbiter.referee.line_seat.LineSeat` and
 :class:`~arbiter.referee.file_seat.FileSeat` run contest programs;
-:class:`~arbiter.human.HumanSeat` asks a person at the terminal.
+:class:`~arbiter.referee.human.HumanSeat` asks a person at the terminal.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import Generic, TypeVar
 
-from arbiter.agents.base import Agent
 from arbiter.agents.registry import make_agent
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import Charging, Clock, Limit
-from arbiter.contract import Contest, GameSpec, Reply, Seat, Supervision
+from arbiter.contract import Agent, Contest, GameSpec, Reply, Seat, Supervision
 from arbiter.errors import AgentFault, Crash, Timeout
 from arbiter.game import Game, Outcome, Player
 

@@ -9,7 +9,7 @@ match`` is this module behind a command line; a Python program uses it the same 
         print(game.job.round, game.record.outcome.result(), match.score.points)
     print("\\n".join(match.summary()))
 
-Each game is played by the referee (:func:`arbiter.referee.series.run_series`), so a
+Each game is played by the referee (:func:`arbiter.play.series.run_series`), so a
 program is run through its contest's protocol, clock and walls exactly as in a
 tournament.
 """
@@ -26,9 +26,9 @@ from arbiter.clock import TimeControl
 from arbiter.contract import GameSpec, Supervision
 from arbiter.errors import ConfigError
 from arbiter.games import find_game
+from arbiter.play.series import GameJob, run_series
 from arbiter.record import GameRecord, append_record, open_records, record_key
 from arbiter.referee.events import EventSink, ignore
-from arbiter.referee.series import GameJob, run_series
 from arbiter.tournament.openings import for_pairs, select_openings
 from arbiter.tournament.schedule import match as match_schedule
 from arbiter.tournament.score import MatchScore

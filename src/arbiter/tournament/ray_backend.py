@@ -1,4 +1,4 @@
-"""Games played on Ray: the same jobs :func:`~arbiter.referee.series.run_series`
+"""Games played on Ray: the same jobs :func:`~arbiter.play.series.run_series`
 plays in local worker processes, on the machines of a Ray cluster.
 
 Each game is refereed exactly as ``arbiter match`` does, by one of ``concurrency``
@@ -17,7 +17,7 @@ plays (Ray runs an actor's calls one at a time, in order), so it never waits.
 
 An actor that dies (its node lost, its process killed) takes its game with it: a
 new actor takes its place and the game is played again, up to
-:data:`~arbiter.referee.pool.REPLAYS` times, as the local pool does.
+:data:`~arbiter.play.pool.REPLAYS` times, as the local pool does.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from arbiter.errors import ConfigError
+from arbiter.play.pool import REPLAYS
+from arbiter.play.series import GameJob, play_job
 from arbiter.record import GameRecord
 from arbiter.referee.events import EventSink, GameStarted, ignore
-from arbiter.referee.pool import REPLAYS
-from arbiter.referee.series import GameJob, play_job
 
 AHEAD = 2
 """Games given to an actor at once: the one it plays and the one it plays next."""
@@ -56,7 +56,7 @@ def run_series_ray(
     process already joined).
 
     :raises ConfigError: if Ray is not installed, the cluster cannot be reached, or a
-        game's actor died more than :data:`~arbiter.referee.pool.REPLAYS` times.
+        game's actor died more than :data:`~arbiter.play.pool.REPLAYS` times.
     """
     try:
         import ray
@@ -99,7 +99,7 @@ def run_series_ray(
         """The actor of ``slot`` died: its games go back to the front of the queue (the
         one it was playing counted as died once more) and a new actor takes its place.
 
-        :raises ConfigError: past :data:`~arbiter.referee.pool.REPLAYS` deaths of a game.
+        :raises ConfigError: past :data:`~arbiter.play.pool.REPLAYS` deaths of a game.
         """
         lost = [job for _, job in given[slot]]
         given[slot].clear()

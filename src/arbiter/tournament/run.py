@@ -20,9 +20,9 @@ from typing import Any
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.contract import GameSpec, Supervision
+from arbiter.play.series import GameJob, run_series
 from arbiter.record import GameRecord
 from arbiter.referee.events import Event, EventSink, GameStarted, MovePlayed, ignore
-from arbiter.referee.series import GameJob, run_series
 from arbiter.tournament.openings import for_pairs
 from arbiter.tournament.schedule import Pairing, schedule
 from arbiter.tournament.store import Store, Tournament
@@ -116,7 +116,7 @@ def missing(
 
 Series = Callable[[Sequence[GameJob], int, EventSink], Iterator[tuple[GameJob, GameRecord]]]
 """Plays jobs, so many at once, yielding each with its record as it ends: local worker
-processes (:func:`~arbiter.referee.series.run_series`) or Ray actors. It tells the sink
+processes (:func:`~arbiter.play.series.run_series`) or Ray actors. It tells the sink
 at least when each game starts."""
 
 PROGRESS_EVERY = 1.0

@@ -25,9 +25,9 @@ from arbiter.agents.registry import make_agent
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import Clock, Limit, TimeControl
 from arbiter.contract import GameSpec, Reply, Seat
+from arbiter.contract.layout import Continuation
 from arbiter.errors import Resigned
 from arbiter.game import Outcome, Player
-from arbiter.layout import Continuation
 from arbiter.referee.events import Event, GameEnded, MovePlayed, one_line
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat, TakeBack, make_seat

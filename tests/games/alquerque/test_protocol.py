@@ -8,11 +8,10 @@ import io
 import pytest
 
 from arbiter.agents.alphabeta import AlphaBetaAgent
-from arbiter.agents.base import Agent
 from arbiter.agents.greedy import GreedyAgent
 from arbiter.agents.random import RandomAgent
 from arbiter.clock import Limit, TimeControl
-from arbiter.contract import AgentRun, Program
+from arbiter.contract import Agent, AgentRun, Program
 from arbiter.errors import Reason
 from arbiter.game import Outcome
 from arbiter.games import find_game

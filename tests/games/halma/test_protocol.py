@@ -20,9 +20,9 @@ from arbiter.errors import NotationError, Reason
 from arbiter.games import find_game
 from arbiter.games.halma.contest import input_text, parse_input, remaining_text
 from arbiter.games.halma.rules import Halma, State
+from arbiter.play.replay import replay
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
-from arbiter.referee.replay import replay
 from arbiter.referee.seat import LocalSeat
 
 SPEC = find_game("halma")

@@ -1,14 +1,14 @@
 """What ``arbiter check-agent`` exercises in Alquerque beyond whole games: its timing,
-and games steered into the rules people get wrong (see :mod:`arbiter.probes`)."""
+and games steered into the rules people get wrong (see :mod:`arbiter.contract.probes`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from arbiter.contract import Check, GameSpec, Steer
+from arbiter.contract.probes import BUSY_MACHINE
 from arbiter.games.alquerque import rules as alquerque
 from arbiter.games.alquerque.rules import Alquerque
-from arbiter.probes import BUSY_MACHINE
 
 TIMING = BUSY_MACHINE
 """The contest's timing, checked on its own clock with every core busy (a program

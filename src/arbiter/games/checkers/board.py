@@ -1,11 +1,11 @@
 """The checkers board in the browser: its geometry, pieces and how a move is clicked
-(see :mod:`arbiter.layout`)."""
+(see :mod:`arbiter.contract.layout`)."""
 
 from __future__ import annotations
 
 from arbiter.bitboard import bits
+from arbiter.contract.layout import BoardView, Cell, Layout, WholePaths, two_sides
 from arbiter.games.checkers import rules as checkers
-from arbiter.layout import BoardView, Cell, Layout, WholePaths, two_sides
 
 
 def _layout() -> Layout:

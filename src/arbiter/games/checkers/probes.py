@@ -1,13 +1,13 @@
 """What ``arbiter check-agent`` exercises in checkers beyond whole games: its timing,
-and prepared positions (see :mod:`arbiter.probes`)."""
+and prepared positions (see :mod:`arbiter.contract.probes`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from arbiter.contract import Check, GameSpec
+from arbiter.contract.probes import BUSY_MACHINE, prepared
 from arbiter.games.checkers import rules as checkers
-from arbiter.probes import BUSY_MACHINE, prepared
 
 TIMING = BUSY_MACHINE
 """The contest's timing, checked on its own clock with every core busy (a program

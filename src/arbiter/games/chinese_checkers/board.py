@@ -1,10 +1,10 @@
 """The Chinese checkers board in the browser: its geometry, pieces and how a move is clicked
-(see :mod:`arbiter.layout`)."""
+(see :mod:`arbiter.contract.layout`)."""
 
 from __future__ import annotations
 
+from arbiter.contract.layout import BoardView, Cell, HopChains, Layout, two_sides
 from arbiter.games.chinese_checkers import rules as cc
-from arbiter.layout import BoardView, Cell, HopChains, Layout, two_sides
 
 
 def _layout() -> Layout:

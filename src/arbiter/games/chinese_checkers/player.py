@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter.agents.base import Agent
 from arbiter.agents.program import ProgramClock
-from arbiter.contract import AgentRun
+from arbiter.contract import Agent, AgentRun
 from arbiter.errors import ConfigError, NotationError
 from arbiter.game import Game, Player
 from arbiter.games.chinese_checkers.contest import SUPERVISION, comply, move_text

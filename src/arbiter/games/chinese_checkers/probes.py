@@ -1,5 +1,5 @@
 """What ``arbiter check-agent`` exercises in Chinese checkers beyond whole games: its timing,
-and games steered into the rules people get wrong (see :mod:`arbiter.probes`)."""
+and games steered into the rules people get wrong (see :mod:`arbiter.contract.probes`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 from arbiter.bitboard import bits, popcount
 from arbiter.contract import Check, GameSpec, Steer
+from arbiter.contract.probes import BUSY_MACHINE
 from arbiter.games.chinese_checkers import rules as cc
 from arbiter.games.chinese_checkers.rules import ChineseCheckers
-from arbiter.probes import BUSY_MACHINE
 
 TIMING = BUSY_MACHINE
 """The contest's timing, checked on its own clock with every core busy (a program

@@ -1,12 +1,12 @@
 """The Halma board in the browser: its geometry, pieces and how a move is clicked
-(see :mod:`arbiter.layout`)."""
+(see :mod:`arbiter.contract.layout`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arbiter.contract.layout import BoardView, Cell, HopChains, Layout, two_sides
 from arbiter.games.halma import rules as halma
-from arbiter.layout import BoardView, Cell, HopChains, Layout, two_sides
 
 
 def _layout() -> Layout:

@@ -7,9 +7,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from arbiter.agents.base import Agent
 from arbiter.clock import Limit
-from arbiter.contract import AgentRun
+from arbiter.contract import Agent, AgentRun
 from arbiter.errors import ConfigError, NotationError
 from arbiter.game import Game, Player
 from arbiter.games.halma.contest import move_text, parse_input

@@ -1,5 +1,5 @@
 """What ``arbiter check-agent`` exercises in Halma beyond whole games: its timing,
-and prepared positions (see :mod:`arbiter.probes`)."""
+and prepared positions (see :mod:`arbiter.contract.probes`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 from arbiter.bitboard import bits, popcount
 from arbiter.contract import Check, GameSpec
+from arbiter.contract.probes import prepared
 from arbiter.games.halma import rules as halma
-from arbiter.probes import prepared
 
 TIMING = Check("little time", "a move with 2 s left", 0, clock="2 kill=10", stop_at=1)
 """The contest's timing, checked on its clock's shape."""

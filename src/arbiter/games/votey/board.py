@@ -1,10 +1,10 @@
 """The Votey board in the browser: its geometry, pieces and how a move is clicked
-(see :mod:`arbiter.layout`)."""
+(see :mod:`arbiter.contract.layout`)."""
 
 from __future__ import annotations
 
+from arbiter.contract.layout import BoardView, Cell, Layout, WholePaths, two_sides
 from arbiter.games.votey.rules import State
-from arbiter.layout import BoardView, Cell, Layout, WholePaths, two_sides
 
 
 def _layout() -> Layout:

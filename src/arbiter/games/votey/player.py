@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter.agents.base import Agent
 from arbiter.agents.program import ProgramClock, seat_argument
-from arbiter.contract import AgentRun
+from arbiter.contract import Agent, AgentRun
 from arbiter.errors import NotationError
 from arbiter.game import Game
 from arbiter.games.votey.contest import (

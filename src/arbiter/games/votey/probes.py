@@ -1,13 +1,13 @@
 """What ``arbiter check-agent`` exercises in Votey beyond whole games: its timing,
-and games steered into the rules people get wrong (see :mod:`arbiter.probes`)."""
+and games steered into the rules people get wrong (see :mod:`arbiter.contract.probes`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from arbiter.contract import Check, GameSpec, Steer
+from arbiter.contract.probes import BUSY_MACHINE
 from arbiter.games.votey import rules as votey
-from arbiter.probes import BUSY_MACHINE
 
 TIMING = BUSY_MACHINE
 """The contest's timing, checked on its own clock with every core busy (a program

@@ -33,13 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TextIO, TypeVar
 
-from arbiter.agents.base import Agent
 from arbiter.clock import Charging, Clock, TimeControl
+from arbiter.contract.agent import Agent
 from arbiter.errors import ConfigError
 from arbiter.game import Game, Outcome, Player
 
 if TYPE_CHECKING:  # the browser's board: read by the web app only, not by programs
-    from arbiter.layout import BoardView
+    from arbiter.contract.layout import BoardView
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
@@ -523,7 +523,7 @@ class GameSpec(Generic[S, M]):
     ``openings`` is the file of the opening set the game ships (most balanced by the
     built-in search, made by ``scripts/make_openings.py``), ``opening_plies`` how
     many random plies an opening of it plays. ``probes`` are what ``arbiter
-    check-agent`` exercises in the game beyond whole games (:mod:`arbiter.probes`).
+    check-agent`` exercises in the game beyond whole games (:mod:`arbiter.contract.probes`).
     ``position_file`` reads the contest's own file of a position to answer (Halma's
     ``input.txt``): the position and the seconds it gives, ``None`` for another text.
     ``kits`` is the folder of its starter kits, one folder per language, each a

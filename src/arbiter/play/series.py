@@ -24,10 +24,10 @@ from arbiter.contract import Supervision
 from arbiter.errors import Reason
 from arbiter.game import Outcome
 from arbiter.games import find_game
+from arbiter.play.pool import WorkerPool
 from arbiter.record import GameRecord
 from arbiter.referee.events import EventSink, MovePlayed, ignore
 from arbiter.referee.match import play_game
-from arbiter.referee.pool import WorkerPool
 from arbiter.referee.sandbox import die_with_parent
 from arbiter.referee.seat import make_seat
 from arbiter.referee.transcript import game_dir
@@ -151,7 +151,7 @@ def run_series(
     """Plays every job and yields (job, record) as each game ends.
 
     With ``workers`` (by default, when ``concurrency`` is above 1) up to
-    ``concurrency`` games run at once in worker processes (:mod:`arbiter.referee.pool`),
+    ``concurrency`` games run at once in worker processes (:mod:`arbiter.play.pool`),
     their events reach ``events`` here, and a game whose worker dies (a program killed
     or stopped it) is played again, then forfeited by the side to move; otherwise the
     games run here, in order. On an interrupt, or when the caller stops asking (an

@@ -4,7 +4,7 @@ The program plays through the contest's exact protocol and clock, against the
 built-in random player: a whole game in each seat (the two at once where the
 contest charges CPU time) and its timing (a whole game with every core of the
 machine busy, or Halma's moves with little time left, which its input tells it);
-then what :mod:`arbiter.probes` gives for its game, which exercises the rules
+then what :mod:`arbiter.contract.probes` gives for its game, which exercises the rules
 people get wrong: single moves from prepared positions (checkers, Halma), or games
 against an opponent that steers into them (Votey, Alquerque, Chinese checkers).
 Each check passes when the program made no fault; a failure shows the verdict and
@@ -24,12 +24,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from arbiter.agents.base import Agent
 from arbiter.agents.random import RandomAgent
 from arbiter.agents.steering import SteeringAgent
 from arbiter.clock import Charging, TimeControl
-from arbiter.contract import Check, GameSpec, Program, Supervision
-from arbiter.probes import BUSY_MACHINE, STEERED_PLIES
+from arbiter.contract import Agent, Check, GameSpec, Program, Supervision
+from arbiter.contract.probes import BUSY_MACHINE, STEERED_PLIES
 from arbiter.record import GameRecord
 from arbiter.referee.events import Event, MovePlayed
 from arbiter.referee.match import play_game

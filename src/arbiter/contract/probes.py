@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from arbiter.contract import Check, GameSpec
+from arbiter.contract.spec import Check, GameSpec
 
 STEERED_PLIES = 200
 """A steered game is stopped here: long enough to meet the rule many times."""

@@ -11,7 +11,7 @@ import time
 
 WORKER = """
 import os, signal, sys, time
-from arbiter.referee import series
+from arbiter.play import series
 series._worker_start()
 series._STOP_GRACE = 1
 series._playing = {playing}
