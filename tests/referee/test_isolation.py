@@ -61,17 +61,46 @@ def scene() -> Iterator[Path]:
     shutil.rmtree(root, ignore_errors=True)
 
 
-def attack(scene: Path, key: Path, isolation: str) -> dict[str, object]:
+PLANTED = "planted-by-attacker.txt"
+
+
+def plantable() -> list[Path]:
+    """The folders the attacker tries to plant a file in besides its own: arbiter's
+    package and the Python it runs on."""
+    import arbiter
+
+    return [Path(arbiter.__file__).parent, Path(os.__file__).parent]
+
+
+def attack(
+    scene: Path, key: Path, isolation: str, *, open_to_all: bool = False
+) -> dict[str, object]:
     """Plays one Votey game of the attacker (second, so the first program is running
     in its box when it attacks) against ``random``, a program too, under
-    ``isolation``, with records sealed by ``key``; returns what the attacker reached."""
+    ``isolation``, with records sealed by ``key``; returns what the attacker reached.
+    The attacker runs from a copy in the scene (``program/``), writable by anyone
+    when ``open_to_all`` (then only a read-only view of its program files keeps it
+    from rewriting them)."""
+    program = scene / "program"
+    program.mkdir()
+    shutil.copy(ATTACKER, program / ATTACKER.name)
+    os.chmod(program, 0o777 if open_to_all else 0o755)
+    os.chmod(program / ATTACKER.name, 0o666 if open_to_all else 0o644)
+    try:
+        return _attack(scene, key, isolation, program / ATTACKER.name)
+    finally:  # what a missing wall let it plant goes, so no other run is harmed
+        for folder in plantable():
+            (folder / PLANTED).unlink(missing_ok=True)
+
+
+def _attack(scene: Path, key: Path, isolation: str, attacker: Path) -> dict[str, object]:
     referee = scene / "referee"
     record, logs = referee / "games.jsonl", scene / "logs"
     targets = scene / "targets.json"
     named = [key, record, referee / "cup.db", referee, scene / "other" / "secret.txt"]
     targets.write_text(json.dumps([str(p) for p in named]))
     os.chmod(targets, 0o644)
-    command = f"{sys.executable} {ATTACKER} REPORT {targets}"
+    command = f"{sys.executable} {attacker} REPORT {targets}"
     env = {**os.environ, "ARBITER_TEST_SECRET": "hunter2", "ARBITER_RECORD_KEY": str(key)}
     other = f"{sys.executable} -m arbiter.cli agent votey --engine random"
     done = subprocess.run(
@@ -105,9 +134,14 @@ BY_ITS_OWN_UID = (
     "other boxes",
     "signal parent",
     "signal others",
+    "own program file write",
+    "own program folder write",
+    "arbiter package write",
+    "python write",
 )
 """The attacks a uid of its own blocks: the referee's private files (its environment,
-the key, the records and databases it makes), everything it owns, the other program."""
+the key, the records and databases it makes), everything it owns (its program files,
+arbiter's package, the Python it runs on), the other program."""
 
 
 def blocked(found: dict[str, object], *names: str) -> None:
@@ -120,13 +154,15 @@ def test_behind_every_wall_a_program_reaches_nothing_of_its_referee(
 ) -> None:
     need("cgroup", "own_uid", "namespaces")
     key = tmp_path / "keys" / "record.key"
-    found = attack(scene, key, "strict")
+    found = attack(scene, key, "strict", open_to_all=True)
     blocked(found, *BY_ITS_OWN_UID, "database read", "referee dir list", "other program's file")
     assert int(str(found["processes seen"])) <= 3  # itself and bubblewrap's pid 1
     assert int(str(found["uid"])) in detect().uids
     # nothing changed: the record verifies, the referee's folder holds what it held
     assert sorted(p.name for p in (scene / "referee").iterdir()) == ["cup.db", "games.jsonl"]
     assert "UPDATE" not in (scene / "referee" / "cup.db").read_text()
+    assert (scene / "program" / ATTACKER.name).read_bytes() == ATTACKER.read_bytes()
+    assert not any((folder / PLANTED).exists() for folder in [*plantable(), scene / "program"])
     replayed = subprocess.run(
         [sys.executable, "-m", "arbiter.cli", "replay", str(scene / "referee" / "games.jsonl")],
         env={**os.environ, "ARBITER_RECORD_KEY": str(key)},

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pwd
 import shutil
 import subprocess
 import time
@@ -18,11 +19,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from arbiter.referee import box as box_module
-from arbiter.referee.box import Box, lease_uid
+from arbiter.errors import ConfigError
+from arbiter.referee import uids as uids_module
+from arbiter.referee.box import Box
 from arbiter.referee.isolation import choose
 from arbiter.referee.process import AgentProcess
 from arbiter.referee.sandbox import Confinement, detect
+from arbiter.referee.uids import lease_uid
 
 from .test_isolation import need
 
@@ -47,13 +50,13 @@ def one_uid(request: pytest.FixtureRequest) -> range:
 def looks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """The uids the referee looked through the machine's processes for."""
     seen: list[int] = []
-    real = box_module.kill_uid
+    real = uids_module.kill_uid
 
     def counted(uid: int) -> bool:
         seen.append(uid)
         return real(uid)
 
-    monkeypatch.setattr(box_module, "kill_uid", counted)
+    monkeypatch.setattr(uids_module, "kill_uid", counted)
     yield seen
 
 
@@ -67,18 +70,18 @@ def stray(uid: int) -> subprocess.Popen[bytes]:
         start_new_session=True,
     )
     deadline = time.monotonic() + 10
-    while not box_module._uid_of(process.pid, uid):  # until it has become ``uid``
+    while not uids_module._uid_of(process.pid, uid):  # until it has become ``uid``
         assert time.monotonic() < deadline, "the stray never took its uid"
         time.sleep(0.01)
     return process
 
 
-def die_holding(lease: box_module.UidLease) -> None:
+def die_holding(lease: uids_module.UidLease) -> None:
     """What a referee killed outright does to its uid: the lock goes with the
     process, and nothing is written."""
     assert lease._fd is not None
     os.close(lease._fd)
-    box_module._HELD.discard(lease.uid)
+    uids_module._HELD.discard(lease.uid)
 
 
 def test_a_uid_whose_holder_died_is_swept_before_it_is_used_again(
@@ -109,6 +112,22 @@ def test_a_uid_let_go_clean_is_taken_without_a_look(one_uid: range, looks: list[
     die_holding(lease)
     lease_uid(one_uid).release(empty=True)
     assert looks == [lease.uid, lease.uid]  # the mark went with the dead holder
+
+
+def test_a_uid_an_account_of_the_machine_has_is_never_a_programs() -> None:
+    """A program run as ``nobody`` (or any account) could reach that account's files
+    and processes: a range that holds one skips it, and a range of nothing else is
+    refused by name."""
+    need("own_uid")
+    accounts = {entry.pw_uid for entry in pwd.getpwall()}
+    account = next(u for u in sorted(accounts) if u > 1000 and u + 1 not in accounts)
+    lease = lease_uid(range(account, account + 2))
+    try:
+        assert lease.uid == account + 1
+    finally:
+        lease.release(empty=True)
+    with pytest.raises(ConfigError, match=f"every program uid \\({account}-{account}\\)"):
+        lease_uid(range(account, account + 1))
 
 
 def box_with_a_run(*, cgroup: bool = True) -> tuple[Box, AgentProcess]:

@@ -10,10 +10,12 @@ It tries everything a hostile program could do to the referee that runs it and
 writes what it reached to its standard error, a line ``REPORT_TAG ["attack", "what"]``
 for each attack: ``blocked (why)`` or what it got. It never does harm that
 could not be undone if a wall were missing: the signal it sends is 0 (a check of
-permission), what it writes is appended.
+permission), what it writes is appended or a new file (``planted-by-attacker.txt``),
+in its own program's folder, arbiter's package and the Python it runs on.
 """
 
 import glob
+import importlib.util
 import json
 import os
 import sys
@@ -84,6 +86,19 @@ def other_boxes() -> str:
     return "blocked (none readable)"
 
 
+def plant(folder: str) -> str:
+    """Makes a file in ``folder`` (the test removes it if a wall was missing)."""
+    with open(os.path.join(folder, "planted-by-attacker.txt"), "x") as f:
+        f.write("planted\n")
+    return "written"
+
+
+def package_folder() -> str:
+    spec = importlib.util.find_spec("arbiter")
+    assert spec is not None and spec.origin is not None
+    return os.path.dirname(spec.origin)
+
+
 attempt("parent environ", lambda: read(f"/proc/{os.getppid()}/environ"))
 attempt("any environ", secret_from_environs)
 attempt("key", lambda: read(key))
@@ -97,6 +112,10 @@ attempt("other program's file", lambda: read(other))
 attempt("other boxes", other_boxes)
 attempt("signal parent", lambda: os.kill(os.getppid(), 0) or "may signal")
 attempt("signal others", signal_others)
+attempt("own program file write", lambda: append(os.path.abspath(sys.argv[0])))
+attempt("own program folder write", lambda: plant(os.path.dirname(os.path.abspath(sys.argv[0]))))
+attempt("arbiter package write", lambda: plant(package_folder()))
+attempt("python write", lambda: plant(os.path.dirname(os.__file__)))
 found["processes seen"] = len(glob.glob("/proc/[0-9]*"))
 found["uid"] = os.getuid()
 for name, what in found.items():
