@@ -99,3 +99,19 @@ def test_kill_deadline_is_apart_from_the_flag() -> None:
     with pytest.raises(Timeout):
         clock.charge(0, 10.5)  # the flag falls at 10 s, though the program ran on to 12 s
     assert str(TimeControl.parse("10 kill=2")) == "10 kill=2"
+
+
+def test_the_margin_is_grace_in_overtime_too_by_value() -> None:
+    """Chinese checkers' clock with a margin: 5 s, then 1 s a move, 0.25 s of grace.
+    Crossing into overtime a move may use what is left, one overtime move and the
+    margin; in overtime each move 1.25 s; the kill comes kill_after later still."""
+    clock = Clock.start(TimeControl.parse("5 ot=1 margin=0.25 kill=0.5"))
+    assert clock.allowance(0) == 6.25 and clock.kill_at(0) == 6.75
+    clock = clock.charge(0, 6.2)  # within 5 + 1 + 0.25
+    assert clock.in_overtime(0) and clock.remaining[0] == 0.0
+    assert clock.allowance(0) == 1.25 and clock.kill_at(0) == 1.75
+    assert clock.limit_for(0).time == 1.0  # an agent is told the overtime, not the grace
+    clock = clock.charge(0, 1.24)
+    with pytest.raises(Timeout, match=r"used 1\.26s, more than the 1\.25s allowed"):
+        clock.charge(0, 1.26)
+    assert clock.allowance(1) == 6.25  # the other seat's clock is untouched

@@ -48,3 +48,18 @@ def test_an_even_score_prints_as_plus_zero() -> None:
     # a score a hair under one half rounds to zero Elo: never "-0 ± ..."
     assert str(elo_difference(2, 1, 2)).startswith("+0 ± ")
     assert str(elo_difference(1000, 1, 1001)).startswith("+0 ± ")
+
+
+def test_the_interval_with_draws_is_the_trinomial_one_by_value() -> None:
+    """20 wins, 10 draws, 10 losses, computed by hand: the score is 25/40 = 0.625;
+    the per-game variance (20 * 0.375^2 + 10 * 0.125^2 + 10 * 0.625^2) / 40 =
+    6.875 / 40 = 0.171875, its standard error sqrt(0.171875 / 40) = 0.0655506; the
+    score's interval 0.625 -/+ 1.959964 * 0.0655506 = 0.496522 .. 0.753478, and in Elo
+    -400 log10(1/s - 1): +88.74 for the score, -2.42 .. +194.08. Without the draws'
+    term the variance would be 6.71875 / 40 and the interval -1.40 .. +192.71."""
+    e = elo_difference(20, 10, 10)
+    assert e.score == 0.625 and e.games == 40
+    assert e.elo == pytest.approx(88.74, abs=0.01)
+    assert e.low == pytest.approx(-2.42, abs=0.01)
+    assert e.high == pytest.approx(194.08, abs=0.01)
+    assert str(e) == "+89 ± 98"

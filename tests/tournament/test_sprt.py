@@ -54,3 +54,21 @@ def test_equal_agents_are_rejected_as_often_as_beta_allows() -> None:
 def test_bad_sprt_text_is_named(text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Sprt.parse(text)
+
+
+def test_wald_bounds_by_value_when_alpha_and_beta_differ() -> None:
+    """Sprt(0, 5, alpha 0.01, beta 0.1): accept H0 at log(0.1 / 0.99) = -2.29253,
+    accept H1 at log(0.9 / 0.01) = log 90 = 4.49981 (swapping the rates would give
+    -4.49981 and 2.29253, the same bounds only when they are equal)."""
+    test = Sprt.parse("0,5,0.01,0.1")
+    assert test == Sprt(0, 5, 0.01, 0.1)
+    lower, upper = test.bounds
+    assert lower == pytest.approx(-2.29253, abs=1e-5)
+    assert upper == pytest.approx(4.49981, abs=1e-5)
+    # a ratio of 3.6 decides nothing yet (it would accept H1 with the rates swapped),
+    # and one of -3.6 accepts H0 (it would decide nothing with them swapped)
+    ahead, behind = (0, 0, 100, 28, 0), (0, 22, 100, 0, 0)
+    assert test.llr(ahead) == pytest.approx(3.565, abs=1e-3)
+    assert test.decision(ahead) is None
+    assert test.llr(behind) == pytest.approx(-3.614, abs=1e-3)
+    assert test.decision(behind) == "H0"
