@@ -12,26 +12,11 @@ says which and exits with 1. Tests run on SQLite only, in one process.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import time
-from dataclasses import dataclass
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from mutation import Mutation, main
+
 HOST = "src/arbiter/host/"
-
-
-@dataclass(frozen=True)
-class Mutation:
-    name: str
-    guard: str
-    path: str
-    old: str
-    new: str
-    tests: tuple[str, ...]
-
 
 GUARDS = "tests/host/test_guards.py"
 QUEUE = "tests/host/test_queue.py"
@@ -258,53 +243,5 @@ MUTATIONS = (
 )
 
 
-def tests_pass(tests: tuple[str, ...]) -> bool:
-    """Whether ``tests`` pass (on SQLite, in one process, stopping at a failure)."""
-    env = {k: v for k, v in os.environ.items() if k != "ARBITER_POSTGRES_URL"}
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider", *tests],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    return done.returncode == 0
-
-
-def run(mutation: Mutation) -> tuple[bool, float]:
-    """Puts the bug in, runs its tests, takes it out; True if a test failed."""
-    path = ROOT / mutation.path
-    text = path.read_text()
-    if text.count(mutation.old) != 1:
-        raise SystemExit(f"{mutation.name}: the text to replace is not in {mutation.path} once")
-    started = time.monotonic()
-    try:
-        path.write_text(text.replace(mutation.old, mutation.new))
-        caught = not tests_pass(mutation.tests)
-    finally:
-        path.write_text(text)
-    return caught, time.monotonic() - started
-
-
-def main(argv: list[str]) -> int:
-    chosen = [m for m in MUTATIONS if not argv or m.name in argv]
-    tests = tuple(sorted({t for m in chosen for t in m.tests}))
-    if not tests_pass(tests):  # a failure must be the bug's, not one already there
-        print(f"the tests fail without any bug: {' '.join(tests)}")
-        return 2
-    missed = []
-    for mutation in chosen:
-        caught, seconds = run(mutation)
-        print(
-            f"{'caught' if caught else 'MISSED':7} {mutation.name:14} {seconds:5.1f} s  "
-            f"{mutation.guard}",
-            flush=True,
-        )
-        if not caught:
-            missed.append(mutation.name)
-    print(f"{len(chosen) - len(missed)} of {len(chosen)} caught")
-    return 1 if missed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(MUTATIONS, sys.argv[1:], sqlite_only=True))

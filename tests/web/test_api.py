@@ -4,6 +4,7 @@ message and a 4xx status, the game's end."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from arbiter.agents.spec import AgentSpec
 from arbiter.contract.probes import find_position
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.games.chinese_checkers import rules as cc_rules
@@ -149,6 +151,22 @@ def test_undo_takes_back_the_person_s_move_and_the_reply(client: TestClient) -> 
     back = client.post(f"/api/sessions/{sid}/undo").json()
     back = wait_for(client, sid, lambda s: s["your_turn"] and s["ply"] == 0)
     assert back["ply"] == 0 and back["pieces"] == snap["pieces"] and back["moves"] == []
+
+
+def test_a_program_takes_no_take_backs() -> None:
+    """A program cannot be wound back (its own state is its own), so take-backs are
+    refused against it, by name, while the same game against a built-in takes them."""
+    house = AgentSpec.parse(f"{sys.executable} -m arbiter.cli agent alquerque", name="house")
+    with TestClient(create_app(agents={"alquerque": [house]})) as client:
+        snap = client.post("/api/sessions", json={"game": "alquerque", "engine": "house"}).json()
+        sid = snap["id"]
+        client.post(f"/api/sessions/{sid}/move", json={"clicks": a_legal_path(client, sid)})
+        after = wait_for(client, sid, lambda s: s["your_turn"])
+        assert after["ply"] == 2 and not after["can_undo"]
+        refused = client.post(f"/api/sessions/{sid}/undo")
+        assert refused.status_code == 409
+        assert refused.json()["error"] == "take-backs are only allowed against a built-in engine"
+        assert client.get(f"/api/sessions/{sid}").json()["ply"] == 2  # nothing taken back
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,189 @@
+"""Fresh bugs in the platform's rules outside the contest server (the clock, the
+referee's verdicts, the walls, the statistics, tournaments and the browser), each put
+in, tested and taken out: the check that every rule has a test that fails without it.
+
+    python scripts/mutate_platform.py                  # every mutation
+    python scripts/mutate_platform.py sprt-bounds uid  # only these
+
+See ``mutation.py`` for how a mutation is run; ``mutate_host.py`` does the same for
+the contest server's guards.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from mutation import Mutation, main
+
+SRC = "src/arbiter/"
+CLOCK = ("tests/test_clock.py",)
+FAULTS = "tests/referee/test_faults.py"
+
+MUTATIONS = (
+    Mutation(
+        "overtime-margin",
+        "the margin is grace in overtime too",
+        SRC + "clock.py",
+        "            return tc.overtime_per_move + tc.margin",
+        "            return tc.overtime_per_move",
+        CLOCK,
+    ),
+    Mutation(
+        "increment",
+        "a game clock adds its increment after each move",
+        SRC + "clock.py",
+        "left = remaining[p] - used + tc.increment if remaining[p] > 0 else 0.0",
+        "left = remaining[p] - used if remaining[p] > 0 else 0.0",
+        CLOCK,
+    ),
+    Mutation(
+        "kill-after",
+        "a program is killed kill_after past its allowance, not at it",
+        SRC + "clock.py",
+        "return None if allowed is None else allowed + self.tc.kill_after",
+        "return allowed",
+        CLOCK,
+    ),
+    Mutation(
+        "period",
+        "a period's time is added to what is left, not put in its place",
+        SRC + "clock.py",
+        "                remaining[p] += tc.base",
+        "                remaining[p] = tc.base",
+        CLOCK,
+    ),
+    Mutation(
+        "false-claim",
+        "a Votey move negated without winning loses",
+        SRC + "games/votey/contest.py",
+        "    if claimed and not won:",
+        "    if False:",
+        ("tests/games/votey/test_protocol.py", "tests/referee/test_votey_faults.py"),
+    ),
+    Mutation(
+        "early-output",
+        "a line written before the program's turn loses",
+        SRC + "referee/line_seat.py",
+        "        early = [] if self._first else transport.pending()",
+        "        early = []",
+        (FAULTS,),
+    ),
+    Mutation(
+        "single-process",
+        "a program that must run alone loses when it starts another process",
+        SRC + "referee/pipe.py",
+        "if process.confinement.single_process and (count := process.process_count()) > 1:",
+        "if process.confinement.single_process and (count := process.process_count()) > 2:",
+        ("tests/games/chinese_checkers/test_protocol.py", FAULTS),
+    ),
+    Mutation(
+        "replay-score",
+        "replay checks a record's contest score",
+        SRC + "play/replay.py",
+        "    if record.score is not None and tuple(record.score) != score:",
+        "    if False:",
+        ("tests/test_record.py",),
+    ),
+    Mutation(
+        "uid-account",
+        "a uid a machine account has is never a program's",
+        SRC + "referee/uids.py",
+        "            pwd.getpwuid(uid)\n",
+        "            raise KeyError(uid)\n",
+        ("tests/referee/test_uids.py",),
+    ),
+    Mutation(
+        "read-only",
+        "a program's own files are read-only behind namespaces",
+        SRC + "referee/box.py",
+        '                args += ["--ro-bind", path, path]\n        args += folders_to(self.path)',
+        '                args += ["--bind", path, path]\n        args += folders_to(self.path)',
+        ("tests/referee/test_isolation.py",),
+    ),
+    Mutation(
+        "network",
+        "a program has no network but a loopback of its own",
+        SRC + "referee/box.py",
+        '            args.append("--unshare-net")',
+        "            pass",
+        ("tests/referee/test_channels.py",),
+    ),
+    Mutation(
+        "suspend",
+        "the waiting program is stopped until it is asked again",
+        SRC + "referee/process.py",
+        "                    os.killpg(self.popen.pid, signal.SIGSTOP)",
+        "                    pass",
+        ("tests/games/chinese_checkers/test_protocol.py", "tests/referee/test_suspension.py"),
+    ),
+    Mutation(
+        "elo-draws",
+        "the Elo interval counts the draws' variance",
+        SRC + "tournament/ratings.py",
+        "var = (wins * (1 - mu) ** 2 + draws * (0.5 - mu) ** 2 + losses * mu**2) / n",
+        "var = (wins * (1 - mu) ** 2 + losses * mu**2) / n",
+        ("tests/tournament/test_score.py",),
+    ),
+    Mutation(
+        "sprt-bounds",
+        "Wald's bounds put alpha and beta each in its place",
+        SRC + "tournament/sprt.py",
+        "            math.log(self.beta / (1 - self.alpha)),\n"
+        "            math.log((1 - self.beta) / self.alpha),",
+        "            math.log(self.alpha / (1 - self.beta)),\n"
+        "            math.log((1 - self.alpha) / self.beta),",
+        ("tests/tournament/test_sprt.py",),
+    ),
+    Mutation(
+        "sprt-pairs",
+        "the ratio counts the pairs played, not the prior's pseudo-pairs",
+        SRC + "tournament/sprt.py",
+        "        return pairs * (s1 - s0)",
+        "        return total * (s1 - s0)",
+        ("tests/tournament/test_sprt.py",),
+    ),
+    Mutation(
+        "bt-prior",
+        "a virtual draw scores half a point",
+        SRC + "tournament/bradley_terry.py",
+        "score[a][b] += prior / 2",
+        "score[a][b] += prior",
+        ("tests/tournament/test_bradley_terry.py",),
+    ),
+    Mutation(
+        "resume-seed",
+        "a tournament resumed with another seed is refused",
+        SRC + "tournament/run.py",
+        '            "seed": self.seed,\n',
+        "",
+        ("tests/tournament/test_plan.py",),
+    ),
+    Mutation(
+        "colours",
+        "each pair of games swaps the seats",
+        SRC + "tournament/schedule.py",
+        "        for seats in ((a, b), (b, a)):",
+        "        for seats in ((a, b), (a, b)):",
+        ("tests/tournament/test_schedule.py",),
+    ),
+    Mutation(
+        "web-finished",
+        "a finished game in the browser takes no move",
+        SRC + "web/sessions.py",
+        "        if self.outcome is not None:\n            raise WebError(409, f\"the game is over",
+        "        if False:\n            raise WebError(409, f\"the game is over",
+        ("tests/web/test_api.py",),
+    ),
+    Mutation(
+        "web-takeback",
+        "take-backs only against a built-in engine",
+        SRC + "web/sessions.py",
+        "        if not self.undo_allowed:",
+        "        if False:",
+        ("tests/web/test_api.py",),
+    ),
+)
+
+
+if __name__ == "__main__":
+    sys.exit(main(MUTATIONS, sys.argv[1:]))

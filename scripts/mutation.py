@@ -1,0 +1,90 @@
+"""Puts fresh bugs into arbiter one at a time and runs the tests that should catch
+each: the runner of ``mutate_host.py`` and ``mutate_platform.py``.
+
+Each :class:`Mutation` replaces one exact piece of a source file (found exactly once)
+with a plausible bug, runs its tests in one process, stopping at the first failure,
+and restores the file whatever happens. A mutation no test catches is a rule of the
+platform without a test: :func:`main` says which and exits with 1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """A bug: ``old`` in ``path`` becomes ``new``; ``guard`` says what it breaks."""
+
+    name: str
+    guard: str
+    path: str
+    old: str
+    new: str
+    tests: tuple[str, ...]
+
+
+def failing_test(tests: Sequence[str], *, sqlite_only: bool) -> str | None:
+    """The first of ``tests`` that fails (its node id), or ``None`` if all pass."""
+    env = dict(os.environ)
+    if sqlite_only:
+        env.pop("ARBITER_POSTGRES_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider"]
+        + ["-rfE", *tests],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode == 0:
+        return None
+    found = re.search(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.M)
+    return found.group(1) if found else f"pytest exit {done.returncode}"
+
+
+def run(mutation: Mutation, *, sqlite_only: bool) -> tuple[str | None, float]:
+    """Puts the bug in, runs its tests, takes it out; the test that caught it."""
+    path = ROOT / mutation.path
+    text = path.read_text()
+    if text.count(mutation.old) != 1:
+        raise SystemExit(f"{mutation.name}: the text to replace is not in {mutation.path} once")
+    started = time.monotonic()
+    try:
+        path.write_text(text.replace(mutation.old, mutation.new))
+        caught = failing_test(mutation.tests, sqlite_only=sqlite_only)
+    finally:
+        path.write_text(text)
+    return caught, time.monotonic() - started
+
+
+def main(mutations: Sequence[Mutation], argv: Sequence[str], *, sqlite_only: bool = False) -> int:
+    """Runs the ``mutations`` named in ``argv`` (all if none); prints one line each and
+    the count caught; returns 1 if any was missed, 2 if the tests fail without a bug."""
+    chosen = [m for m in mutations if not argv or m.name in argv]
+    tests = tuple(sorted({t for m in chosen for t in m.tests}))
+    already = failing_test(tests, sqlite_only=sqlite_only)
+    if already is not None:  # a failure must be the bug's, not one already there
+        print(f"the tests fail without any bug: {already}")
+        return 2
+    missed = []
+    for mutation in chosen:
+        caught, seconds = run(mutation, sqlite_only=sqlite_only)
+        print(
+            f"{'caught' if caught else 'MISSED':7} {mutation.name:18} {seconds:5.1f} s  "
+            f"{mutation.guard}" + (f"\n{'':27}by {caught}" if caught else ""),
+            flush=True,
+        )
+        if not caught:
+            missed.append(mutation.name)
+    print(f"{len(chosen) - len(missed)} of {len(chosen)} caught")
+    return 1 if missed else 0
