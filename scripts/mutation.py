@@ -38,9 +38,9 @@ def failing_test(tests: Sequence[str], *, sqlite_only: bool) -> str | None:
     env = dict(os.environ)
     if sqlite_only:
         env.pop("ARBITER_POSTGRES_URL", None)
+    pytest = [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider"]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider"]
-        + ["-rfE", *tests],
+        [*pytest, "-rfE", *tests],
         cwd=ROOT,
         env=env,
         capture_output=True,
