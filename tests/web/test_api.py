@@ -267,7 +267,7 @@ def test_a_capture_chain_is_entered_landing_by_landing(client: TestClient, game:
     snap = client.post(
         "/api/sessions", json={"game": game, "side": side, "position": text, "engine": "random"}
     ).json()
-    assert snap["forced_capture"] and snap["your_turn"]
+    assert snap["forced"] == "a capture is compulsory" and snap["your_turn"]
     longest = max(rules.legal_moves(s), key=lambda m: len(m.captures))
     path = list(move_path(game, s, longest))
     answers = _enter(client, snap["id"], path)

@@ -211,8 +211,19 @@ class Clicks(Protocol):
 @dataclass(frozen=True, slots=True)
 class BoardView(Generic[S]):
     """A game's board for the browser: its layout, its pieces in a position (by cell
-    id), and how its moves are clicked."""
+    id), how its moves are clicked (the cells a move starts from are the
+    continuations of no click), and ``forced``, for a game with compulsory moves:
+    what compels the side to move in a position, said to the person (``None`` when
+    it is free to choose)."""
 
     layout: Layout
     pieces: Callable[[S], dict[str, str]]
     clicks: Clicks
+    forced: Callable[[Any, S], str | None] | None = None
+
+
+def compulsory_captures(game: Any, s: Any) -> str | None:
+    """``forced`` for a game whose moves say what they capture (``captures``) and
+    where a capture, when there is one, must be played (checkers, Alquerque)."""
+    legal = game.legal_moves(s)
+    return "a capture is compulsory" if legal and all(m.captures for m in legal) else None

@@ -67,7 +67,7 @@ def _serve(conn: Connection, play: Play, start: Callable[[], None]) -> None:
 
     def send(event: Event) -> None:
         with contextlib.suppress(OSError, ValueError):
-            conn.send(("event", event))
+            conn.send(("event", event.portable() if isinstance(event, MovePlayed) else event))
 
     while True:
         try:

@@ -1,4 +1,5 @@
-"""What a game reports while it is played: plain values, so they cross process boundaries.
+"""What a game reports while it is played: plain values, so they cross process boundaries
+(all but a move's in-process :class:`Played`, dropped before they do).
 
 The referee loop sends :class:`GameStarted`, one :class:`MovePlayed` per move and
 :class:`GameEnded` to an event sink, a callable. In a worker process the sink sends
@@ -10,8 +11,10 @@ move.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
+from arbiter.clock import Clock
 from arbiter.game import Player
 from arbiter.record import GameRecord
 
@@ -26,9 +29,23 @@ class GameStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class Played:
+    """A move as the referee judged it, for a listener in the referee's own process
+    (the browser's session): the position before it, the move, the position after
+    it and the clocks after it was charged, so no listener judges or clocks it again."""
+
+    before: Any
+    move: Any
+    after: Any
+    clock: Clock
+
+
+@dataclass(frozen=True, slots=True)
 class MovePlayed:
     """One accepted move. ``texts[q]`` is the move as seat ``q`` writes it (the first is
-    the record's), ``position`` the position text after it."""
+    the record's), ``position`` the position text after it; ``played`` the move itself
+    with its positions and clocks, only in the referee's process (:meth:`portable`
+    drops it before the event crosses to another)."""
 
     game: int
     ply: int
@@ -37,6 +54,11 @@ class MovePlayed:
     seconds: float
     note: str
     position: str
+    played: Played | None = None
+
+    def portable(self) -> MovePlayed:
+        """The event without its in-process :class:`Played` (plain values only)."""
+        return replace(self, played=None) if self.played is not None else self
 
     @property
     def text(self) -> str:

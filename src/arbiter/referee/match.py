@@ -19,7 +19,14 @@ from arbiter.contract import GameSpec, Seat
 from arbiter.errors import AgentFault, IllegalMove, NotationError, Reason, visible
 from arbiter.game import Game, Outcome, Player
 from arbiter.record import GameRecord
-from arbiter.referee.events import EventSink, GameEnded, GameStarted, MovePlayed, ignore
+from arbiter.referee.events import (
+    EventSink,
+    GameEnded,
+    GameStarted,
+    MovePlayed,
+    Played,
+    ignore,
+)
 from arbiter.referee.seat import TakeBack
 
 S = TypeVar("S")
@@ -129,7 +136,12 @@ async def play_game(
             out = referee.adjudicate(game, s, clock, game.outcome(s))
             if events is not ignore:
                 position = spec.notation.format_position(s)
-                events(MovePlayed(number, len(texts), p, seen, reply.seconds, reply.note, position))
+                played = Played(before, m, s, clock)
+                events(
+                    MovePlayed(
+                        number, len(texts), p, seen, reply.seconds, reply.note, position, played
+                    )
+                )
             for q, other in enumerate(seats):
                 if q == p:
                     continue

@@ -5,8 +5,13 @@ A :class:`Session` runs :func:`~arbiter.referee.match.play_game` as a task on th
 server's event loop. The person is a :class:`WebSeat`: when it is asked for a move it
 waits for one from the page, which the session has already checked against the rules
 (a bad request is refused with a message and changes nothing). Every move reaches
-the session as the referee's own :class:`~arbiter.referee.events.MovePlayed`, so
-the position, the move list and the clocks the page shows are the referee's. The
+the session as the referee's own :class:`~arbiter.referee.events.MovePlayed`, with the
+move, the positions and the clocks the referee judged and charged, so the position,
+the move list and the clocks the page shows are the referee's: the session neither
+judges nor clocks a move again. What the page asks of the board (the cells a move
+may start from, what follows a click, whether the moves are forced) goes to the
+game's :class:`~arbiter.contract.layout.BoardView`; the session knows nothing of any
+game's moves. The
 session lives on the server: a page reloaded, or opened elsewhere, sees the same
 game.
 """
@@ -155,14 +160,23 @@ class Session:
 
     def _event(self, event: Event) -> None:
         if isinstance(event, MovePlayed):
-            before = self.state
-            move = self.spec.contest.judge(self.game, before, event.text, seat=0)
-            after = self.game.apply(before, move)
-            self.clock = self.clock.spend(event.seat, event.seconds)
-            path = self.spec.board_view().clicks.move_path(before, move)
+            played = event.played
+            if played is None:  # the referee runs in this process: it always says
+                raise RuntimeError("a move event without the move reached a browser session")
+            self.clock = played.clock
+            path = self.spec.board_view().clicks.move_path(played.before, played.move)
             text = one_line(event.text)
             self.plies.append(
-                Ply(after, move, text, event.seat, event.seconds, event.note, path, self.clock)
+                Ply(
+                    played.after,
+                    played.move,
+                    text,
+                    event.seat,
+                    event.seconds,
+                    event.note,
+                    path,
+                    self.clock,
+                )
             )
         elif isinstance(event, GameEnded):
             self.outcome = event.record.outcome
@@ -305,8 +319,9 @@ class Session:
         over = self.outcome is not None
         to_move = None if over else self.game.to_move(s)
         mine = not over and to_move == self.human and self._request is not None
-        legal = self.game.legal_moves(s) if mine else []
-        captures = [m for m in legal if getattr(m, "captures", ())]
+        board = spec.board_view()
+        origins = board.clicks.continuations(self.game, s, []).next if mine else ()
+        forced = board.forced(self.game, s) if mine and board.forced is not None else None
         clocks = [None if r == float("inf") else round(r, 3) for r in self.clock.remaining]
         return {
             "id": self.id,
@@ -321,10 +336,10 @@ class Session:
             "your_turn": mine,
             "thinking": not over and not mine and (self.human is None or to_move != self.human),
             "ply": len(self.plies),
-            "pieces": spec.board_view().pieces(s),
+            "pieces": board.pieces(s),
             "last": list(self.plies[-1].path) if self.plies else [],
-            "origins": sorted({m.origin for m in legal}),
-            "forced_capture": bool(legal) and len(captures) == len(legal),
+            "origins": list(origins),
+            "forced": forced,
             "moves": [
                 {"seat": p.seat, "text": p.text, "seconds": round(p.seconds, 3), "note": p.note}
                 for p in self.plies

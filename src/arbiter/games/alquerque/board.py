@@ -3,7 +3,14 @@
 
 from __future__ import annotations
 
-from arbiter.contract.layout import BoardView, Cell, Layout, WholePaths, two_sides
+from arbiter.contract.layout import (
+    BoardView,
+    Cell,
+    Layout,
+    WholePaths,
+    compulsory_captures,
+    two_sides,
+)
 from arbiter.games.alquerque import rules as alquerque
 
 
@@ -26,6 +33,6 @@ def _layout() -> Layout:
 
 
 VIEW: BoardView[alquerque.State] = BoardView(
-    _layout(), two_sides, WholePaths(lambda m: tuple(m.path))
+    _layout(), two_sides, WholePaths(lambda m: tuple(m.path)), forced=compulsory_captures
 )
 """The board, built once from the rules' tables."""

@@ -4,7 +4,14 @@
 from __future__ import annotations
 
 from arbiter.bitboard import bits
-from arbiter.contract.layout import BoardView, Cell, Layout, WholePaths, two_sides
+from arbiter.contract.layout import (
+    BoardView,
+    Cell,
+    Layout,
+    WholePaths,
+    compulsory_captures,
+    two_sides,
+)
 from arbiter.games.checkers import rules as checkers
 
 
@@ -26,6 +33,6 @@ def _checkers_pieces(s: checkers.State) -> dict[str, str]:
 
 
 VIEW: BoardView[checkers.State] = BoardView(
-    _layout(), _checkers_pieces, WholePaths(lambda m: tuple(m.path))
+    _layout(), _checkers_pieces, WholePaths(lambda m: tuple(m.path)), forced=compulsory_captures
 )
 """The board, built once from the rules' tables."""

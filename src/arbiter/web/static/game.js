@@ -45,7 +45,7 @@ function render() {
     selected: clicks,
     targets: s.your_turn ? (clicks.length ? targets : []) : [],
     origins: s.your_turn && !clicks.length ? s.origins : [],
-    forced: s.forced_capture,
+    forced: Boolean(s.forced),
   };
   board.draw(view);
   const list = $("moves");
@@ -62,7 +62,7 @@ function render() {
   let status = "";
   if (s.result) status = "";
   else if (s.your_turn) {
-    status = "Your move" + (s.forced_capture ? ": a capture is compulsory" : "");
+    status = "Your move" + (s.forced ? `: ${s.forced}` : "");
     if (stopHere) {
       const at = clicks[clicks.length - 1];
       const cell = board && board.layout.cells.find((c) => c.id === at);
