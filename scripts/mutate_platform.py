@@ -110,11 +110,20 @@ MUTATIONS = (
     ),
     Mutation(
         "suspend",
-        "the waiting program is stopped until it is asked again",
+        "the waiting program is stopped until it is asked again (its cgroup frozen)",
         SRC + "referee/process.py",
-        "                    os.killpg(self.popen.pid, signal.SIGSTOP)",
-        "                    pass",
-        ("tests/games/chinese_checkers/test_protocol.py", "tests/referee/test_suspension.py"),
+        "        if self.cgroup is not None and self.cgroup.can_freeze:\n"
+        "            self.cgroup.freeze(True)",
+        "        if self.cgroup is not None and self.cgroup.can_freeze:\n            pass",
+        ("tests/referee/test_process.py",),
+    ),
+    Mutation(
+        "suspend-signal",
+        "without a cgroup, every process of the tree is stopped, not only its group",
+        SRC + "referee/process.py",
+        "            self._tree(fresh=True)\n            self._signal_all(signal.SIGSTOP)",
+        "            pass",
+        ("tests/referee/test_process.py",),
     ),
     Mutation(
         "elo-draws",
@@ -170,8 +179,8 @@ MUTATIONS = (
         "web-finished",
         "a finished game in the browser takes no move",
         SRC + "web/sessions.py",
-        "        if self.outcome is not None:\n            raise WebError(409, f\"the game is over",
-        "        if False:\n            raise WebError(409, f\"the game is over",
+        '        if self.outcome is not None:\n            raise WebError(409, f"the game is over',
+        '        if False:\n            raise WebError(409, f"the game is over',
         ("tests/web/test_api.py",),
     ),
     Mutation(

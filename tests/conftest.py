@@ -6,16 +6,22 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from arbiter import core
-from arbiter.games import register
+from arbiter.games import GAMES_VARIABLE, register
 from tests.fakegame import RACE, RACE_FILES
 from tests.runs import RUN
 
 register(RACE)
 register(RACE_FILES)
+# the toy game is one folder and this one line; programs that run it find it too
+os.environ[GAMES_VARIABLE] = "nim=tests.nim"
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
+)
 
 # the misbehaving agent scripts and the test game's program are programs, not test modules
 collect_ignore_glob = ["referee/agents/*.py", "fakegame/program.py"]

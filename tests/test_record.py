@@ -53,6 +53,7 @@ def test_json_round_trip(tmp_path) -> None:
 def test_replay_verifies_good_records() -> None:
     assert replay(figure3_win()).winner == 0
     assert replay(opening()).reason == Reason.ILLEGAL_MOVE
+    assert replay(dataclasses.replace(opening(), score=(0.0, 1.0))).winner == 1
 
 
 @pytest.mark.parametrize(
@@ -64,6 +65,7 @@ def test_replay_verifies_good_records() -> None:
         ({"offending": "8262"}, "good move"),
         ({"offending": "zz", "reason": Reason.ILLEGAL_MOVE}, "zz"),
         ({"reason": Reason.CONNECTED, "offending": None}, "the game going on"),
+        ({"score": (0.5, 0.5)}, r"scores \(0.5, 0.5\), but the contest scores \(0.0, 1.0\)"),
     ],
 )
 def test_replay_reports_the_first_discrepancy(change, message) -> None:

@@ -12,6 +12,7 @@ from arbiter.clock import Charging
 from arbiter.errors import Crash, Timeout
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.pipe import LinePipe
+from arbiter.referee.sandbox import Confinement
 
 ECHO = [
     sys.executable,
@@ -32,6 +33,34 @@ def test_lines_go_both_ways_and_close_ends_the_program() -> None:
         return first, second, await pipe.close()
 
     assert asyncio.run(main()) == ("4341", "cba", 0)
+
+
+SUSPENDED_BY = pytest.mark.parametrize(
+    "cgroup", [True, False], ids=["cgroup freeze (where there is one)", "SIGSTOP"]
+)
+
+
+@SUSPENDED_BY
+def test_a_suspended_program_answers_nothing_until_resumed(cgroup: bool) -> None:
+    """What suspension means to the referee, without measuring time: a line sent to a
+    suspended program is never answered while it is suspended (on a busy machine a
+    running one might answer late, never a stopped one), and is once it resumes."""
+
+    async def main() -> tuple[str, list[str], str]:
+        pipe = LinePipe(ECHO, name="echo", confinement=Confinement(cgroup=cgroup))
+        await pipe.start()
+        await pipe.send_line("ab")
+        first = await pipe.read_line(wall_limit=30)
+        pipe.suspend()
+        await pipe.send_line("cd")
+        await asyncio.sleep(0.5)
+        held = pipe.pending()
+        pipe.resume()
+        second = await pipe.read_line(wall_limit=30)
+        await pipe.close()
+        return first, held, second
+
+    assert asyncio.run(main()) == ("ba", [], "dc")
 
 
 @pytest.mark.timing
@@ -56,7 +85,8 @@ def test_suspended_program_uses_no_cpu_until_resumed() -> None:
     assert grown > 0.1  # most of 0.6 s on an idle core; generous for a busy machine
 
 
-def test_suspension_reaches_a_child_that_left_the_process_group() -> None:
+@SUSPENDED_BY
+def test_suspension_reaches_a_child_that_left_the_process_group(cgroup: bool) -> None:
     # the child starts a session of its own, so only the list of descendants reaches it
     code = (
         "import subprocess, sys\n"
@@ -67,7 +97,9 @@ def test_suspension_reaches_a_child_that_left_the_process_group() -> None:
     )
 
     async def main() -> float:
-        pipe = LinePipe([sys.executable, "-c", code], name="detached")
+        pipe = LinePipe(
+            [sys.executable, "-c", code], name="detached", confinement=Confinement(cgroup=cgroup)
+        )
         await pipe.start()
         await pipe.read_line(wall_limit=10)
         await asyncio.sleep(0.3)

@@ -340,14 +340,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from arbiter.cli.tournament import read_agent_entries
-    from arbiter.games import GAME_NAMES
+    from arbiter.games import game_names
     from arbiter.web.app import create_app
 
-    agents: dict[str, list[Any]] = {name: [] for name in GAME_NAMES}
+    agents: dict[str, list[Any]] = {name: [] for name in game_names()}
     if args.config is not None:
         for agent, only in read_agent_entries(args.config):
             agent.check()
-            for name in [only] if only is not None else GAME_NAMES:
+            for name in [only] if only is not None else game_names():
                 agents[name].append(agent)
     if args.db is not None and not Path(args.db).is_file():
         raise ConfigError(f"no database {args.db!r}")

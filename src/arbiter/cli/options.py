@@ -183,7 +183,8 @@ def _add_supervision_options(p: argparse.ArgumentParser, *, log_dir: bool = True
         action="append",
         default=[],
         metavar="NAME",
-        help="let programs see this environment variable (they get a minimal one)",
+        help="let programs see this environment variable too (they get a minimal one, with "
+        "what their contest passes)",
     )
     p.add_argument(
         "--max-processes",
@@ -251,7 +252,7 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
         memory_limit_mb=args.memory_limit or spec.supervision.memory_limit_mb,
         network=args.network,
         disk_limit_mb=args.disk_limit,
-        pass_env=tuple(args.pass_env),
+        pass_env=tuple(dict.fromkeys([*spec.supervision.pass_env, *args.pass_env])),
         charging=Charging(args.charge) if args.charge else spec.supervision.charging,
         max_processes=args.max_processes,
         single_process=(

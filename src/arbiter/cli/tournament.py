@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from arbiter.agents.spec import AgentSpec, distinct_names
 from arbiter.errors import ConfigError
-from arbiter.games import GAME_NAMES, find_game
+from arbiter.games import find_game, game_names
 from arbiter.record import GameRecord, record_key
 from arbiter.referee.events import EventSink
 from arbiter.referee.supervision import describe
@@ -76,8 +76,8 @@ def read_agent_entries(path: str) -> list[tuple[AgentSpec, str | None]]:
         if cwd is not None and not (isinstance(cwd, str) and Path(cwd).is_dir()):
             raise ConfigError(f"{where} ({name!r}): no directory {cwd!r}")
         only = entry.get("game")
-        if only is not None and only not in GAME_NAMES:
-            known = ", ".join(GAME_NAMES)
+        if only is not None and only not in game_names():
+            known = ", ".join(game_names())
             raise ConfigError(f"{where} ({name!r}): unknown game {only!r} (games: {known})")
         agent = AgentSpec.parse(text, name=name, cwd=cwd)
         if engine is not None and agent.engine is None:

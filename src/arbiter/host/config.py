@@ -40,7 +40,7 @@ from typing import Any
 from arbiter.clock import TimeControl
 from arbiter.contract import Supervision
 from arbiter.errors import ConfigError
-from arbiter.games import GAME_NAMES, find_game
+from arbiter.games import find_game, game_names
 from arbiter.host.languages import LANGUAGES, Language
 
 FORMATS = ("round-robin", "swiss", "ladder")
@@ -147,8 +147,8 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
     """
     top = _Table(data, where)
     game = top.text("game", None)
-    if game not in GAME_NAMES:
-        raise ConfigError(f"{where}: game must be one of {', '.join(GAME_NAMES)}, not {game!r}")
+    if game not in game_names():
+        raise ConfigError(f"{where}: game must be one of {', '.join(game_names())}, not {game!r}")
     spec = find_game(game)
     clock = top.text("clock", str(spec.time_control))
     try:

@@ -27,7 +27,7 @@ from arbiter.agents.spec import ENGINES, AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.contract import GameSpec
 from arbiter.errors import ArbiterError, ConfigError
-from arbiter.games import GAME_NAMES, find_game
+from arbiter.games import find_game, game_names
 from arbiter.record import GameRecord
 from arbiter.tournament.report import standings
 from arbiter.tournament.schedule import schedule
@@ -144,8 +144,8 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
         return _error(422, f"bad request: {where}: {first.get('msg', 'invalid')}")
 
     def spec_of(name: str) -> GameSpec[Any, Any]:
-        if name not in GAME_NAMES:
-            raise WebError(404, f"unknown game {name!r}: expected one of {', '.join(GAME_NAMES)}")
+        if name not in game_names():
+            raise WebError(404, f"unknown game {name!r}: expected one of {', '.join(game_names())}")
         return find_game(name)
 
     def engine_of(game: str, text: str) -> AgentSpec:
@@ -243,8 +243,10 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         out = []
-        for name in GAME_NAMES:
+        for name in game_names():
             spec = find_game(name)
+            if spec.board is None:  # a game the browser cannot show
+                continue
             out.append(
                 {
                     "name": name,
@@ -361,7 +363,7 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
                 record = GameRecord.from_json(line)
             except ArbiterError as e:
                 raise WebError(422, f"line {number}: {e}") from None
-            if record.game not in GAME_NAMES:
+            if record.game not in game_names():
                 raise WebError(422, f"line {number}: unknown game {record.game!r}")
             try:
                 out.append(replay_json(record))

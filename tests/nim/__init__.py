@@ -1,0 +1,36 @@
+"""One-pile Nim: the toy game that proves a sixth game is one folder and one
+registry line (``ARBITER_GAMES=nim=tests.nim``, set by the tests' conftest), with no
+compiled kernel, no notation corpus, no probes, openings or starter kits."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from arbiter.contract import MAX_PLIES, GameSpec, Loader, PlayerSide, RefereeSide, RuleOption
+from tests.nim import contest, evaluate, notation
+from tests.nim.rules import Nim, State
+
+SPEC: GameSpec[State, int] = GameSpec(
+    name="nim",
+    title="Nim",
+    seat_names=("first", "second"),
+    rules=Nim,
+    notation=notation,
+    contest=contest,
+    evaluation=evaluate,
+    time_control=contest.TIME_CONTROL,
+    supervision=contest.SUPERVISION,
+    player_side=Loader(f"{__name__}.player"),
+    referee_side=Loader(f"{__name__}.referee"),
+    board=Loader(f"{__name__}.board", "VIEW"),
+    options=(
+        RuleOption("stones", int, 21, "stones in the pile at the start (default 21)", minimum=1),
+        MAX_PLIES,
+    ),
+)
+
+if TYPE_CHECKING:  # mypy holds the two sides of the protocol to the contract
+    from tests.nim import player, referee
+
+    _player: PlayerSide[State, int] = player
+    _referee: RefereeSide[State, int] = referee
