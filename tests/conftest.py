@@ -56,9 +56,18 @@ BOTH_PATHS = ("test_rules", "test_openspiel", "test_pydraughts", "test_perft_fil
 """The rules and reference tests, run once on each core (compiled and pure)."""
 
 
+SLOW_ON_PURE = ("test_pydraughts",)
+"""Reference tests whose pure-path run checks what the compiled run checks (the two
+cores are held to each other by tests/test_core.py) at many times its cost: with -m
+slow, or where there is no compiled core."""
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if metafunc.module.__name__.rsplit(".", 1)[-1] in BOTH_PATHS:
-        metafunc.parametrize("core_path", ["compiled", "pure"], indirect=True)
+    name = metafunc.module.__name__.rsplit(".", 1)[-1]
+    if name in BOTH_PATHS:
+        slow = name in SLOW_ON_PURE and core.available()
+        pure = pytest.param("pure", marks=pytest.mark.slow) if slow else "pure"
+        metafunc.parametrize("core_path", ["compiled", pure], indirect=True)
 
 
 @pytest.fixture(autouse=True)
