@@ -82,7 +82,7 @@ def jobs(
             # loaded machine: it gets more of it
             time_control="st=2" if spec.supervision.charging == "wall" else "st=0.5",
             seed=rng.randrange(1 << 30),
-            round=start + i,
+            number=start + i,
             options={"max_plies": 40},
             supervision=replace(spec.supervision, isolation=isolation),
         )
@@ -157,10 +157,10 @@ def soak(
                 if record.reason is Reason.TIME and record.winner is not None:
                     loser = job.agents[1 - record.winner]
                     if loser.program is None:
-                        engine_time_losses.append(f"round {job.round} {job.game} {loser.name}")
+                        engine_time_losses.append(f"round {job.number} {job.game} {loser.name}")
                 if not ok:
                     wrong.append(
-                        f"round {job.round} {job.game} {[a.name for a in job.agents]}: "
+                        f"round {job.number} {job.game} {[a.name for a in job.agents]}: "
                         f"{record.outcome.result()} by {record.reason} ({record.detail})"
                     )
         except Exception as e:  # the referee itself failed: count it and go on

@@ -289,10 +289,7 @@ class Clock:
         """
         allowed = self.allowance(p)
         if allowed is not None and used > allowed:
-            raise Timeout(
-                f"seat {p} used {used:.2f}s, more than the {allowed:.2f}s allowed",
-                detail=f"{used:.2f}s > {allowed:.2f}s",
-            )
+            raise Timeout(f"{used:.2f}s > {allowed:.2f}s", who=f"seat {p}")
         return self.spend(p, used)
 
     def spend(self, p: Player, used: float) -> Self:

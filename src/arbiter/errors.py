@@ -113,15 +113,19 @@ class RecordError(ArbiterError, ValueError):
 class AgentFault(ArbiterError):
     """An agent broke the protocol; the referee makes the offender lose with ``reason``.
 
-    ``offending`` is the text it wrote, when the fault is in that text and the text
-    never reached the referee as a reply (a line not in UTF-8, a line too long).
+    ``detail`` says what it did, as the record keeps it ("2.10s CPU > 2.00s"); ``who``
+    names the program or seat, put before the detail when the fault is shown alone
+    (``str(fault)``). ``offending`` is the text it wrote, when the fault is in that
+    text and the text never reached the referee as a reply (a line not in UTF-8, a
+    line too long).
     """
 
     reason: Reason = Reason.CRASH
 
-    def __init__(self, message: str, detail: str = "", offending: str | None = None) -> None:
-        super().__init__(message)
-        self.detail = detail or message
+    def __init__(self, detail: str, *, who: str = "", offending: str | None = None) -> None:
+        super().__init__(f"{who}: {detail}" if who else detail)
+        self.detail = detail
+        self.who = who
         self.offending = offending
 
 

@@ -26,7 +26,7 @@ def test_a_match_between_a_program_and_an_engine_from_python(tmp_path) -> None:
         record=str(record),
     )
     games = list(match.play())
-    assert [g.job.round for g in sorted(games, key=lambda g: g.job.round)] == [1, 2]
+    assert [g.job.number for g in sorted(games, key=lambda g: g.job.number)] == [1, 2]
     # seats swapped within the pair: the program sat first once, second once
     assert sorted(g.first for g in games) == [0, 1]
     assert sum(match.score.points) == 2 and match.played == 2

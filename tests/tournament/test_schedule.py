@@ -18,7 +18,7 @@ def test_round_robin_meets_every_pair_equally_often_in_both_seats(agents: int, r
     seats = Counter(p.seats for p in games)
     assert set(seats) == {(a, b) for a in range(agents) for b in range(agents) if a != b}
     assert set(seats.values()) == {rounds}
-    assert [p.round for p in games] == list(range(1, len(games) + 1))
+    assert [p.number for p in games] == list(range(1, len(games) + 1))
     # the two games of a pair: seats swapped, one seed, consecutive
     for first, second in zip(games[::2], games[1::2], strict=True):
         assert first.pair == second.pair and first.seed == second.seed

@@ -32,7 +32,7 @@ def test_games_are_stored_once_and_read_back_after_reopening(tmp_path) -> None:
     with Store(path) as store:
         t = store.open("cup", "votey", SETTINGS, AGENTS)
         for p in games[:3]:
-            store.add(t.id, p, record(p.round, 0), record(p.round, 0).to_json())
+            store.add(t.id, p, record(p.number, 0), record(p.number, 0).to_json())
         store.add(t.id, games[0], record(1, 1), record(1, 1).to_json())  # again: ignored
     with Store(path) as store:
         t = store.open("cup", "votey", SETTINGS, AGENTS)
@@ -51,7 +51,7 @@ def test_games_under_way_are_noted_until_stored_and_forgotten_on_reopening(tmp_p
         t = store.open("cup", "votey", SETTINGS, AGENTS)
         store.begin(t.id, games[0])
         store.begin(t.id, games[1])
-        store.progress(t.id, games[1].round, 17)
+        store.progress(t.id, games[1].number, 17)
         running = store.running(t.id)
         assert [(g.number, g.seats, g.plies) for g in running] == [(1, (0, 1), 0), (2, (1, 0), 17)]
         store.add(t.id, games[0], record(1, 0), record(1, 0).to_json())
@@ -89,9 +89,9 @@ def test_a_damaged_record_is_named_and_the_others_are_read(tmp_path) -> None:
         first, second = round_robin(2)[:2]
         store.add(t.id, first, record(1, 0), "{not json")
         store.add(t.id, second, record(2, 1), record(2, 1).to_json())
-        assert [g.number for g in store.games(t.id)] == [second.round]
+        assert [g.number for g in store.games(t.id)] == [second.number]
         note = store.damage_note()
-        assert note is not None and f"game {first.round} (" in note
+        assert note is not None and f"game {first.number} (" in note
 
 
 def test_a_damaged_database_gives_up_what_it_still_holds(tmp_path) -> None:

@@ -67,7 +67,7 @@ def test_games_under_way_are_shown_until_they_are_stored(client: TestClient, db:
         assert t is not None
         extra = round_robin(2, 3)[4]  # a fifth game, as a third round would play it
         store.begin(t.id, extra)
-        store.progress(t.id, extra.round, 12)
+        store.progress(t.id, extra.number, 12)
         try:
             running = client.get("/api/tournaments/cup").json()["running"]
             assert [(g["number"], g["players"], g["plies"]) for g in running] == [

@@ -88,7 +88,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
             detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
             pa, pb = match.score.points
             print(
-                f"game {job.round}/{total}: {players[0]} ({spec.seat_names[0]}) vs "
+                f"game {job.number}/{total}: {players[0]} ({spec.seat_names[0]}) vs "
                 f"{players[1]} ({spec.seat_names[1]}): {out.result()} {who} by "
                 f"{out.reason}{detail}, {len(record.moves)} plies | after "
                 f"{time.monotonic() - t0:.1f}s score {labels[0]} {pa:g} - {pb:g} {labels[1]}",

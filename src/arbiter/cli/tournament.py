@@ -195,7 +195,7 @@ def _follow(
         a, b = (names[i] for i in f.pairing.seats)
         r = f.record
         return (
-            f"game {f.pairing.round}/{total}: {a} vs {b}: {r.outcome.result()} by {r.reason}, "
+            f"game {f.pairing.number}/{total}: {a} vs {b}: {r.outcome.result()} by {r.reason}, "
             f"{len(r.moves)} plies"
         )
 

@@ -208,7 +208,7 @@ def bye_points(session: Session) -> dict[int, float]:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayedGame:
+class ContestGame:
     """A stored game, read once: its round's number, its seats' entrants, its record."""
 
     round: int
@@ -218,7 +218,7 @@ class PlayedGame:
     record: GameRecord
 
 
-def played_games(session: Session) -> list[PlayedGame]:
+def played_games(session: Session) -> list[ContestGame]:
     """Every stored game, its record parsed, in the order they were made."""
     owner = dict(
         session.execute(
@@ -232,7 +232,7 @@ def played_games(session: Session) -> list[PlayedGame]:
         .order_by(Game.id)
     )
     return [
-        PlayedGame(
+        ContestGame(
             number,
             g.round_id * 100_000 + g.pair,
             g.id,
@@ -243,7 +243,7 @@ def played_games(session: Session) -> list[PlayedGame]:
     ]
 
 
-def table_of(config: ContestConfig, games: Sequence[PlayedGame]) -> Standings:
+def table_of(config: ContestConfig, games: Sequence[ContestGame]) -> Standings:
     """The standings of ``games``, by entrant; only those who played are in it (an
     entrant without a game would pull the ratings' centre)."""
     names = sorted({name for g in games for name in g.entrants})

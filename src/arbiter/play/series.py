@@ -37,7 +37,7 @@ from arbiter.referee.transcript import game_dir
 class GameJob:
     """One game to play: who sits where (seat order), under which rules, clock and seed.
 
-    ``round`` numbers the game in its series; ``start`` is a position text to begin
+    ``number`` numbers the game in its series; ``start`` is a position text to begin
     from (default: the game's start position).
     """
 
@@ -45,7 +45,7 @@ class GameJob:
     agents: tuple[AgentSpec, AgentSpec]
     time_control: str
     seed: int
-    round: int
+    number: int
     options: dict[str, Any] = field(default_factory=dict, hash=False)
     supervision: Supervision = field(default_factory=Supervision)
     start: str | None = None
@@ -60,7 +60,7 @@ def play_job(job: GameJob, events: EventSink = ignore) -> GameRecord:
     game = spec.make(job.options)
     supervision = job.supervision
     if supervision.log_dir is not None:
-        supervision = replace(supervision, log_dir=game_dir(supervision.log_dir, job.round))
+        supervision = replace(supervision, log_dir=game_dir(supervision.log_dir, job.number))
     seats = [
         make_seat(spec, game, agent, supervision=supervision, seed=2 * job.seed + i)
         for i, agent in enumerate(job.agents)
@@ -76,7 +76,7 @@ def play_job(job: GameJob, events: EventSink = ignore) -> GameRecord:
             start=start,
             options=job.options,
             events=events,
-            number=job.round,
+            number=job.number,
         )
     )
 
@@ -169,7 +169,7 @@ def run_series(
 
 
 def _job_key(job: GameJob) -> object:
-    return job.round
+    return job.number
 
 
 def forfeit_job(job: GameJob, moves: Sequence[MovePlayed], why: str) -> GameRecord:
@@ -196,6 +196,6 @@ def forfeit_job(job: GameJob, moves: Sequence[MovePlayed], why: str) -> GameReco
         options=dict(job.options),
         start=job.start,
         date=datetime.now(UTC).isoformat(timespec="seconds"),
-        round=job.round,
+        round=job.number,
         score=spec.score(game, s, out),
     )

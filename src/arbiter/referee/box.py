@@ -188,7 +188,7 @@ class Box:
         except OSError as e:
             what = f"copy {own_dir!r}" if own_dir is not None else "make its work directory"
             why = e.strerror or str(e)
-            raise Crash(f"{self.name}: cannot {what}: {why}", f"cannot {what}: {why}") from None
+            raise Crash(f"cannot {what}: {why}", who=self.name) from None
 
     # -- what it sees ----------------------------------------------------------
 

@@ -129,8 +129,8 @@ class FileSeat(Generic[S, M]):
                     if result.exit_code < 0
                     else f"exited with code {result.exit_code}"
                 )
-                raise Crash(f"{self.name}: {how}, and {why}", f"{how}, and {why}")
-            raise Malformed(f"{self.name}: {why}", why)
+                raise Crash(f"{how}, and {why}", who=self.name)
+            raise Malformed(why, who=self.name)
         if self.transcript is not None:
             self.transcript.received(
                 f"{self.output_name} ({result.seconds:.3f}s):\n{result.output}"

@@ -93,8 +93,8 @@ class FileRunner:
                     (self.workdir / name).unlink()
         except OSError as e:
             raise Crash(
-                f"{self.name}: cannot prepare {str(self.workdir)!r}: {e.strerror}",
                 f"cannot prepare its directory: {e.strerror}",
+                who=f"{self.name} ({str(self.workdir)!r})",
             ) from None
 
     async def run(
@@ -156,14 +156,11 @@ class FileRunner:
             used = check_limits(process, self.name, cpu_limit, 0.0, memory_limit)
             wall = time.monotonic() - started
             if wall_limit is not None and wall > wall_limit:
-                raise Timeout(
-                    f"{self.name}: still running after {wall_limit:.2f}s wall time",
-                    detail=f"still running after {wall_limit:.2f}s wall time",
-                )
+                raise Timeout(f"still running after {wall_limit:.2f}s wall time", who=self.name)
         if process.memory_exceeded():
             limit = (self.confinement.memory_limit if self.confinement else None) or 0
             why = f"killed for going over its {limit / 2**20:.0f} MB memory limit"
-            raise MemoryExceeded(f"{self.name}: {why}", why)
+            raise MemoryExceeded(why, who=self.name)
         # the exact figure, now that the program has exited
         check_limits(process, self.name, cpu_limit, 0.0, None)
 
@@ -185,10 +182,7 @@ class FileRunner:
                 os.close(fd)
         except OSError as e:
             why = e.strerror or str(e)
-            raise Crash(
-                f"{self.name}: cannot write {self.input_name}: {why}",
-                f"cannot write {self.input_name}: {why}",
-            ) from None
+            raise Crash(f"cannot write {self.input_name}: {why}", who=self.name) from None
 
     def _read_output(self) -> str | None:
         """The output file's text (``None`` if there is none), read safely.
@@ -205,27 +199,23 @@ class FileRunner:
             return None
         except OSError as e:
             if e.errno == errno.ELOOP:
-                raise Malformed(f"{self.name}: {name} is a link", f"{name} is a link") from None
+                raise Malformed(f"{name} is a link", who=self.name) from None
             why = e.strerror or str(e)
-            raise Crash(
-                f"{self.name}: cannot read {name}: {why}", f"cannot read {name}: {why}"
-            ) from None
+            raise Crash(f"cannot read {name}: {why}", who=self.name) from None
         try:
             info = os.fstat(fd)
             what = _not_plain(info)
             if what is not None:
-                raise Malformed(f"{self.name}: {name} is {what}", f"{name} is {what}")
+                raise Malformed(f"{name} is {what}", who=self.name)
             data = os.read(fd, MAX_OUTPUT + 1)
         except OSError as e:
             why = e.strerror or str(e)
-            raise Crash(
-                f"{self.name}: cannot read {name}: {why}", f"cannot read {name}: {why}"
-            ) from None
+            raise Crash(f"cannot read {name}: {why}", who=self.name) from None
         finally:
             os.close(fd)
         if len(data) > MAX_OUTPUT:
             why = f"{name} is longer than {MAX_OUTPUT // 1024} KB"
-            raise Malformed(f"{self.name}: {why}", why)
+            raise Malformed(why, who=self.name)
         return data.decode("utf-8", errors="replace")
 
 

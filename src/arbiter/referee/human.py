@@ -78,14 +78,14 @@ class HumanSeat(Generic[S, M]):
                     await asyncio.to_thread(self.read, f"{names[self.seat]} to move> ")
                 ).strip()
             except EOFError:
-                raise Resigned("input ended", "input ended") from None
+                raise Resigned("input ended") from None
             command = entry.lower()
             if not entry or command == "board":
                 if command:
                     self._draw(s)
                 continue
             if command in ("quit", "resign", "exit"):
-                raise Resigned(f"{self.name} resigned", "resigned")
+                raise Resigned("resigned", who=self.name)
             if command in ("help", "?"):
                 self.write(HELP)
                 continue

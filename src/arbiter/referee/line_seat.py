@@ -134,9 +134,7 @@ class LineSeat(Generic[S, M]):
         early = [] if self._first else transport.pending()
         if early:
             raise EarlyOutput(
-                f"{self.name}: wrote {early[0]!r} before its turn",
-                f"wrote {early[0]!r} before its turn",
-                offending=early[0],
+                f"wrote {early[0]!r} before its turn", who=self.name, offending=early[0]
             )
         if self.supervision.suspend:
             transport.resume()
@@ -178,10 +176,7 @@ class LineSeat(Generic[S, M]):
             assert self._message_at is not None
             wall -= time.monotonic() - self._message_at
             if wall <= 0:
-                raise Timeout(
-                    f"{self.name}: no reply within {kill_at:.2f}s",
-                    detail=f"no reply within {kill_at:.2f}s",
-                )
+                raise Timeout(f"no reply within {kill_at:.2f}s", who=self.name)
         return await transport.read_line(
             cpu_limit=kill_at if sup.charging is Charging.CPU else None,
             cpu_base=self._cpu_base,

@@ -119,12 +119,7 @@ class LinePipe:
                 raw = await reader.readline()
             except (ValueError, asyncio.LimitOverrunError):
                 if not skipping:
-                    self._keep(
-                        Malformed(
-                            f"{self.name}: line longer than {MAX_LINE} bytes",
-                            detail=f"line longer than {MAX_LINE} bytes",
-                        )
-                    )
+                    self._keep(Malformed(f"line longer than {MAX_LINE} bytes", who=self.name))
                 skipping = True
                 continue
             if not raw:
@@ -183,9 +178,9 @@ class LinePipe:
         if self.process.memory_exceeded():
             limit = self.process.confinement.memory_limit or 0
             why = f"killed for going over its {limit / 2**20:.0f} MB memory limit"
-            return MemoryExceeded(f"{self.name}: {why}", why)
+            return MemoryExceeded(why, who=self.name)
         detail = self.process.exit_detail()
-        return Crash(f"{self.name}: {detail}", detail)
+        return Crash(detail, who=self.name)
 
     async def send_line(self, text: str) -> None:
         """Writes ``text`` and a newline.
@@ -247,10 +242,7 @@ class LinePipe:
             if wall_limit is not None and time.monotonic() - started > wall_limit:
                 idle = process.cpu_time() - cpu_base < 0.5 * wall_limit
                 hint = " (idle: waiting for input, or output not flushed?)" if idle else ""
-                raise Timeout(
-                    f"{self.name}: no reply within {wall_limit:.2f}s wall time{hint}",
-                    detail=f"no reply within {wall_limit:.2f}s wall time{hint}",
-                )
+                raise Timeout(f"no reply within {wall_limit:.2f}s wall time{hint}", who=self.name)
         item = self._lines.popleft()
         if isinstance(item, Malformed):
             raise item
@@ -260,9 +252,7 @@ class LinePipe:
         except UnicodeDecodeError:
             shown = item.decode("utf-8", "backslashreplace").rstrip("\r\n")
             raise Malformed(
-                f"{self.name}: output is not UTF-8: {shown!r}",
-                detail=f"output is not UTF-8: {shown!r}",
-                offending=shown,
+                f"output is not UTF-8: {shown!r}", who=self.name, offending=shown
             ) from None
         return text.rstrip("\r\n")
 
@@ -309,17 +299,11 @@ def check_limits(
     if cpu_limit is not None:
         used = process.cpu_time() - cpu_base
         if used > cpu_limit:
-            raise Timeout(
-                f"{name}: used {used:.2f}s CPU, limit {cpu_limit:.2f}s",
-                detail=f"{used:.2f}s CPU > {cpu_limit:.2f}s",
-            )
+            raise Timeout(f"{used:.2f}s CPU > {cpu_limit:.2f}s", who=name)
     if memory_limit is not None:
         rss = process.memory()
         if rss > memory_limit:
-            raise MemoryExceeded(
-                f"{name}: {rss / 2**20:.0f} MB resident, limit {memory_limit / 2**20:.0f} MB",
-                detail=f"{rss / 2**20:.0f} MB > {memory_limit / 2**20:.0f} MB",
-            )
+            raise MemoryExceeded(f"{rss / 2**20:.0f} MB > {memory_limit / 2**20:.0f} MB", who=name)
     return used
 
 
@@ -330,7 +314,4 @@ def check_single(process: AgentProcess, name: str) -> None:
     :raises Forked: naming how many processes it has.
     """
     if process.confinement.single_process and (count := process.process_count()) > 1:
-        raise Forked(
-            f"{name}: started another process ({count} running); it must run alone",
-            detail=f"started another process ({count} running)",
-        )
+        raise Forked(f"started another process ({count} running)", who=name)

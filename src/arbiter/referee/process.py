@@ -167,9 +167,7 @@ class AgentProcess:
             pipes.close()
             self._drop_cgroup()
             why = e.strerror or str(e)
-            raise Crash(
-                f"{self.name}: cannot start {self.argv[0]!r}: {why}", f"cannot start: {why}"
-            ) from None
+            raise Crash(f"cannot start: {why}", who=f"{self.name} ({self.argv[0]!r})") from None
         self._output, self._errors, self._input = pipes.ours()
         _LIVE.add(self.popen.pid)
         if self.box is not None:
@@ -215,7 +213,7 @@ class AgentProcess:
         exe = self.argv[0] if self.argv else ""
         why = program_problem(exe, self.cwd, (self.env or os.environ).get("PATH", os.defpath))
         if why is not None:
-            raise Crash(f"{self.name}: cannot start {exe!r}: {why}", f"cannot start: {why}")
+            raise Crash(f"cannot start: {why}", who=f"{self.name} ({exe!r})")
 
     def _drop_cgroup(self) -> None:
         if self.cgroup is not None:

@@ -56,7 +56,7 @@ class ScriptedChannel:
 
     async def send_line(self, text: str) -> None:
         if self.closed:
-            raise Crash("scripted program: input closed", "input closed")
+            raise Crash("input closed", who="scripted program")
         for line in text.split("\n"):
             self.sent.append(line)
             self.log.append(f"send {line}")
@@ -74,7 +74,7 @@ class ScriptedChannel:
         memory_limit: int | None = None,
     ) -> str:
         if not self._replies:
-            raise Crash("scripted program: nothing more to say", "closed its output")
+            raise Crash("closed its output", who="scripted program")
         if self.delay:
             await asyncio.sleep(self.delay)
         self._cpu += self.seconds

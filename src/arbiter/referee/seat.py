@@ -68,7 +68,7 @@ class LocalSeat(Generic[S, M]):
         try:
             self.agent.reset(self.game, seat, self.seed)
         except Exception as e:  # its tables cannot be made: that engine's crash
-            raise Crash(f"{self.name}: {type(e).__name__}: {e}", f"{type(e).__name__}: {e}") from e
+            raise Crash(f"{type(e).__name__}: {e}", who=self.name) from e
 
     def _think(self, s: S, limit: Limit, clock: Clock, stop_at: float | None) -> Reply:
         """The engine's move, in its thread; ``stop_at`` is when (``perf_counter``) the
@@ -100,14 +100,11 @@ class LocalSeat(Generic[S, M]):
         except TimeoutError:
             # a thread cannot be killed: the engine is asked to stop, and its move is unused
             self.agent.halt()
-            raise Timeout(
-                f"{self.name}: no move within {wall:.2f}s wall time",
-                detail=f"no move within {wall:.2f}s wall time",
-            ) from None
+            raise Timeout(f"no move within {wall:.2f}s wall time", who=self.name) from None
         except AgentFault:
             raise
         except Exception as e:  # an engine's bug is that engine's crash, not the referee's
-            raise Crash(f"{self.name}: {type(e).__name__}: {e}", f"{type(e).__name__}: {e}") from e
+            raise Crash(f"{type(e).__name__}: {e}", who=self.name) from e
 
     async def tell(self, before: S, move: M, after: S) -> None:
         self.agent.observe(before, move)

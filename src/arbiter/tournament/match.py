@@ -6,7 +6,7 @@ match`` is this module behind a command line; a Python program uses it the same 
 
     match = Match.between("votey", "./my_agent", "alphabeta:depth=3", games=4)
     for game in match.play():
-        print(game.job.round, game.record.outcome.result(), match.score.points)
+        print(game.job.number, game.record.outcome.result(), match.score.points)
     print("\\n".join(match.summary()))
 
 Each game is played by the referee (:func:`arbiter.play.series.run_series`), so a
@@ -37,7 +37,7 @@ from arbiter.tournament.sprt import Sprt
 
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
-    """One finished game of a match: its job (seats, seed, round), its record, and
+    """One finished game of a match: its job (seats, seed, number), its record, and
     where the SPRT stands after it (``None`` without one, or mid-pair)."""
 
     job: GameJob
@@ -156,7 +156,7 @@ class Match:
                 agents=(self.agents[p.seats[0]], self.agents[p.seats[1]]),
                 time_control=str(self.clock),
                 seed=self.seed + p.seed,
-                round=p.round,
+                number=p.number,
                 options=self.options,
                 supervision=self.watching,
                 start=starts[p.pair],

@@ -84,7 +84,7 @@ def run_series_ray(
     queue: deque[GameJob] = deque(jobs)
 
     def started(job: GameJob) -> None:
-        events(GameStarted(job.round, tuple(a.name for a in job.agents), job.time_control))
+        events(GameStarted(job.number, tuple(a.name for a in job.agents), job.time_control))
 
     def give(slot: int) -> None:
         """Tops up ``slot``'s games; the first an idle actor is given starts now (the
@@ -103,10 +103,11 @@ def run_series_ray(
         """
         lost = [job for _, job in given[slot]]
         given[slot].clear()
-        deaths[lost[0].round] = died = deaths.get(lost[0].round, 0) + 1
+        deaths[lost[0].number] = died = deaths.get(lost[0].number, 0) + 1
         if died > REPLAYS:
             raise ConfigError(
-                f"game {lost[0].round}: its Ray worker died {died} times (killed, or its node lost)"
+                f"game {lost[0].number}: its Ray worker died {died} times "
+                "(killed, or its node lost)"
             )
         queue.extendleft(reversed(lost))
         ray.kill(actors[slot])

@@ -79,7 +79,7 @@ class Plan:
                     (self.agents[p.seats[0]], self.agents[p.seats[1]]),
                     str(self.time_control),
                     p.seed,
-                    p.round,
+                    p.number,
                     options=self.options,
                     supervision=self.supervision,
                     start=starts[p.pair],
@@ -111,7 +111,7 @@ def missing(
 ) -> list[tuple[Pairing, GameJob]]:
     """The ``games`` (a plan's) not yet in the database."""
     done = store.played(tournament.id)
-    return [(p, job) for p, job in games if p.round not in done]
+    return [(p, job) for p, job in games if p.number not in done]
 
 
 Series = Callable[[Sequence[GameJob], int, EventSink], Iterator[tuple[GameJob, GameRecord]]]
@@ -137,7 +137,7 @@ def play(
     processes), storing each game as it ends and then yielding it. The games under way
     are noted in the database with their move counts (at most one write a second a
     game), for the standings page."""
-    pairings = {job.round: p for p, job in todo}
+    pairings = {job.number: p for p, job in todo}
     jobs = [job for _, job in todo]
     noted: dict[int, float] = {}
 
@@ -159,9 +159,9 @@ def play(
     else:
         played = series(jobs, concurrency, note)
     for job, record in played:
-        pairing = pairings[job.round]
+        pairing = pairings[job.number]
         store.add(tournament.id, pairing, record, seal(record))
-        noted.pop(job.round, None)
+        noted.pop(job.number, None)
         yield Finished(pairing, record)
 
 

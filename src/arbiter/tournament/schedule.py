@@ -17,11 +17,11 @@ FORMATS = ("round-robin", "gauntlet")
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """One game of a schedule: ``seats[0]`` is the index of the agent in the first
-    seat; ``pair`` numbers the encounter (from 0), which its two games share with
-    their seed and their start."""
+    """One game of a schedule: ``number`` numbers it in the schedule (from 1),
+    ``seats[0]`` is the index of the agent in the first seat; ``pair`` numbers the
+    encounter (from 0), which its two games share with their seed and their start."""
 
-    round: int
+    number: int
     seats: tuple[int, int]
     seed: int
     pair: int = 0
@@ -38,7 +38,7 @@ def _pairs(encounters: list[tuple[int, int]], seed: int) -> list[Pairing]:
 def match(games: int, *, seed: int = 0) -> list[Pairing]:
     """The games of a two-agent match: seats alternate, each pair of games shares a seed.
 
-    >>> [(p.round, p.seats, p.seed) for p in match(3, seed=5)]
+    >>> [(p.number, p.seats, p.seed) for p in match(3, seed=5)]
     [(1, (0, 1), 5), (2, (1, 0), 5), (3, (0, 1), 6)]
     """
     return _pairs([(0, 1)] * ((games + 1) // 2), seed)[:games]

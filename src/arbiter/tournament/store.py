@@ -233,7 +233,7 @@ class Store:
             self.db.execute(
                 "INSERT OR REPLACE INTO running (tournament, number, first, second, plies, "
                 "started) VALUES (?, ?, ?, ?, 0, ?)",
-                (tournament, pairing.round, first, second, _now()),
+                (tournament, pairing.number, first, second, _now()),
             )
 
     def progress(self, tournament: int, number: int, plies: int) -> None:
@@ -261,7 +261,7 @@ class Store:
         with self._transaction():
             self.db.execute(
                 "DELETE FROM running WHERE tournament = ? AND number = ?",
-                (tournament, pairing.round),
+                (tournament, pairing.number),
             )
             self.db.execute(
                 "INSERT OR IGNORE INTO games (tournament, number, pair, first, second, start, "
@@ -269,7 +269,7 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     tournament,
-                    pairing.round,
+                    pairing.number,
                     pairing.pair,
                     first,
                     second,

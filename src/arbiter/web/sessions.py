@@ -83,7 +83,7 @@ class WebSeat:
         if action == "undo":
             raise TakeBack
         if action == "resign":
-            raise Resigned(f"{self.name} resigned", "resigned")
+            raise Resigned("resigned", who=self.name)
         self.moved += 1
         text = session.spec.contest.move_text(session.game, s, action, seat=self.seat)
         return Reply(text, time.monotonic() - started)

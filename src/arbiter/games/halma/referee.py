@@ -29,7 +29,7 @@ class HalmaSeat(FileSeat[State, Move]):
         try:
             parse_move(text, seat=self.seat)
         except NotationError as e:
-            raise Malformed(f"{self.name}: output.txt: {e}", f"output.txt: {e}") from None
+            raise Malformed(f"output.txt: {e}", who=self.name) from None
         return text
 
 

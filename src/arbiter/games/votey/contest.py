@@ -67,13 +67,7 @@ def judge(game: Game[State, Move], s: State, text: str, *, seat: Player) -> Move
     won = wins(game, s, m)
     claimed = claims_win(text)
     if claimed and not won:
-        raise FalseClaim(
-            f"{text.strip()!r} claims a win but does not connect the mover",
-            f"{text.strip()!r} claims a win it does not make",
-        )
+        raise FalseClaim(f"{text.strip()!r} claims a win it does not make")
     if won and not claimed:
-        raise UnclaimedWin(
-            f"{text.strip()!r} wins but was not negated",
-            f"{text.strip()!r} wins but was not negated",
-        )
+        raise UnclaimedWin(f"{text.strip()!r} wins but was not negated")
     return m
