@@ -42,14 +42,8 @@ import psutil
 
 from arbiter.contract import program_problem
 from arbiter.errors import Crash, visible
-from arbiter.referee.sandbox import (
-    Cgroup,
-    Confinement,
-    become_subreaper,
-    detect,
-    launch_argv,
-    new_cgroup,
-)
+from arbiter.referee.cgroups import Cgroup, new_cgroup
+from arbiter.referee.sandbox import Confinement, become_subreaper, detect, launch_argv
 from arbiter.referee.watchdog import WATCHDOG
 
 if TYPE_CHECKING:
@@ -141,9 +135,13 @@ class AgentProcess:
         """
         self._check_program()
         protection = detect()
-        self.cgroup = new_cgroup(protection) if self.confinement.cgroup else None
+        self.cgroup = (
+            new_cgroup(protection.cgroup_version, protection.parents)
+            if self.confinement.cgroup
+            else None
+        )
         if self.cgroup is not None:
-            self.cgroup.limit(self.confinement)
+            self.cgroup.limit(self.confinement.memory_limit, self.confinement.max_processes)
         else:
             become_subreaper()
         box = None if self.box is None else self.box.prefix(network=self.confinement.network)

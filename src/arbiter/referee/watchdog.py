@@ -18,7 +18,7 @@ import sys
 import threading
 from pathlib import Path
 
-from arbiter.referee.sandbox import Cgroup
+from arbiter.referee.cgroups import Cgroup
 
 _WATCHDOG = r"""
 import os, shutil, signal, sys, time
