@@ -347,7 +347,7 @@ def test_a_bad_start_position_is_refused_by_name(client: TestClient) -> None:
 
 
 def test_abandoned_games_are_ended_so_they_never_fill_the_server(monkeypatch) -> None:
-    from arbiter.web import app as web
+    from arbiter.web import served as web
 
     monkeypatch.setattr(web, "MAX_SESSIONS", 3)
     monkeypatch.setattr(web, "ABANDONED_AFTER", 0.5)
