@@ -14,7 +14,7 @@ from arbiter.clock import TimeControl
 from arbiter.contract import Supervision
 from arbiter.errors import ConfigError
 from arbiter.games import find_game
-from arbiter.tournament.run import Plan, open_tournament
+from arbiter.tournament.run import Plan, open_tournament, plan_tournament
 from arbiter.tournament.store import Store
 
 PLAN = Plan(
@@ -56,3 +56,26 @@ def test_other_openings_under_the_same_file_name_are_refused(tmp_path: Path) -> 
         open_tournament(store, plan)
         with pytest.raises(ConfigError, match="openings digest"):
             open_tournament(store, replace(plan, openings=("a", "c")))
+
+
+def test_a_plan_tells_repeated_agents_apart_and_needs_two() -> None:
+    plan = plan_tournament(
+        find_game("votey"),
+        [AgentSpec.parse("random"), AgentSpec.parse("random")],
+        time_control=TimeControl.parse("st=1"),
+        default_openings=False,
+    )
+    assert [a.name for a in plan.agents] == ["random", "random'"]
+    assert plan.name == "votey" and plan.opening_source == "none"
+    with pytest.raises(ConfigError, match="needs two agents or more"):
+        plan_tournament(
+            find_game("votey"), [AgentSpec.parse("random")], time_control=TimeControl.parse("st=1")
+        )
+    with pytest.raises(ConfigError, match="contradict"):
+        plan_tournament(
+            find_game("votey"),
+            [AgentSpec.parse("random")] * 2,
+            time_control=TimeControl.parse("st=1"),
+            opening_plies=4,
+            default_openings=False,
+        )

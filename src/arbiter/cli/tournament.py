@@ -7,24 +7,23 @@ import argparse
 import sys
 import time
 import tomllib
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from arbiter.agents.spec import AgentSpec, distinct_names
+from arbiter.agents.spec import AgentSpec
+from arbiter.clock import TimeControl
+from arbiter.contract import OptionValue, Supervision
 from arbiter.errors import ConfigError
 from arbiter.games import find_game, game_names
+from arbiter.play.series import GameJob
 from arbiter.record import GameRecord, record_key
 from arbiter.referee.events import EventSink
 from arbiter.referee.supervision import describe
-from arbiter.tournament.openings import select_openings
 from arbiter.tournament.report import as_json, render, standings
-from arbiter.tournament.run import Finished, Plan, missing, open_tournament, play
-from arbiter.tournament.schedule import schedule
+from arbiter.tournament.run import Finished, missing, open_tournament, plan_tournament, play
 from arbiter.tournament.store import Store, Tournament
 
 DEFAULT_DB = "arbiter.db"
@@ -86,52 +85,33 @@ def read_agent_entries(path: str) -> list[tuple[AgentSpec, str | None]]:
     return agents
 
 
-def _unique(agents: Sequence[AgentSpec]) -> tuple[AgentSpec, ...]:
-    """The agents with repeated names told apart by primes (alphabeta, alphabeta')."""
-    names = distinct_names([a.name for a in agents])
-    return tuple(replace(a, name=name) for a, name in zip(agents, names, strict=True))
-
-
 def cmd_tournament(
     args: argparse.Namespace,
-    time_control: Any,
-    options: dict[str, Any],
-    supervision: Any,
+    time_control: TimeControl,
+    options: dict[str, OptionValue],
+    supervision: Supervision,
 ) -> int:
+    """Plays the tournament the command line asks for into its database (resuming it),
+    following its games and standings on the console; returns the exit status."""
     spec = find_game(args.game)
     agents = [AgentSpec.parse(text).with_options(depth=args.depth) for text in args.agent]
     if args.agents:
         agents += [a.with_options(depth=args.depth) for a in read_agents(args.agents, args.game)]
-    plan_agents = _unique(agents)
-    if len(plan_agents) < 2:
-        raise ConfigError("a tournament needs two agents or more (--agent SPEC, or --agents FILE)")
-    for agent in plan_agents:
-        agent.check()
-    if args.no_openings and (args.openings or args.openings_file):
-        raise ConfigError("--no-openings and --openings/--openings-file contradict each other")
-    pairs = schedule(args.format, len(plan_agents), args.rounds)[-1].pair + 1
-    openings, source = select_openings(
+    plan = plan_tournament(
         spec,
-        plan_agents,
-        pairs,
-        plies=args.openings,
-        path=args.openings_file,
+        agents,
+        name=args.name,
+        form=args.format,
+        rounds=args.rounds,
+        time_control=time_control,
+        options=options,
+        supervision=supervision,
         seed=args.seed,
-        default=not args.no_openings,
+        opening_plies=args.openings,
+        openings_file=args.openings_file,
+        default_openings=not args.no_openings,
     )
-    plan = Plan(
-        spec,
-        args.name or spec.name,
-        plan_agents,
-        args.format,
-        args.rounds,
-        time_control,
-        options,
-        tuple(openings),
-        source,
-        args.seed,
-        supervision,
-    )
+    plan_agents, source = plan.agents, plan.opening_source
     key = record_key(create=True)
     with Store(args.db) as store:
         tournament = open_tournament(store, plan)
@@ -160,7 +140,9 @@ def cmd_tournament(
         if args.backend == "ray":
             from arbiter.tournament.ray_backend import run_series_ray
 
-            def series(jobs: Sequence[Any], k: int, events: EventSink) -> Any:
+            def series(
+                jobs: Sequence[GameJob], k: int, events: EventSink
+            ) -> Iterator[tuple[GameJob, GameRecord]]:
                 return run_series_ray(jobs, k, events, args.address)
 
         finished = play(
@@ -179,7 +161,7 @@ def cmd_tournament(
 
 
 def _follow(
-    finished: Any,
+    finished: Iterable[Finished],
     console: Console,
     tournament: Tournament,
     done: int,

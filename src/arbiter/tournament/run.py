@@ -14,16 +14,17 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from arbiter.agents.spec import AgentSpec
+from arbiter.agents.spec import AgentSpec, distinct_names
 from arbiter.clock import TimeControl
-from arbiter.contract import GameSpec, Supervision
+from arbiter.contract import GameSpec, OptionValue, Supervision
+from arbiter.errors import ConfigError
 from arbiter.play.series import GameJob, run_series
 from arbiter.record import GameRecord
 from arbiter.referee.events import Event, EventSink, GameStarted, MovePlayed, ignore
-from arbiter.tournament.openings import for_pairs
+from arbiter.tournament.openings import for_pairs, select_openings
 from arbiter.tournament.schedule import Pairing, schedule
 from arbiter.tournament.store import Store, Tournament
 
@@ -39,7 +40,7 @@ class Plan:
     form: str = "round-robin"
     rounds: int = 1
     time_control: TimeControl = field(default_factory=lambda: TimeControl.parse("st=1"))
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, OptionValue] = field(default_factory=dict)
     openings: tuple[str, ...] = ()
     opening_source: str = "none"
     seed: int = 0
@@ -87,6 +88,62 @@ class Plan:
             )
             for p in pairings
         ]
+
+
+def plan_tournament(
+    spec: GameSpec[Any, Any],
+    agents: Sequence[AgentSpec],
+    *,
+    name: str | None = None,
+    form: str = "round-robin",
+    rounds: int = 1,
+    time_control: TimeControl,
+    options: dict[str, OptionValue] | None = None,
+    supervision: Supervision | None = None,
+    seed: int = 0,
+    opening_plies: int | None = None,
+    openings_file: str | None = None,
+    default_openings: bool = True,
+) -> Plan:
+    """The plan of a tournament of ``agents`` (repeated names told apart by primes:
+    alphabeta, alphabeta'), with its openings: a file's, ``opening_plies`` random plies,
+    or the game's shipped set unless ``default_openings`` is off.
+
+    :raises ConfigError: for fewer than two agents, an agent that cannot play (a
+        missing program), openings asked for and turned off at once, an unknown
+        format, or openings a program of the game cannot start from.
+    """
+    names = distinct_names([a.name for a in agents])
+    unique = tuple(replace(a, name=n) for a, n in zip(agents, names, strict=True))
+    if len(unique) < 2:
+        raise ConfigError("a tournament needs two agents or more (--agent SPEC, or --agents FILE)")
+    for agent in unique:
+        agent.check()
+    if not default_openings and (opening_plies or openings_file):
+        raise ConfigError("--no-openings and --openings/--openings-file contradict each other")
+    pairs = schedule(form, len(unique), rounds)[-1].pair + 1
+    openings, source = select_openings(
+        spec,
+        unique,
+        pairs,
+        plies=opening_plies,
+        path=openings_file,
+        seed=seed,
+        default=default_openings,
+    )
+    return Plan(
+        spec,
+        name or spec.name,
+        unique,
+        form,
+        rounds,
+        time_control,
+        dict(options or {}),
+        tuple(openings),
+        source,
+        seed,
+        supervision or spec.supervision,
+    )
 
 
 @dataclass(frozen=True, slots=True)
