@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from arbiter import core
 from arbiter.bitboard import bits, mask
 from arbiter.game import Outcome, Player, Reason
+from arbiter.moves import PathMove
 
 WHITE, BLACK = 0, 1
 SIZE = 7
@@ -76,21 +77,9 @@ WHITE_START = mask(range(21)) | mask(cell(f, 3) for f in (4, 5, 6))
 BLACK_START = mask(range(28, 49)) | mask(cell(f, 3) for f in (0, 1, 2))
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Move:
-    """A whole turn: ``path`` the cells visited (start first), ``captures`` the cells
-    jumped, in order (empty for a normal move)."""
-
-    path: tuple[int, ...]
-    captures: tuple[int, ...] = ()
-
-    @property
-    def origin(self) -> int:
-        return self.path[0]
-
-    @property
-    def target(self) -> int:
-        return self.path[-1]
+Move = PathMove
+"""A whole turn: ``path`` the cells visited (start first), ``captures`` the cells jumped,
+in order (empty for a normal move)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from arbiter import core
 from arbiter.bitboard import bits, mask
 from arbiter.game import Outcome, Player, Reason
+from arbiter.moves import PathMove
 
 RED, WHITE = 0, 1
 NO_PROGRESS_PLIES = 80
@@ -77,20 +78,11 @@ RED_START = mask(range(0, 12))
 WHITE_START = mask(range(20, 32))
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Move:
-    """A whole turn: ``path`` the cells visited (start first), ``captures`` the cells jumped."""
+class Move(PathMove):
+    """A whole turn: ``path`` the squares visited (start first), ``captures`` the squares
+    jumped; shown as the contest writes it (``9-14``, ``9x18x27``)."""
 
-    path: tuple[int, ...]
-    captures: tuple[int, ...] = ()
-
-    @property
-    def origin(self) -> int:
-        return self.path[0]
-
-    @property
-    def target(self) -> int:
-        return self.path[-1]
+    __slots__ = ()
 
     def __str__(self) -> str:
         sep = "x" if self.captures else "-"
