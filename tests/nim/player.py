@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter.agents.program import ProgramClock, seat_argument
+from arbiter.agents.program import ProgramClock, seat_argument, write_reply
 from arbiter.contract import Agent, AgentRun
 from arbiter.errors import ArbiterError
 from arbiter.game import Game
@@ -27,9 +27,7 @@ def serve(
     while game.outcome(s) is None:
         if game.to_move(s) == seat:
             m = agent.choose(s, clock.limit())
-            clock.replied()
-            run.stdout.write(run.reply(format_move(m, seat=seat)) + "\n")
-            run.stdout.flush()
+            write_reply(run, clock, format_move(m, seat=seat), agent.note())
         else:
             line = run.stdin.readline()
             clock.message_received()

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from arbiter.clock import Charging, Clock, Limit, TimeControl
-from arbiter.contract import Supervision
+from arbiter.contract import AgentRun, Supervision
 from arbiter.errors import ConfigError
 from arbiter.game import Player
 
@@ -36,6 +36,18 @@ what a move still costs after the program judges it (writing the reply, the
 referee's reading of it) and what the referee counts that the program does not see
 (a shell that started it). A program that judged its last 0.01 s as time in hand
 would make a move in overtime judged as one made before it."""
+
+
+def write_reply(run: AgentRun, clock: ProgramClock, text: str, note: str) -> None:
+    """Writes ``text`` as the program's reply, on a line of its own: shown with the
+    engine's ``note`` on standard error when ``run`` is verbose, and the program's
+    clock stopped just before it goes out (the referee may stop the program the moment
+    it reads it). Every line protocol's program side replies so."""
+    if run.verbose:
+        print(f"{text}: {note}", file=run.stderr, flush=True)
+    clock.replied()
+    run.stdout.write(run.reply(text) + "\n")
+    run.stdout.flush()
 
 
 class ProgramClock:

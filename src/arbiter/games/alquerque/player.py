@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter.agents.program import ProgramClock
+from arbiter.agents.program import ProgramClock, write_reply
 from arbiter.contract import Agent, AgentRun
 from arbiter.errors import ConfigError, NotationError
 from arbiter.game import Game
@@ -28,7 +28,7 @@ def serve(
     """
     if args:
         raise ConfigError(f"a CodeCup player is started with no arguments, not {list(args)!r}")
-    stdin, stdout, stderr = run.stdin, run.stdout, run.stderr
+    stdin, stderr = run.stdin, run.stderr
     first = stdin.readline().strip()
     seat = 0 if first == "Start" else 1
     clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
@@ -50,12 +50,7 @@ def serve(
             if game.outcome(s) is not None:
                 return 0  # lost (Quit follows) or the 100-move tie: exit by ourselves
         m = agent.choose(s, clock.limit())
-        text = move_text(game, s, m, seat=seat)
-        if run.verbose:
-            print(f"{text}: {agent.note()}", file=stderr, flush=True)
-        clock.replied()  # before the reply is out: the referee may stop it at once
-        stdout.write(run.reply(text) + "\n")
-        stdout.flush()
+        write_reply(run, clock, move_text(game, s, m, seat=seat), agent.note())
         s = game.apply(s, m)
         if game.outcome(s) is not None:
             return 0  # our winning move, or the tie: the winner exits by itself

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter.agents.program import ProgramClock, seat_argument
+from arbiter.agents.program import ProgramClock, seat_argument, write_reply
 from arbiter.contract import Agent, AgentRun
 from arbiter.errors import NotationError
 from arbiter.game import Game
@@ -34,7 +34,7 @@ def serve(
     :raises ConfigError: unless ``args`` is ``1`` or ``2``.
     """
     seat = seat_argument(args, "a checkers engine")
-    stdin, stdout, stderr = run.stdin, run.stdout, run.stderr
+    stdin, stderr = run.stdin, run.stderr
     agent.reset(game, seat, run.seed)
     previous: State | None = None
     clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
@@ -71,12 +71,7 @@ def serve(
             print("checkers engine: no legal move on this board", file=stderr)
             return 1
         m = agent.choose(s, clock.limit())
-        text = move_text(game, s, m, seat=seat)
-        if run.verbose:
-            print(f"{text}: {agent.note()}", file=stderr, flush=True)
-        clock.replied()  # before the reply is out: the referee may stop it at once
-        stdout.write(run.reply(text) + "\n")
-        stdout.flush()
+        write_reply(run, clock, move_text(game, s, m, seat=seat), agent.note())
         previous = game.apply(s, m)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter.agents.program import ProgramClock
+from arbiter.agents.program import ProgramClock, write_reply
 from arbiter.contract import Agent, AgentRun
 from arbiter.errors import ConfigError, NotationError
 from arbiter.game import Game, Player
@@ -40,12 +40,7 @@ def serve(
     while game.outcome(s) is None:
         if game.to_move(s) == seat:
             m = comply(game, s, agent.choose(s, clock.limit()), out_of_time=clock.out_of_time())
-            text = move_text(game, s, m, seat=seat)
-            if run.verbose:
-                print(f"{text}: {agent.note()}", file=run.stderr, flush=True)
-            clock.replied()  # before the reply is out: the referee may stop it at once
-            run.stdout.write(run.reply(text) + "\n")
-            run.stdout.flush()
+            write_reply(run, clock, move_text(game, s, m, seat=seat), agent.note())
         else:
             line = run.stdin.readline()
             clock.message_received()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbiter.agents.program import ProgramClock, seat_argument
+from arbiter.agents.program import ProgramClock, seat_argument, write_reply
 from arbiter.contract import Agent, AgentRun
 from arbiter.errors import NotationError
 from arbiter.game import Game
@@ -29,7 +29,7 @@ def serve(
     :raises ConfigError: unless ``args`` is ``1`` or ``2``.
     """
     seat = seat_argument(args, "a votey program")
-    stdin, stdout, stderr = run.stdin, run.stdout, run.stderr
+    stdin, stderr = run.stdin, run.stderr
     agent.reset(game, seat, run.seed)
     s = game.initial()
     clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
@@ -56,13 +56,8 @@ def serve(
         return 0
     while True:
         m = agent.choose(s, clock.limit())
-        text = move_text(game, s, m, seat=seat)
-        if run.verbose:
-            print(f"{text}: {agent.note()}", file=stderr, flush=True)
+        write_reply(run, clock, move_text(game, s, m, seat=seat), agent.note())
         s = game.apply(s, m)
-        clock.replied()  # before the reply is out: the referee may stop it at once
-        stdout.write(run.reply(text) + "\n")
-        stdout.flush()
         if game.outcome(s) is not None:
             # wait for the referee to close our input (or send -1), then stop
             stdin.readline()
