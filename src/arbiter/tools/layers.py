@@ -6,7 +6,7 @@ Each layer may use the layers below it and never one above, so a contest program
 (an engine behind a game's ``player`` side) loads no referee, the referee loads no
 tournament or web server, and a reader can learn the platform from the bottom up.
 The base is a ladder of single modules (errors, game, bitboard, moves, clock, record,
-core, perft), each using only those before it; every other layer is a folder. A game's
+core, crossing, perft), each using only those before it; every other layer is a folder. A game's
 folder is the one folder that spans layers, by file: its rules, notation, evaluation,
 contest rulings, board and probes sit low, its ``player`` side with the engines, its
 ``referee`` side with the referee, and its spec (the package itself) above both,
@@ -38,6 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("clock", ("clock.py",)),
     ("record", ("record.py",)),
     ("core", ("core.py", "_core.pyi")),
+    ("crossing", ("crossing.py",)),
     ("perft", ("perft.py",)),
     ("package", ("__init__.py",)),
     ("contract", ("contract/*",)),

@@ -25,11 +25,10 @@ numbering (hole p seen as 122 - p), appear only in
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 
-from arbiter import core
 from arbiter.bitboard import bits, mask
+from arbiter.crossing import CrossingRules
 from arbiter.game import Outcome, Player, Reason
 
 ROW_LENGTHS = (1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1)
@@ -149,7 +148,6 @@ def complete(s: State, p: Player) -> bool:
     return s.pieces[p] == HOMES[1 - p]
 
 
-_TAIL = struct.Struct("<iiii")
 #: every (start, end) as a Move, indexed by the kernel's code 128 * start + end
 _MOVES = tuple(Move(c >> 7, c & 127) for c in range(128 * CELLS))
 
@@ -159,36 +157,19 @@ def code(m: Move) -> int:
     return 128 * m.origin + m.target
 
 
-class ChineseCheckers:
-    """The rules engine (see the module docstring for the rules).
-
-    Made where the compiled core is in use (:mod:`arbiter.core`), its move lists and
-    no-move test come from C (``csrc/chinese_checkers.c``) and ``compiled`` lets the
-    search and perft run there whole; otherwise every rule is the Python above.
-    """
+class ChineseCheckers(CrossingRules[State, Move]):
+    """The rules engine (see the module docstring for the rules); what it shares with
+    Halma's is :class:`~arbiter.crossing.CrossingRules`, its compiled kernel
+    ``csrc/chinese_checkers.c``."""
 
     name = "chinese-checkers"
-    num_players = 2
-
-    def __init__(self, max_plies: int = 1000) -> None:
-        self.max_plies = max_plies
-        self.compiled = core.compiled_rules("chinese-checkers", self.pack, code)
-
-    def pack(self, s: State) -> bytes:
-        """``s`` as the compiled kernel's state."""
-        cap = core.ply_cap(self.max_plies)
-        return (
-            s.pieces[0].to_bytes(16, "little")
-            + s.pieces[1].to_bytes(16, "little")
-            + _TAIL.pack(s.to_move, s.ply, cap, 0)
-        )
+    BOARD_BYTES = 16
+    position = State
+    code = staticmethod(code)
 
     def initial(self) -> State:
         """Returns the start: each seat's marbles at home, seat 0 to move."""
         return State(HOMES, 0)
-
-    def to_move(self, s: State) -> Player:
-        return s.to_move
 
     def legal_moves(self, s: State) -> list[Move]:
         """Returns the legal moves sorted by (start, end); none once the game is over."""
@@ -213,13 +194,6 @@ class ChineseCheckers:
             and self._decided(s) is None
         )
 
-    def apply(self, s: State, m: Move) -> State:
-        """Returns the position after the (trusted) legal move ``m``."""
-        p = s.to_move
-        moved = s.pieces[p] & ~(1 << m.origin) | (1 << m.target)
-        pieces = (moved, s.pieces[1]) if p == 0 else (s.pieces[0], moved)
-        return State(pieces, 1 - p, s.ply + 1)
-
     def _decided(self, s: State) -> Outcome | None:
         """The result by the crossing rules and the ply cap, before the no-move test."""
         first_done, second_done = complete(s, 0), complete(s, 1)
@@ -236,26 +210,10 @@ class ChineseCheckers:
             return Outcome(None, Reason.MOVE_LIMIT, f"{s.ply} plies")
         return None
 
-    def outcome(self, s: State) -> Outcome | None:
-        """Returns the result once decided: a crossing (or both, the draw), the ply
-        cap, or no legal move for the side to move."""
-        decided = self._decided(s)
-        if decided is not None:
-            return decided
-        if self.compiled is not None:
-            if self.compiled.lost(s):
-                return Outcome(1 - s.to_move, Reason.NO_MOVES)
-            return None
+    def _can_move(self, s: State) -> bool:
         occupied = s.pieces[0] | s.pieces[1]
         mine = list(bits(s.pieces[s.to_move]))
         # any move will do: a step is found without a hop search, so steps first
         if any(steps_from(a, occupied) for a in mine):
-            return None
-        if not any(targets_from(a, occupied) for a in mine):
-            return Outcome(1 - s.to_move, Reason.NO_MOVES)
-        return None
-
-    def position_key(self, s: State) -> tuple[int, int, int]:
-        """Returns (seat 0's marbles, seat 1's, side to move): equal keys, equal futures
-        up to the ply cap."""
-        return (s.pieces[0], s.pieces[1], s.to_move)
+            return True
+        return any(targets_from(a, occupied) for a in mine)

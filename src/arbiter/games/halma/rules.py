@@ -28,11 +28,10 @@ writes as ``x,y``).
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 
-from arbiter import core
 from arbiter.bitboard import bits, mask
+from arbiter.crossing import CrossingRules
 from arbiter.game import Outcome, Player, Reason
 
 SIZE = 16
@@ -249,45 +248,24 @@ def has_crossed(s: State, p: Player) -> bool:
     return mine != 0 and target & ~s.pieces[1 - p] & ~mine == 0
 
 
-_TAIL = struct.Struct("<iiii")
-
-
 def code(m: Move) -> int:
     """``m`` as the compiled kernel's code."""
     return 256 * m.origin + m.target
 
 
-class Halma:
-    """The rules engine (see the module docstring for the rules).
-
-    Made where the compiled core is in use (:mod:`arbiter.core`), its move lists
-    (with their hop chains) and no-move test come from C (``csrc/halma.c``) and
-    ``compiled`` lets the search and perft run there whole; otherwise every rule is
-    the Python above.
-    """
+class Halma(CrossingRules[State, Move]):
+    """The rules engine (see the module docstring for the rules); what it shares with
+    Chinese checkers' is :class:`~arbiter.crossing.CrossingRules`, its compiled kernel
+    (move lists with their hop chains) ``csrc/halma.c``."""
 
     name = "halma"
-    num_players = 2
-
-    def __init__(self, max_plies: int = 1000) -> None:
-        self.max_plies = max_plies
-        self.compiled = core.compiled_rules("halma", self.pack, code)
-
-    def pack(self, s: State) -> bytes:
-        """``s`` as the compiled kernel's state."""
-        cap = core.ply_cap(self.max_plies)
-        return (
-            s.pieces[0].to_bytes(32, "little")
-            + s.pieces[1].to_bytes(32, "little")
-            + _TAIL.pack(s.to_move, s.ply, cap, 0)
-        )
+    BOARD_BYTES = 32
+    position = State
+    code = staticmethod(code)
 
     def initial(self) -> State:
         """Returns the start: each camp full, black (seat 0) to move."""
         return State(CAMPS, 0)
-
-    def to_move(self, s: State) -> Player:
-        return s.to_move
 
     def legal_moves(self, s: State) -> list[Move]:
         """Returns the legal moves sorted by (start, end), each hop chain with a
@@ -325,13 +303,6 @@ class Halma:
             return True  # further from the corner, as rule 1(b) asks next
         return not any(reach(p, c, occupied) & further[c] & camp for c in bits(at_home))
 
-    def apply(self, s: State, m: Move) -> State:
-        """Returns the position after the (trusted) legal move ``m``."""
-        p = s.to_move
-        moved = s.pieces[p] & ~(1 << m.origin) | (1 << m.target)
-        pieces = (moved, s.pieces[1]) if p == 0 else (s.pieces[0], moved)
-        return State(pieces, 1 - p, s.ply + 1)
-
     def _decided(self, s: State) -> Outcome | None:
         """The result by the camps and the ply cap, before the no-move test."""
         last = 1 - s.to_move
@@ -343,21 +314,5 @@ class Halma:
             return Outcome(None, Reason.MOVE_LIMIT, f"{s.ply} plies")
         return None
 
-    def outcome(self, s: State) -> Outcome | None:
-        """Returns the result once decided: a camp filled, the ply cap, or no legal
-        move for the side to move (it loses)."""
-        decided = self._decided(s)
-        if decided is not None:
-            return decided
-        if self.compiled is not None:
-            if self.compiled.lost(s):
-                return Outcome(1 - s.to_move, Reason.NO_MOVES)
-            return None
-        if not can_move(s):
-            return Outcome(1 - s.to_move, Reason.NO_MOVES)
-        return None
-
-    def position_key(self, s: State) -> tuple[int, int, int]:
-        """Returns (black's pieces, white's, side to move): equal keys, equal futures up
-        to the ply cap."""
-        return (s.pieces[0], s.pieces[1], s.to_move)
+    def _can_move(self, s: State) -> bool:
+        return can_move(s)
