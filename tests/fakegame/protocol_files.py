@@ -21,6 +21,8 @@ from tests.fakegame.rules import CELLS, Move, State
 
 __all__ = [
     "STARTS_ANYWHERE",
+    "SUPERVISION",
+    "TIME_CONTROL",
     "adjudicate",
     "comply",
     "judge",

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arbiter.contract import MAX_PLIES, GameSpec, Loader, PlayerSide, RefereeSide, RuleOption
+from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide, RuleOption
 from tests.nim import contest, evaluate, notation
 from tests.nim.rules import Nim, State
 
-SPEC: GameSpec[State, int] = GameSpec(
+SPEC: GameSpec[State, int] = GameSpec.of_folder(
+    __name__,
     name="nim",
     title="Nim",
     seat_names=("first", "second"),
@@ -18,11 +19,6 @@ SPEC: GameSpec[State, int] = GameSpec(
     notation=notation,
     contest=contest,
     evaluation=evaluate,
-    time_control=contest.TIME_CONTROL,
-    supervision=contest.SUPERVISION,
-    player_side=Loader(f"{__name__}.player"),
-    referee_side=Loader(f"{__name__}.referee"),
-    board=Loader(f"{__name__}.board", "VIEW"),
     options=(
         RuleOption("stones", int, 21, "stones in the pile at the start (default 21)", minimum=1),
         MAX_PLIES,

@@ -25,6 +25,7 @@ This module sits just above the base (:mod:`arbiter.game`, :mod:`arbiter.clock`,
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import shlex
 import shutil
@@ -357,10 +358,13 @@ class Contest(Protocol[S, M]):
     True where the contest gives a program the whole board with every move (checkers,
     Halma), False where a program keeps its own board from the game's start and no
     message could set another (Votey, Alquerque, Chinese checkers), so openings are
-    for built-in engines only.
+    for built-in engines only. ``TIME_CONTROL`` is the contest's clock, ``SUPERVISION``
+    how it watches a program.
     """
 
     STARTS_ANYWHERE: bool
+    TIME_CONTROL: TimeControl
+    SUPERVISION: Supervision
 
     def judge(self, game: Game[S, M], s: S, text: str, *, seat: Player) -> M:
         """Returns the move a program's reply ``text`` makes in ``s``, judged as the
@@ -549,6 +553,58 @@ class GameSpec(Generic[S, M]):
     openings: Path | None = None
     opening_plies: int = 6
     kits: Path | None = None
+
+    @classmethod
+    def of_folder(
+        cls,
+        package: str,
+        *,
+        name: str,
+        title: str,
+        seat_names: tuple[str, str],
+        rules: Callable[..., Game[S, M]],
+        notation: Notation[S, M],
+        contest: Contest[S, M],
+        evaluation: Evaluation[S, M],
+        options: tuple[RuleOption, ...] = (MAX_PLIES,),
+        score: ContestScore[S, M] = win_draw_loss,
+        position_file: Callable[[str], tuple[S, float] | None] | None = None,
+        opening_plies: int = 6,
+    ) -> GameSpec[S, M]:
+        """The spec of the game whose folder is the package ``package`` (a game's
+        ``__init__`` passes its ``__name__``), laid out as arbiter's games are: its
+        ``player`` and ``referee`` modules, and where the folder has them a ``board``
+        module (its ``VIEW``), a ``probes`` module (its ``probes``), ``openings.txt``
+        and ``kits/``; the clock and supervision are the contest's own.
+
+        :raises ConfigError: if ``package`` cannot be found.
+        """
+        found = importlib.util.find_spec(package)
+        if found is None or not found.submodule_search_locations:
+            raise ConfigError(f"no game package {package!r}")
+        folder = Path(next(iter(found.submodule_search_locations)))
+        has = {p.stem for p in folder.glob("*.py")}
+        return cls(
+            name=name,
+            title=title,
+            seat_names=seat_names,
+            rules=rules,
+            notation=notation,
+            contest=contest,
+            evaluation=evaluation,
+            time_control=contest.TIME_CONTROL,
+            supervision=contest.SUPERVISION,
+            player_side=Loader(f"{package}.player"),
+            referee_side=Loader(f"{package}.referee"),
+            options=options,
+            score=score,
+            board=Loader(f"{package}.board", "VIEW") if "board" in has else None,
+            probes=Loader(f"{package}.probes", "probes") if "probes" in has else None,
+            position_file=position_file,
+            openings=folder / "openings.txt" if (folder / "openings.txt").is_file() else None,
+            opening_plies=opening_plies,
+            kits=folder / "kits" if (folder / "kits").is_dir() else None,
+        )
 
     def probe_checks(self) -> list[Check]:
         """What ``arbiter check-agent`` exercises in this game beyond whole games (its

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arbiter.contract import MAX_PLIES, GameSpec, Loader, PlayerSide, RefereeSide, RuleOption
+from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide, RuleOption
 from arbiter.games.checkers import contest, evaluate, notation
 from arbiter.games.checkers.rules import Checkers, Move, State
 
@@ -17,7 +16,8 @@ PLAIN_DRAWS = RuleOption(
 )
 
 
-SPEC: GameSpec[State, Move] = GameSpec(
+SPEC: GameSpec[State, Move] = GameSpec.of_folder(
+    __name__,
     name="checkers",
     title="American checkers",
     seat_names=("red", "white"),
@@ -25,14 +25,6 @@ SPEC: GameSpec[State, Move] = GameSpec(
     notation=notation,
     contest=contest,
     evaluation=evaluate,
-    time_control=contest.TIME_CONTROL,
-    supervision=contest.SUPERVISION,
-    player_side=Loader(f"{__name__}.player"),
-    referee_side=Loader(f"{__name__}.referee"),
-    board=Loader(f"{__name__}.board", "VIEW"),
-    probes=Loader(f"{__name__}.probes", "probes"),
-    openings=Path(__file__).parent / "openings.txt",
-    kits=Path(__file__).parent / "kits",
     opening_plies=4,
     options=(MAX_PLIES, PLAIN_DRAWS),
 )

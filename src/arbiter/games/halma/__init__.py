@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arbiter.contract import MAX_PLIES, GameSpec, Loader, PlayerSide, RefereeSide
+from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.halma import contest, evaluate, notation
 from arbiter.games.halma.rules import Halma, Move, State
 
@@ -17,7 +16,8 @@ def _position_file(text: str) -> tuple[State, float] | None:
     return player.position_file(text)
 
 
-SPEC: GameSpec[State, Move] = GameSpec(
+SPEC: GameSpec[State, Move] = GameSpec.of_folder(
+    __name__,
     name="halma",
     title="Halma 16x16",
     seat_names=("black", "white"),
@@ -25,15 +25,7 @@ SPEC: GameSpec[State, Move] = GameSpec(
     notation=notation,
     contest=contest,
     evaluation=evaluate,
-    time_control=contest.TIME_CONTROL,
-    supervision=contest.SUPERVISION,
-    player_side=Loader(f"{__name__}.player"),
-    referee_side=Loader(f"{__name__}.referee"),
-    board=Loader(f"{__name__}.board", "VIEW"),
-    probes=Loader(f"{__name__}.probes", "probes"),
     position_file=_position_file,
-    openings=Path(__file__).parent / "openings.txt",
-    kits=Path(__file__).parent / "kits",
     opening_plies=6,
     options=(MAX_PLIES,),
     score=contest.score,

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arbiter.contract import MAX_PLIES, GameSpec, Loader, PlayerSide, RefereeSide
+from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
 from arbiter.games.votey import contest, evaluate, notation
 from arbiter.games.votey.rules import Move, State, Votey
 
-SPEC: GameSpec[State, Move] = GameSpec(
+SPEC: GameSpec[State, Move] = GameSpec.of_folder(
+    __name__,
     name="votey",
     title="Votey Checkers",
     seat_names=("black", "white"),
@@ -17,14 +17,6 @@ SPEC: GameSpec[State, Move] = GameSpec(
     notation=notation,
     contest=contest,
     evaluation=evaluate,
-    time_control=contest.TIME_CONTROL,
-    supervision=contest.SUPERVISION,
-    player_side=Loader(f"{__name__}.player"),
-    referee_side=Loader(f"{__name__}.referee"),
-    board=Loader(f"{__name__}.board", "VIEW"),
-    probes=Loader(f"{__name__}.probes", "probes"),
-    openings=Path(__file__).parent / "openings.txt",
-    kits=Path(__file__).parent / "kits",
     opening_plies=4,
     options=(MAX_PLIES,),
 )
