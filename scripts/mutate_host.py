@@ -240,6 +240,30 @@ MUTATIONS = (
         "key=lambda p: (scores.get(p, 0.0), -rank[p])",
         ("tests/host/test_pairing.py", "tests/host/test_rounds.py"),
     ),
+    Mutation(
+        "rank-tie-break",
+        "entrants level on the ranking's points are split by fewer irregular losses",
+        HOST + "standings.py",
+        '    return lambda r: (-r[first], r["faults"], -r["elo_exact"], r["name"])',
+        '    return lambda r: (-r[first], -r["elo_exact"], r["name"])',
+        ("tests/host/test_ranking.py",),
+    ),
+    Mutation(
+        "bye-contest",
+        "a bye is credited in contest points as games won without play",
+        HOST + "standings.py",
+        "(line.points + extra, line.contest_points + extra * per_game, extra)",
+        "(line.points + extra, line.contest_points, extra)",
+        ("tests/host/test_ranking.py",),
+    ),
+    Mutation(
+        "bye-first",
+        "a bye before any game is credited in contest points too",
+        HOST + "standings.py",
+        "(extra, extra * per_game, extra)",
+        "(extra, 0.0, extra)",
+        ("tests/host/test_ranking.py",),
+    ),
 )
 
 

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -252,7 +255,23 @@ def test_a_replay_is_stepped_with_the_keyboard(page: Any, url: str, tmp_path: Pa
     shoot(page, "replay-checkers")
 
 
+GATED = """\
+import os, sys, time
+gate = sys.argv[1]
+while not os.path.exists(os.path.join(gate, "open")):  # held until the test opens it
+    time.sleep(0.05)
+os.execv(sys.executable, [sys.executable, "-m", "arbiter.cli", "agent", "votey",
+                          "--engine", "random", *sys.argv[2:]])
+"""
+
+
 def test_standings_follow_a_tournament_while_it_runs(page: Any, url: str, db: Path) -> None:
+    # one agent is held at its first move until the page has seen the tournament
+    # under way, so the page sees it running however fast the machine plays
+    gate = Path(tempfile.mkdtemp(prefix="arbiter-gate-"))
+    os.chmod(gate, 0o755)  # the held program runs under a uid of its own
+    (gate / "gated.py").write_text(GATED)
+    os.chmod(gate / "gated.py", 0o644)
     command = [
         sys.executable,
         "-m",
@@ -260,7 +279,7 @@ def test_standings_follow_a_tournament_while_it_runs(page: Any, url: str, db: Pa
         "tournament",
         "votey",
         "--agent",
-        "random",
+        f"{sys.executable} {gate / 'gated.py'} {gate}",
         "--agent",
         "alphabeta:depth=2",
         "--agent",
@@ -268,7 +287,7 @@ def test_standings_follow_a_tournament_while_it_runs(page: Any, url: str, db: Pa
         "--rounds",
         "2",
         "--move-time",
-        "0.05",
+        "20",
         "--db",
         str(db),
         "--name",
@@ -286,6 +305,8 @@ def test_standings_follow_a_tournament_while_it_runs(page: Any, url: str, db: Pa
             text = page.text_content("#progress") or ""
             if text and (not seen or seen[-1] != text):
                 seen.append(text)
+            if "to go (updating)" in text:
+                (gate / "open").touch()
             if text.startswith("all "):
                 break
             page.wait_for_timeout(250)
@@ -302,5 +323,7 @@ def test_standings_follow_a_tournament_while_it_runs(page: Any, url: str, db: Pa
         page.wait_for_url("**/replay?**")
         page.wait_for_selector("#moves li")
     finally:
+        (gate / "open").touch()
         tournament.wait(60)
+        shutil.rmtree(gate, ignore_errors=True)
         assert tournament.returncode == 0, tournament.stderr.read() if tournament.stderr else ""

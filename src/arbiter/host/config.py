@@ -12,6 +12,7 @@ Example::
     game = "alquerque"
     clock = "30"                  # the sheet's clock when left out
     registration = "invite"       # or "open"
+    rank_by = "contest"           # or "points" (1, ½, 0) or "rating"
     database = "postgresql+psycopg://cup@localhost/cup"   # default: SQLite beside this file
 
     [format]
@@ -49,6 +50,10 @@ score meet, no pair twice), or a ladder (each new version plays placement games 
 the entries rated nearest it)."""
 
 REGISTRATION = ("open", "invite")
+
+RANKINGS = ("contest", "points", "rating")
+"""How the standings are sorted: by contest points (CodeCup's ranking), by game points
+(a win 1, a draw ½), or by rating; ties by fewer irregular losses, then rating."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +108,7 @@ class ContestConfig:
     max_failures: int = 3
     max_attempts: int = 5
     check_clock: str | None = None
+    rank_by: str = "contest"
 
     @property
     def time_control(self) -> TimeControl:
@@ -159,6 +165,7 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
     folder = base / top.text("folder", f"{stem}-data")
     database = top.text("database", f"sqlite:///{base / (stem + '.db')}")
     registration = top.choice("registration", REGISTRATION, "open")
+    rank_by = top.choice("rank_by", RANKINGS, "contest")
     fmt = _Table(top.table("format"), f"{where} [format]")
     kind = fmt.choice("kind", FORMATS, "swiss")
     form = Format(
@@ -199,6 +206,7 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
         database=database,
         folder=folder,
         registration=registration,
+        rank_by=rank_by,
         format=form,
         limits=limits,
         languages=languages,

@@ -21,7 +21,8 @@ from arbiter.tournament.store import StoredGame
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One agent's line: results, score share, rating, pair counts, contest points."""
+    """One agent's line: results, score share, rating, pair counts, contest points,
+    and its irregular losses (games lost by a fault: an illegal move, time, a crash)."""
 
     name: str
     games: int
@@ -32,6 +33,7 @@ class Standing:
     rating: Rating
     pairs: tuple[int, int, int, int, int]
     contest_points: float
+    faults: int = 0
 
     @property
     def share(self) -> float:
@@ -70,6 +72,7 @@ def standings(
     results: list[tuple[int, int, float]] = []
     wdl = [[0, 0, 0] for _ in range(n)]
     contest = [0.0] * n
+    faults = [0] * n
     by_pair: dict[int, list[StoredGame]] = defaultdict(list)
     contest_scored = False
     reasons: Counter[str] = Counter()
@@ -84,6 +87,8 @@ def standings(
         meetings[b][a] += 1
         for agent, points in ((a, first), (b, 1 - first)):
             wdl[agent][0 if points == 1 else 1 if points == 0.5 else 2] += 1
+        if outcome.winner is not None and outcome.reason.is_fault:
+            faults[g.seats[1 - outcome.winner]] += 1
         if g.record.score is not None:
             contest[a] += g.record.score[0]
             contest[b] += g.record.score[1]
@@ -111,6 +116,7 @@ def standings(
             ratings[i],
             pentanomial(pair_scores[i]),
             contest[i],
+            faults[i],
         )
         for i in range(n)
     ]
