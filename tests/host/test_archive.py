@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.host.archive import UploadError, UploadLimits, unpack
+from arbiter.host.archive import UploadError, UploadLimits, language_of_upload, unpack
 from arbiter.host.languages import LANGUAGES
 
 LIMITS = UploadLimits(upload_bytes=64 << 10, files=10, unpacked_bytes=256 << 10)
@@ -108,3 +108,28 @@ def test_a_zip_member_marked_as_a_link_is_refused(tmp_path: Path) -> None:
         z.writestr(info, "/etc/passwd")
     with pytest.raises(UploadError, match="is a link"):
         unpack(buffer.getvalue(), "bot.zip", C, tmp_path / "v", LIMITS)
+
+
+@pytest.mark.parametrize(
+    ("filename", "members", "language"),
+    [
+        ("bot.c", None, "c"),
+        ("bot.zip", {"bot/main.c": b"x", "bot/util.c": b"y", "bot/util.h": b"z"}, "c"),
+        ("bot.zip", {"Main.java": b"x", "Board.java": b"y"}, "java"),
+        # as many Python files as C++ ones: the language whose main file it holds
+        ("bot.tar.gz", {"main.py": b"x", "helper.cpp": b"y"}, "python"),
+        ("bot.zip", {"README": b"x", "notes.txt": b"y"}, None),
+        ("bot.zip", None, None),  # not an archive at all: unpacking will say why
+    ],
+)
+def test_an_uploads_language_is_read_from_its_name_or_its_files_names(
+    filename: str, members: dict[str, bytes] | None, language: str | None
+) -> None:
+    if members is None:
+        data = b"not an archive"
+    elif filename.endswith(".zip"):
+        data = zipped(members)
+    else:
+        data = tarred([tarfile.TarInfo(name) for name in members], members)
+    found = language_of_upload(data, filename, LANGUAGES)
+    assert (found.key if found is not None else None) == language

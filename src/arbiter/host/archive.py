@@ -64,6 +64,36 @@ def language_of(filename: str, languages: dict[str, Language]) -> Language | Non
     return None
 
 
+def language_of_upload(
+    data: bytes, filename: str, languages: dict[str, Language]
+) -> Language | None:
+    """The language an upload says: a single file's by its name; an archive's by its
+    files' names (the language most of its source files are in, a tie going to the
+    language whose main file it holds), without reading any file. ``None`` when
+    nothing says (or the archive cannot be read: unpacking says why)."""
+    if not is_archive(filename):
+        return language_of(filename, languages)
+    counts: dict[str, int] = {}
+    mains: set[str] = set()
+    try:
+        for name, kind, _ in _entries(data, filename):
+            if kind != "file":
+                continue
+            base = PurePosixPath(name).name
+            found = language_of(base, languages)
+            if found is not None:
+                counts[found.key] = counts.get(found.key, 0) + 1
+            mains |= {key for key, lang in languages.items() if lang.main == base}
+    except UploadError:
+        return None
+    if not counts:
+        return None
+    best = max(counts.values())
+    tied = [key for key, n in counts.items() if n == best]
+    chosen = next((key for key in tied if key in mains), tied[0])
+    return languages[chosen]
+
+
 def unpack(
     data: bytes, filename: str, language: Language, folder: Path, limits: UploadLimits
 ) -> list[str]:

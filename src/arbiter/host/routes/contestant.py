@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError
 from arbiter.host import access
-from arbiter.host.archive import UploadError, language_of
+from arbiter.host.archive import UploadError, language_of_upload
 from arbiter.host.deps import Checked, DbSession, Host, Refused, SignedIn, Viewer, page
 from arbiter.host.intake import submit, version_dir
 from arbiter.host.languages import available
@@ -55,8 +55,13 @@ def upload(
     data = source.file.read(config.limits.upload_kb * 1024 + 1)
     filename = source.filename or ""
     if not language:
-        found = language_of(filename, config.languages)
-        language = found.key if found else ""
+        found = language_of_upload(data, filename, config.languages)
+        if found is None:
+            raise Refused(
+                400,
+                f"upload refused: nothing in {filename[:60]!r} says its language: choose one",
+            )
+        language = found.key
     try:
         version = submit(s, config, who, language, filename, data)
     except (UploadError, ArbiterError) as e:
