@@ -19,6 +19,7 @@ from arbiter.host.rounds import (
     make_round,
     rating_history,
     rerun_round,
+    round_blocked,
     standings_of,
 )
 from arbiter.host.service import Service
@@ -155,3 +156,24 @@ def test_a_ladder_places_each_new_version_by_itself(tmp_path: Path, database_url
     with db.session() as s:
         games = s.query(Game).filter(Game.round_id == 2).all()
         assert games and all(newest.id in (g.first_id, g.second_id) for g in games)
+
+
+def test_the_organiser_is_told_why_no_round_can_start(tmp_path: Path) -> None:
+    """What the organiser's page shows in place of its button, and what starting a
+    round is refused with: a round being played, or every Swiss round played."""
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
+    with db.session() as s:
+        assert round_blocked(s, config) is None
+        make_round(s, config)
+        assert round_blocked(s, config) == "round 1 is still being played"
+        with pytest.raises(RoundError, match="round 1 is still being played"):
+            make_round(s, config)
+    for number in (1, 2):  # the contest's two Swiss rounds
+        play_round(db, config)
+        with db.session() as s:
+            assert finish_round_if_done(s, number)
+            if number == 1:
+                assert round_blocked(s, config) is None
+                make_round(s, config)
+    with db.session() as s:
+        assert round_blocked(s, config) == "the contest's 2 Swiss rounds have been played"

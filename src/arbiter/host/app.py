@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -65,6 +66,23 @@ def secret_key(folder: Path) -> str:
     return path.read_text().strip()
 
 
+def when(moment: datetime | None, seconds: bool = False) -> str:
+    """A stored time as pages show it, with its zone: ``2026-11-26 21:48 UTC`` (the
+    database keeps UTC; a time read back without its zone is UTC).
+
+    >>> when(datetime(2026, 11, 26, 21, 48, 5))
+    '2026-11-26 21:48 UTC'
+    >>> from datetime import timedelta, timezone
+    >>> when(datetime(2026, 11, 26, 23, 48, tzinfo=timezone(timedelta(hours=2))), True)
+    '2026-11-26 21:48:00 UTC'
+    """
+    if moment is None:
+        return "never"
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if seconds else "%Y-%m-%d %H:%M UTC")
+
+
 def create_app(
     config: ContestConfig,
     service: Service,
@@ -76,6 +94,7 @@ def create_app(
     contest's local workers against ``worker_url`` (the server's own address; none
     without one)."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.filters["when"] = when
     board = Board(config, service.db.session, lambda: service.news.number)
 
     @contextlib.asynccontextmanager

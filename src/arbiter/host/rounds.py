@@ -62,19 +62,30 @@ def entrants(session: Session) -> list[Entrant]:
     return [Entrant(a, n, v) for a, n, v in rows]
 
 
+def round_blocked(session: Session, config: ContestConfig) -> str | None:
+    """Why no round can be started now (one is being played, or the contest's Swiss
+    rounds have all been played), or ``None``: what the organiser's page says in place
+    of its button."""
+    playing = session.scalar(select(Round).where(Round.state == "playing"))
+    if playing is not None:
+        return f"round {playing.number} is still being played"
+    done = session.scalar(select(func.count(Round.id))) or 0
+    if config.format.kind == "swiss" and done >= config.format.rounds:
+        return f"the contest's {config.format.rounds} Swiss rounds have been played"
+    return None
+
+
 def make_round(session: Session, config: ContestConfig) -> Round:
     """Pairs and writes the next round (committed).
 
     :raises RoundError: while a round is still being played, after the contest's last
         Swiss round, or with fewer than two entrants.
     """
-    playing = session.scalar(select(Round).where(Round.state == "playing"))
-    if playing is not None:
-        raise RoundError(f"round {playing.number} is still being played")
+    blocked = round_blocked(session, config)
+    if blocked is not None:
+        raise RoundError(blocked)
     done = session.scalar(select(func.count(Round.id))) or 0
     kind = config.format.kind
-    if kind == "swiss" and done >= config.format.rounds:
-        raise RoundError(f"the contest's {config.format.rounds} Swiss rounds have been played")
     field = entrants(session)
     if len(field) < 2:
         raise RoundError("a round needs at least two entrants with an accepted version")

@@ -18,7 +18,13 @@ from arbiter.host import queue, sessions, settle, workers
 from arbiter.host.accounts import invite
 from arbiter.host.deps import Checked, DbSession, Host, Hosting, Organiser, Refused, page
 from arbiter.host.models import Account, Game, Round, Setting, Worker
-from arbiter.host.rounds import RoundError, finish_round_if_done, make_round, rerun_round
+from arbiter.host.rounds import (
+    RoundError,
+    finish_round_if_done,
+    make_round,
+    rerun_round,
+    round_blocked,
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -43,6 +49,7 @@ def organiser_page(request: Request, who: Organiser, host: Host, s: DbSession) -
         "organiser.html",
         who,
         rounds=list(s.scalars(select(Round).order_by(Round.number))),
+        round_blocked=round_blocked(s, host.config),
         accounts=list(s.scalars(select(Account).where(Account.role == "contestant"))),
         workers=[(w, playing.get(w.name, []), played.get(w.name, 0)) for w in machines],
         set_aside=list(s.scalars(select(Game).where(Game.state == "void").order_by(Game.id))),
