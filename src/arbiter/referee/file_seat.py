@@ -97,7 +97,7 @@ class FileSeat(Generic[S, M]):
         self.runner.new_game()
         if self.supervision.log_dir is not None:
             self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
-            self.transcript.note(f"run once per move in {self.runner.workdir}")
+            self.transcript.open(f"run once per move in {self.runner.workdir}")
             self.runner.on_stderr = self.transcript.stderr
 
     async def ask(self, s: S, clock: Clock) -> Reply:

@@ -98,7 +98,7 @@ class LineSeat(Generic[S, M]):
         argv = [*program_argv(self.program), *self.arguments(seat)]
         if self.supervision.log_dir is not None:
             self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
-            self.transcript.note(f"started: {' '.join(argv)}")
+            self.transcript.open(f"started: {' '.join(argv)}")
         if self.transport_factory is not None:
             self.transport = self.transport_factory(argv, self.program.cwd)
         else:

@@ -39,12 +39,18 @@ class Transcript:
         self.path = Path(directory) / f"{seat + 1}-{safe}.log"
         self.started = time.monotonic()
         self.stderr_bytes = 0
-        self.file: TextIO | None
+        self.file: TextIO | None = None
+
+    def open(self, first: str) -> None:
+        """Makes the file and notes ``first`` in it. Apart from making the transcript,
+        so a seat holds its transcript before the file exists: a game stopped at any
+        moment of its start (a Ctrl-C) still gets its last line in a file it made."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.file = self.path.open("w", encoding="utf-8", buffering=1)
         except OSError:
             self.file = None
+        self.note(first)
 
     def _write(self, mark: str, text: str) -> None:
         if self.file is None:
