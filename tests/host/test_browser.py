@@ -165,8 +165,18 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
         assert fits(watcher), "the replay is wider than a phone"
         shoot(watcher, "replay-phone")
 
-        # what is not one's own stays hidden; a form without its token is refused
+        # the game's page, without ?contest=, links its owner to their program's
+        # transcript and no one else's; a watcher sees none
+        game = watcher.url.split("?")[0].rsplit("/", 1)[1]
+        assert watcher.locator("#logs a").count() == 0
         version = alice.url.rsplit("/", 1)[1]
+        alice.goto(f"/games/{game}")
+        expect(alice.locator("#logs a")).to_have_count(1)
+        expect(alice.locator("#logs a")).to_contain_text("alice v1's transcript")
+        alice.click("#logs a")
+        expect(alice.locator("body")).to_contain_text("started:")
+
+        # what is not one's own stays hidden; a form without its token is refused
         assert bob.goto(f"/versions/{version}/source").status == 404
         assert bob.goto(f"/versions/{version}").status == 404
         forged = boss.request.post(f"{url}/organiser/pause", form={"name": ""})

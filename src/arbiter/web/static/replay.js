@@ -1,6 +1,6 @@
 // Stepping through a stored game: a record file chosen on the start page (several
 // games: choose one), ?tournament=NAME&game=N from the server's database, or
-// ?contest=ID, a game of the contest server (arbiter host). The
+// a game of the contest server (arbiter host: /games/ID, or ?contest=ID). The
 // positions come from the server, which replays every move through the rules.
 "use strict";
 import { Board } from "/static/board.js";
@@ -46,6 +46,16 @@ async function open(index) {
   };
   $("players").replaceChildren(...side(0), " vs ", ...side(1));
   $("result").textContent = `Result: ${replay.result.text}`;
+  // a contest game: the transcript and standard error of each seat the viewer may
+  // see (their own program's, or every one for the organiser)
+  const logs = (replay.logs || []).map((url, seat) => [url, seat]).filter(([url]) => url);
+  $("logs").hidden = !logs.length;
+  $("logs").replaceChildren(...logs.flatMap(([url, seat], i) => {
+    const link = document.createElement("a");
+    link.href = url;
+    link.textContent = `${replay.players[seat]}'s transcript and standard error`;
+    return i ? [" · ", link] : [link];
+  }));
   const list = $("moves");
   list.replaceChildren();
   // two columns, lichess's way: a move number, the first player's move, the second's;
@@ -69,8 +79,10 @@ async function open(index) {
 
 async function start() {
   const query = new URLSearchParams(location.search);
-  if (query.get("contest")) {
-    games = [await api("GET", `/api/contest/games/${Number(query.get("contest"))}`)];
+  const hosted = location.pathname.match(/^\/games\/(\d+)$/);
+  const contestGame = query.get("contest") || (hosted && hosted[1]);
+  if (contestGame) {
+    games = [await api("GET", `/api/contest/games/${Number(contestGame)}`)];
   } else if (query.get("tournament")) {
     const t = encodeURIComponent(query.get("tournament"));
     games = [await api("GET", `/api/tournaments/${t}/games/${Number(query.get("game"))}`)];
