@@ -16,6 +16,7 @@ from arbiter.host.rounds import (
     bye_points,
     entrants,
     finish_round_if_done,
+    irregular_games,
     make_round,
     rating_history,
     rerun_round,
@@ -177,3 +178,28 @@ def test_the_organiser_is_told_why_no_round_can_start(tmp_path: Path) -> None:
                 make_round(s, config)
     with db.session() as s:
         assert round_blocked(s, config) == "the contest's 2 Swiss rounds have been played"
+
+
+def test_an_entrants_irregular_games_are_those_its_programs_lost_by_a_fault(
+    tmp_path: Path,
+) -> None:
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
+    with db.session() as s:
+        make_round(s, config)
+        alice = s.query(Account).filter_by(name="alice").one()
+        games = list(s.query(Game).order_by(Game.id))
+        assert len(games) == 2
+        endings = [("illegal move", "'a1-a9' is not a move"), ("no pieces", "")]
+        for g, (reason, detail) in zip(games, endings, strict=True):
+            mine = 0 if g.first.account_id == alice.id else 1
+            g.state, g.winner, g.reason, g.detail = "done", 1 - mine, reason, detail
+        s.commit()
+        found = irregular_games(s, alice.id)
+        bob = s.query(Account).filter_by(name="bob").one()
+        assert irregular_games(s, bob.id) == []  # bob won both: none of his
+        first_id = games[0].id
+        seat = 1 if games[0].first.account_id == alice.id else 2
+    assert [(g.id, g.reason, g.detail) for g in found] == [
+        (first_id, "illegal move", "'a1-a9' is not a move")
+    ]  # the loss by the rules is not irregular
+    assert (found[0].version, found[0].round, found[0].seat) == (1, 1, seat)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from arbiter.errors import ArbiterError
+from arbiter.errors import ArbiterError, Reason
 from arbiter.games import find_game
 from arbiter.host.config import ContestConfig
 from arbiter.host.models import Account, Bye, Game, Round, Version, now
@@ -216,6 +216,50 @@ def bye_points(session: Session) -> dict[int, float]:
     """The points each account was credited for its Swiss byes."""
     rows = session.execute(select(Bye.account_id, func.sum(Bye.points)).group_by(Bye.account_id))
     return {a: float(p) for a, p in rows}
+
+
+@dataclass(frozen=True, slots=True)
+class IrregularGame:
+    """A game an entrant's program lost by a fault (an illegal move, time, a crash, a
+    forfeit): its id, round, the losing version's number and seat (1 or 2), why."""
+
+    id: int
+    round: int
+    version: int
+    seat: int
+    reason: str
+    detail: str
+
+
+def irregular_games(session: Session, account_id: int) -> list[IrregularGame]:
+    """The games the entrant ``account_id`` lost by a fault, newest first: what its
+    owner looks at first when a program misbehaves."""
+    mine = dict(
+        session.execute(
+            select(Version.id, Version.number).where(Version.account_id == account_id)
+        ).all()
+    )
+    rows = session.execute(
+        select(Game, Round.number)
+        .join(Round, Round.id == Game.round_id)
+        .where(
+            Game.state == "done",
+            Game.winner.is_not(None),
+            (Game.first_id.in_(mine)) | (Game.second_id.in_(mine)),
+        )
+        .order_by(Game.id.desc())
+    )
+    found = []
+    for g, number in rows:
+        loser = g.second_id if g.winner == 0 else g.first_id
+        try:
+            fault = Reason(g.reason).is_fault
+        except ValueError:
+            fault = False
+        if fault and loser in mine:
+            seat = 2 if g.winner == 0 else 1
+            found.append(IrregularGame(g.id, number, mine[loser], seat, g.reason, g.detail))
+    return found
 
 
 @dataclass(frozen=True, slots=True)

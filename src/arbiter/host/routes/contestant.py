@@ -17,6 +17,7 @@ from arbiter.host.deps import Checked, DbSession, Host, Refused, SignedIn, Viewe
 from arbiter.host.intake import submit, version_dir
 from arbiter.host.languages import available
 from arbiter.host.models import Account, Version
+from arbiter.host.rounds import irregular_games
 
 router = APIRouter()
 
@@ -36,6 +37,7 @@ def me(request: Request, who: SignedIn, host: Host, s: DbSession) -> HTMLRespons
         who,
         versions=versions,
         languages=languages,
+        irregular=irregular_games(s, who.id),
         error="",
         password_changed=request.query_params.get("password") == "changed",
     )
