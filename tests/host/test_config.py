@@ -61,3 +61,13 @@ def test_a_language_is_added_or_changed(tmp_path: Path) -> None:
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read contest file"):
         load(tmp_path / "nope.toml")
+
+
+def test_the_gate_plays_on_the_contests_clock_unless_the_file_names_another(
+    tmp_path: Path,
+) -> None:
+    """A program is gated at the pace it will play: the contest's clock, not the
+    sheet's, when the file changes it; ``check_clock`` when the file names one."""
+    assert load(write(tmp_path, 'game = "checkers"\nclock = "st=3"\n')).gate_clock == "st=3"
+    gated = load(write(tmp_path, 'game = "checkers"\nclock = "st=3"\ncheck_clock = "st=1"\n'))
+    assert (gated.gate_clock, gated.clock) == ("st=1", "st=3")

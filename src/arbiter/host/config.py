@@ -92,7 +92,9 @@ class ContestConfig:
     """A contest as its file says, defaults filled in. ``folder`` holds the sources,
     builds and transcripts; ``database`` is an SQLAlchemy URL. A game is settled
     unplayed once ``max_failures`` workers reported they could not play it, or its
-    lease ran out ``max_attempts`` times (:mod:`arbiter.host.settle`)."""
+    lease ran out ``max_attempts`` times (:mod:`arbiter.host.settle`). ``check_clock``
+    is the clock of the conformance gate's checks (``None``: the contest's own
+    ``clock``); ``rank_by`` the standings' order (:data:`RANKINGS`)."""
 
     name: str
     game: str
@@ -113,6 +115,12 @@ class ContestConfig:
     @property
     def time_control(self) -> TimeControl:
         return TimeControl.parse(self.clock)
+
+    @property
+    def gate_clock(self) -> str:
+        """The clock the conformance gate plays its checks on: ``check_clock``, else the
+        contest's own, so a program is gated at the pace it will play."""
+        return self.check_clock or self.clock
 
 
 def contest_supervision(

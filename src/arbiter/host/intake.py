@@ -141,7 +141,7 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
             results = check_agent(
                 find_game(config.game),
                 run,
-                config.check_clock,
+                config.gate_clock,
                 cwd=str(folder / "build"),
                 supervision=watch,
                 burn=False,  # the server's own games play on this machine
