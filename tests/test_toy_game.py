@@ -9,9 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,6 +18,7 @@ from arbiter.cli import main
 from arbiter.errors import ConfigError
 from arbiter.games import GAMES_VARIABLE, find_game, game_names, outside_games
 from arbiter.web.app import create_app
+from tests.web.test_api import wait_for
 
 PROGRAM = f"{sys.executable} -m arbiter.cli agent nim"
 
@@ -98,15 +97,6 @@ def test_check_agent_passes_the_built_in_and_fails_a_bad_program(
     bad = f"{PROGRAM} --engine random --fault illegal --fault-ply 1"
     assert main(["check-agent", "nim", bad, "--move-time", "1", "--no-burners"]) == 1
     assert "by illegal move" in capsys.readouterr().out
-
-
-def wait_for(client: TestClient, sid: str, ready: Any, seconds: float = 20.0) -> dict[str, Any]:
-    deadline = time.monotonic() + seconds
-    while True:
-        snap: dict[str, Any] = client.get(f"/api/sessions/{sid}").json()
-        if ready(snap) or time.monotonic() > deadline:
-            return snap
-        time.sleep(0.02)
 
 
 def test_the_browser_api_plays_it_through_its_board() -> None:
