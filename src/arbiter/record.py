@@ -53,6 +53,7 @@ class GameRecord:
     round: int | None = None
     score: tuple[float, float] | None = None
     seal: str | None = field(default=None, compare=False)
+    signature: str | None = field(default=None, compare=False)
 
     @property
     def outcome(self) -> Outcome:
@@ -61,7 +62,7 @@ class GameRecord:
 
     def _fields(self) -> dict[str, Any]:
         d = asdict(self)
-        del d["seal"]
+        del d["seal"], d["signature"]
         d["reason"] = str(self.reason)
         d["players"] = list(self.players)
         d["moves"] = list(self.moves)
@@ -76,12 +77,18 @@ class GameRecord:
             d["seal"] = self.seal_with(key)
         elif self.seal is not None:
             d["seal"] = self.seal
+        if self.signature is not None:
+            d["signature"] = self.signature
         return json.dumps(d, separators=(",", ":"))
+
+    def canonical(self) -> bytes:
+        """The record's fields as the bytes a seal or a signature covers: JSON with
+        sorted keys, times as written, neither the seal nor the signature."""
+        return json.dumps(self._fields(), separators=(",", ":"), sort_keys=True).encode()
 
     def seal_with(self, key: bytes) -> str:
         """The record's seal: an HMAC-SHA256 of its fields (times as written)."""
-        canonical = json.dumps(self._fields(), separators=(",", ":"), sort_keys=True)
-        return hmac.new(key, canonical.encode(), hashlib.sha256).hexdigest()
+        return hmac.new(key, self.canonical(), hashlib.sha256).hexdigest()
 
     def sealed_by(self, key: bytes) -> bool:
         """True when the record carries the seal ``key`` gives it."""
@@ -158,6 +165,9 @@ class GameRecord:
         seal = d.get("seal")
         if seal is not None and not isinstance(seal, str):
             raise TypeError("'seal' must be text")
+        signature = d.get("signature")
+        if signature is not None and not isinstance(signature, str):
+            raise TypeError("'signature' must be text")
         number = d.get("round")
         if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
             raise TypeError("'round' must be a whole number")
@@ -178,6 +188,7 @@ class GameRecord:
             round=number,
             score=None if score is None else (float(score[0]), float(score[1])),
             seal=seal,
+            signature=signature,
         )
 
 

@@ -19,8 +19,9 @@ from arbiter.errors import ConfigError, Reason
 from arbiter.host import standings
 from arbiter.host.config import ContestConfig, from_dict
 from arbiter.host.models import Account, Bye, Round
+from arbiter.host.ranking import win_without_play
 from arbiter.host.rounds import ContestGame, table_of
-from arbiter.host.standings import standings_data, win_without_play
+from arbiter.host.standings import standings_data
 from arbiter.record import GameRecord
 from tests.host.contests import seeded
 
@@ -62,7 +63,7 @@ def contest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
         s.add(Bye(round_id=rnd.id, account_id=accounts["erin"].id, points=2.0))
         s.add(Bye(round_id=rnd.id, account_id=accounts["carol"].id, points=1.0))
         s.commit()
-    monkeypatch.setattr(standings, "standings_of", lambda s, c: table_of(c, GAMES))
+    monkeypatch.setattr(standings, "standings_of", lambda s, c, phase=None: table_of(c, GAMES))
     return db, config
 
 
@@ -86,7 +87,7 @@ def test_the_ranking_is_read_from_the_contest_file_and_a_wrong_one_named() -> No
 
 
 def test_a_bye_is_worth_a_win_without_play_in_contest_points() -> None:
-    assert win_without_play(contest_file()) == 12.0  # Alquerque's 12-0
+    assert win_without_play(contest_file().game) == 12.0  # Alquerque's 12-0
 
 
 def test_contest_points_rank_first_and_irregular_losses_break_ties(contest: Any) -> None:

@@ -421,8 +421,34 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from arbiter.play.replay import replay
     from arbiter.record import key_path, read_lines, record_key
 
-    key = None if args.unsealed else record_key()
-    if key is None and not args.unsealed:
+    signer = None
+    if args.public_key is not None:
+        from arbiter.host.export import ExportError, verify_export
+        from arbiter.host.signing import public_key, record_signed
+
+        try:
+            pem = Path(args.public_key).read_bytes()
+        except OSError as e:
+            raise RecordError(f"cannot read public key {args.public_key!r}: {e.strerror}") from None
+        signer = public_key(pem, repr(args.public_key))
+        if args.file.endswith((".tar.gz", ".tgz")):
+            try:
+                done = verify_export(Path(args.file), signer, print)
+            except ExportError as e:
+                print(f"{args.file}: does not verify: {e}")
+                return 1
+            print(
+                f"{args.file}: verified {done.games} games, {done.rounds} rounds and "
+                f"{done.standings} standings rows, all signed by {args.public_key}"
+            )
+            return 0
+    elif args.file.endswith((".tar.gz", ".tgz")):
+        raise RecordError(
+            f"{args.file!r} is a contest export: check it with --public-key FILE "
+            "(the contest's key, from its /contest page)"
+        )
+    key = None if args.unsealed or signer is not None else record_key()
+    if key is None and not args.unsealed and signer is None:
         print(f"no record key at {key_path()}: seals are not checked")
     bad = 0
     count = 0
@@ -433,6 +459,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             print(record)
             continue
         who = f"{record.game} {' vs '.join(record.players)}"
+        if signer is not None and not record_signed(signer, record):
+            bad += 1
+            why = "no signature" if record.signature is None else "a signature that does not match"
+            print(f"{args.file}:{number}: {who}: not signed by {args.public_key} ({why})")
+            continue
         if key is not None and not record.sealed_by(key):
             bad += 1
             why = "no seal" if record.seal is None else "a seal that does not match"

@@ -466,6 +466,12 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     r.add_argument(
         "--unsealed", action="store_true", help="check records that carry no seal of this referee"
     )
+    r.add_argument(
+        "--public-key",
+        metavar="FILE",
+        help="a contest's public key: check each record's signature, or a whole export "
+        "(.tar.gz: every game, round and standing)",
+    )
 
     sub.add_parser(
         "doctor",

@@ -33,6 +33,7 @@ from arbiter.host.deps import Hosting, Refused, page_values
 from arbiter.host.routes import STATIC, accounts, contestant, organiser, public, worker_api
 from arbiter.host.service import Service
 from arbiter.host.sessions import LIFETIME
+from arbiter.host.signing import ContestKey
 from arbiter.host.standings import Board
 from arbiter.web.sessions import WebError
 
@@ -113,7 +114,8 @@ def create_app(
         redoc_url=None,
         max_body_size=largest,
     )
-    app.state.hosting = Hosting(config, service, templates, board)
+    key = ContestKey.of_folder(config.folder)
+    app.state.hosting = Hosting(config, service, templates, board, key)
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret_key(config.folder),

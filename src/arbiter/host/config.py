@@ -10,6 +10,9 @@ Example::
 
     name = "Alquerque Cup"
     game = "alquerque"
+    description_file = "about.md" # or description = "Markdown text"
+    opens = 2026-12-01T12:00:00+01:00   # uploads taken from here ...
+    closes = 2027-01-10T18:00:00+01:00  # ... until here, then the final
     clock = "30"                  # the sheet's clock when left out
     registration = "invite"       # or "open"
     rank_by = "contest"           # or "points" (1, ½, 0) or "rating"
@@ -18,6 +21,13 @@ Example::
     [format]
     kind = "swiss"                # "round-robin", "swiss" or "ladder"
     rounds = 5
+
+    [schedule]
+    every = "6h"                  # a test round by itself every 6 hours
+
+    [final]                       # after closes: Swiss rounds, then the top group's
+    rounds = 7                    # double round robin, versions frozen at closes
+    top = 4
 
     [limits]
     upload_kb = 512
@@ -42,6 +52,7 @@ from arbiter.clock import TimeControl
 from arbiter.contract import Supervision
 from arbiter.errors import ConfigError
 from arbiter.games import find_game, game_names
+from arbiter.host.calendar import Calendar, Final, parse_duration, parse_time
 from arbiter.host.languages import LANGUAGES, Language
 
 FORMATS = ("round-robin", "swiss", "ladder")
@@ -94,7 +105,9 @@ class ContestConfig:
     unplayed once ``max_failures`` workers reported they could not play it, or its
     lease ran out ``max_attempts`` times (:mod:`arbiter.host.settle`). ``check_clock``
     is the clock of the conformance gate's checks (``None``: the contest's own
-    ``clock``); ``rank_by`` the standings' order (:data:`RANKINGS`)."""
+    ``clock``); ``rank_by`` the standings' order (:data:`RANKINGS`); ``description``
+    the contest page's Markdown; ``calendar`` when uploads are taken, the schedule of
+    test rounds and the final."""
 
     name: str
     game: str
@@ -111,6 +124,8 @@ class ContestConfig:
     max_attempts: int = 5
     check_clock: str | None = None
     rank_by: str = "contest"
+    description: str = ""
+    calendar: Calendar = field(default_factory=Calendar)
 
     @property
     def time_control(self) -> TimeControl:
@@ -174,6 +189,8 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
     database = top.text("database", f"sqlite:///{base / (stem + '.db')}")
     registration = top.choice("registration", REGISTRATION, "open")
     rank_by = top.choice("rank_by", RANKINGS, "contest")
+    description = _description(top, base, where)
+    calendar = _calendar(top, where)
     fmt = _Table(top.table("format"), f"{where} [format]")
     kind = fmt.choice("kind", FORMATS, "swiss")
     form = Format(
@@ -223,9 +240,62 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
         max_failures=max_failures,
         max_attempts=max_attempts,
         check_clock=check_clock,
+        description=description,
+        calendar=calendar,
     )
     top.done()
     return config
+
+
+def _description(top: _Table, base: Path, where: str) -> str:
+    """The contest page's Markdown: ``description``, or the file ``description_file``
+    names (relative to the contest file)."""
+    text = top.text("description", "")
+    name = top.text("description_file", "")
+    if text and name:
+        raise ConfigError(f"{where}: give description or description_file, not both")
+    if not name:
+        return text
+    try:
+        return (base / name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
+        raise ConfigError(f"{where}: description_file {name!r}: {why}") from None
+
+
+def _calendar(top: _Table, where: str) -> Calendar:
+    """``opens``, ``closes``, ``[schedule]`` and ``[final]``."""
+    times = {}
+    for key in ("opens", "closes"):
+        value = top.raw(key)
+        try:
+            times[key] = None if value is None else parse_time(value)
+        except ConfigError as e:
+            raise ConfigError(f"{where}: {key}: {e}") from None
+    opens, closes = times["opens"], times["closes"]
+    if opens is not None and closes is not None and closes <= opens:
+        raise ConfigError(f"{where}: closes must come after opens")
+    schedule = _Table(top.table("schedule"), f"{where} [schedule]")
+    every_text = schedule.text("every", "")
+    schedule.done()
+    try:
+        every = parse_duration(every_text) if every_text else None
+    except ConfigError as e:
+        raise ConfigError(f"{where} [schedule]: every: {e}") from None
+    final = None
+    if "final" in top.data:
+        fin = _Table(top.table("final"), f"{where} [final]")
+        final = Final(
+            fin.number("rounds", 5, 0, 1000),
+            fin.number("top", 0, 0, 1000),
+            fin.number("games_per_pair", 2, 2, 100, even=True),
+        )
+        fin.done()
+        if final.top == 1:
+            raise ConfigError(f"{where} [final]: top must be 0 (no round robin) or at least 2")
+        if final.rounds == 0 and final.top == 0:
+            raise ConfigError(f"{where} [final]: a final needs Swiss rounds or a top group")
+    return Calendar(opens, closes, every, final)
 
 
 def _language(key: str, value: Any, old: Language | None, where: str) -> Language:
@@ -267,6 +337,11 @@ class _Table:
             want = "is required" if value is None else "must be a string"
             raise ConfigError(f"{self.where}: {key} {want}")
         return value
+
+    def raw(self, key: str) -> Any:
+        """The value as TOML gave it (``None`` when absent), for the caller to check."""
+        self.used.add(key)
+        return self.data.get(key)
 
     def strings(self, key: str, default: list[str]) -> list[str]:
         self.used.add(key)

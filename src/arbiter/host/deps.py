@@ -26,6 +26,7 @@ from arbiter.host.accounts import LogIn
 from arbiter.host.config import ContestConfig
 from arbiter.host.models import Account
 from arbiter.host.service import Service
+from arbiter.host.signing import ContestKey
 from arbiter.host.standings import Board
 
 SESSION_KEY = "sid"
@@ -52,6 +53,7 @@ class Hosting:
     service: Service
     templates: Jinja2Templates
     board: Board
+    key: ContestKey
     log_in: LogIn = field(default_factory=LogIn)
     streams: Counter[str] = field(default_factory=Counter)
     """Open event streams per client address."""

@@ -55,9 +55,13 @@ def submit(
     """Stores an upload as a new version of ``account`` (committed), ready for
     :func:`process`.
 
-    :raises UploadError: for an unknown language, more uploads in the last hour than
-        the contest allows, or an upload :func:`arbiter.host.archive.unpack` refuses.
+    :raises UploadError: outside the contest's calendar (before ``opens``, from
+        ``closes``), for an unknown language, more uploads in the last hour than the
+        contest allows, or an upload :func:`arbiter.host.archive.unpack` refuses.
     """
+    refusal = config.calendar.upload_refusal(now())
+    if refusal is not None:
+        raise UploadError(refusal)
     language = config.languages.get(language_key)
     if language is None:
         raise UploadError(f"unknown language {language_key!r}")

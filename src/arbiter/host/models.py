@@ -101,8 +101,18 @@ class Version(Base):
     account: Mapped[Account] = relationship(back_populates="versions")
 
 
+PHASES = ("test", "final", "candidate")
+"""What a round is for: a ``test`` round (before ``closes``, or started by hand or by the
+schedule), a round of the ``final`` (Swiss rounds then the top group's round robin,
+with the versions frozen at ``closes``; the final's standings count only these), or a
+``candidate`` evaluation (one version's games against the field, never in the
+standings; numbered apart, below zero)."""
+
+
 class Round(Base):
-    """A round of games, paired when it was made; ``state`` is ``playing`` or ``done``."""
+    """A round of games, paired when it was made; ``state`` is ``playing`` or ``done``;
+    ``phase`` one of :data:`PHASES`; a candidate evaluation's ``candidate`` is the
+    version it tests."""
 
     __tablename__ = "rounds"
 
@@ -112,6 +122,8 @@ class Round(Base):
     state: Mapped[str] = mapped_column(String(16), default="playing")
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    phase: Mapped[str] = mapped_column(String(16), default="test", server_default="test")
+    candidate_id: Mapped[int | None] = mapped_column(Integer)
 
     games: Mapped[list[Game]] = relationship(back_populates="round", order_by="Game.number")
 
@@ -150,6 +162,8 @@ class Game(Base):
     record: Mapped[str] = mapped_column(Text, default="")  # the sealed GameRecord, JSON
     log_first: Mapped[str] = mapped_column(Text, default="")
     log_second: Mapped[str] = mapped_column(Text, default="")
+    # the moves so far of a game being played, JSON, as its worker streams them
+    moves: Mapped[str] = mapped_column(Text, default="", server_default="")
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     round: Mapped[Round] = relationship(back_populates="games")
@@ -193,3 +207,18 @@ class Setting(Base):
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class AuditEntry(Base):
+    """One organiser action that changes results or who plays (disqualify, reinstate,
+    play a round again, freeze, start the final), who did it and when: kept for good,
+    shown on the organiser's page."""
+
+    __tablename__ = "audit"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    action: Mapped[str] = mapped_column(String(32))
+    subject: Mapped[str] = mapped_column(String(64), default="")
+    detail: Mapped[str] = mapped_column(Text, default="")

@@ -14,11 +14,11 @@ the same moment never get the same game.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import case, select, update
 from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError, Reason
@@ -80,7 +80,8 @@ def lease(session: Session, worker: str, seconds: float, max_attempts: int = 5) 
             select(Game.id)
             .join(Round, Round.id == Game.round_id)
             .where(Game.state == "queued", Round.state == "playing")
-            .order_by(Round.number, Game.number)
+            # a candidate evaluation's games wait for every game of the contest's own
+            .order_by(case((Round.phase == "candidate", 1), else_=0), Round.number, Game.number)
             .limit(1)
         )
         if game_id is None:
@@ -192,6 +193,9 @@ def finish(
     if record.reason is Reason.FORFEIT:  # only the server settles a game unplayed
         raise ResultError(f"game {game_id}: a worker plays games; it does not forfeit them")
     score = record.score
+    # the record names its round (the worker knows only the game's number in it); a
+    # worker's own seal proves nothing here: the contest signs what it serves
+    record = replace(record, round=game.round.number, seal=None)
     done = session.execute(
         update(Game)
         .where(Game.id == game_id, Game.lease == token, Game.state == "leased")
@@ -205,7 +209,7 @@ def finish(
             plies=len(record.moves),
             points_first=None if score is None else score[0],
             points_second=None if score is None else score[1],
-            record=record_text,
+            record=record.to_json(),
             log_first=logs[0][-MAX_LOG:],
             log_second=logs[1][-MAX_LOG:],
             finished=now(),

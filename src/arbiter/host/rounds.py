@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
@@ -22,8 +23,9 @@ from sqlalchemy.orm import Session, aliased
 from arbiter.errors import ArbiterError, Reason
 from arbiter.games import find_game
 from arbiter.host.config import ContestConfig
-from arbiter.host.models import Account, Bye, Game, Round, Version, now
+from arbiter.host.models import Account, Bye, Game, Round, Setting, Version, now
 from arbiter.host.pairing import placement, round_robin, swiss
+from arbiter.host.ranking import ranked_rows
 from arbiter.record import GameRecord
 from arbiter.tournament.openings import default_openings, for_pairs
 from arbiter.tournament.report import Standings, standings
@@ -41,11 +43,15 @@ class Entrant:
     version: int
 
 
-def entrants(session: Session) -> list[Entrant]:
-    """Contestants not disqualified with an accepted version, each with its newest."""
+def entrants(session: Session, before: datetime | None = None) -> list[Entrant]:
+    """Contestants not disqualified with an accepted version, each with its newest
+    (with ``before``: its newest uploaded by then, the final's frozen version)."""
+    accepted = Version.state == "accepted"
+    if before is not None:
+        accepted = accepted & (Version.uploaded <= before.astimezone(UTC))
     newest = (
         select(Version.account_id, func.max(Version.number).label("number"))
-        .where(Version.state == "accepted")
+        .where(accepted)
         .group_by(Version.account_id)
         .subquery()
     )
@@ -62,61 +68,194 @@ def entrants(session: Session) -> list[Entrant]:
     return [Entrant(a, n, v) for a, n, v in rows]
 
 
+COUNTED = Round.phase != "candidate"
+"""The rounds that make the contest (a candidate evaluation's never do)."""
+
+
+def current_phase(session: Session) -> str:
+    """``final`` once a round of the final has been made, else ``test``: the phase
+    the standings show."""
+    found = session.scalar(select(Round.id).where(Round.phase == "final").limit(1))
+    return "test" if found is None else "final"
+
+
+def final_begun(session: Session, config: ContestConfig, at: datetime | None = None) -> bool:
+    """Whether the next round belongs to the final: the contest has one, and uploads
+    have closed or the organiser began it by hand (or a round of it exists)."""
+    if config.calendar.final is None:
+        return False
+    return (
+        config.calendar.closed(at or now())
+        or session.get(Setting, "final_from") is not None
+        or current_phase(session) == "final"
+    )
+
+
+def frozen_at(session: Session, config: ContestConfig) -> datetime:
+    """When the final's versions were frozen: ``closes``, or the moment the organiser
+    began the final (stored, so it never moves).
+
+    :raises RoundError: if neither has happened.
+    """
+    begun = session.get(Setting, "final_from")
+    if begun is not None:
+        return datetime.fromisoformat(begun.value)
+    if config.calendar.closes is not None and config.calendar.closed(now()):
+        return config.calendar.closes
+    raise RoundError("the final has not begun")
+
+
+def begin_final(session: Session, config: ContestConfig) -> datetime:
+    """Begins the final now (not committed): the versions are those accepted from
+    uploads before this moment (or before ``closes``, if that came first).
+
+    :raises RoundError: for a contest without a final, or one begun already.
+    """
+    if config.calendar.final is None:
+        raise RoundError("this contest has no final ([final] in the contest file)")
+    if session.get(Setting, "final_from") is not None or current_phase(session) == "final":
+        raise RoundError("the final has begun already")
+    at = now()
+    if config.calendar.closes is not None and config.calendar.closed(at):
+        at = config.calendar.closes
+    session.merge(Setting(key="final_from", value=at.isoformat()))
+    return at
+
+
+def _phase_rounds(session: Session, phase: str, kind: str | None = None) -> int:
+    query = select(func.count(Round.id)).where(Round.phase == phase)
+    if kind is not None:
+        query = query.where(Round.kind == kind)
+    return session.scalar(query) or 0
+
+
 def round_blocked(session: Session, config: ContestConfig) -> str | None:
-    """Why no round can be started now (one is being played, or the contest's Swiss
-    rounds have all been played), or ``None``: what the organiser's page says in place
-    of its button."""
-    playing = session.scalar(select(Round).where(Round.state == "playing"))
+    """Why no round can be started now (one is being played, the contest's Swiss
+    rounds have all been played, the final is over), or ``None``: what the
+    organiser's page says in place of its button."""
+    playing = session.scalar(select(Round).where(Round.state == "playing", COUNTED))
     if playing is not None:
         return f"round {playing.number} is still being played"
-    done = session.scalar(select(func.count(Round.id))) or 0
-    if config.format.kind == "swiss" and done >= config.format.rounds:
+    final = config.calendar.final
+    if final is not None and final_begun(session, config):
+        swiss_done = _phase_rounds(session, "final", "swiss")
+        robin_done = _phase_rounds(session, "final", "round-robin")
+        if swiss_done >= final.rounds and (final.top == 0 or robin_done):
+            return "the final has been played"
+        return None
+    done = _phase_rounds(session, "test")
+    unending = config.calendar.every is not None
+    if config.format.kind == "swiss" and not unending and done >= config.format.rounds:
         return f"the contest's {config.format.rounds} Swiss rounds have been played"
     return None
 
 
 def make_round(session: Session, config: ContestConfig) -> Round:
-    """Pairs and writes the next round (committed).
+    """Pairs and writes the next round (committed): a test round in the contest's
+    format, or once the final has begun its next round (Swiss, then the top group's
+    round robin) among the versions frozen when it began.
 
     :raises RoundError: while a round is still being played, after the contest's last
-        Swiss round, or with fewer than two entrants.
+        Swiss round or the final's last round, or with fewer than two entrants.
     """
     blocked = round_blocked(session, config)
     if blocked is not None:
         raise RoundError(blocked)
-    done = session.scalar(select(func.count(Round.id))) or 0
-    kind = config.format.kind
+    if final_begun(session, config):
+        return _final_round(session, config)
     field = entrants(session)
+    kind = config.format.kind
     if len(field) < 2:
         raise RoundError("a round needs at least two entrants with an accepted version")
-    table = standings_of(session, config)
-    order = _standing_order(field, table)
-    by_account = {e.account: e for e in field}
-    bye: int | None = None
+    bye = None
+    order = _standing_order(field, standings_of(session, config, "test"))
     if kind == "swiss":
-        credited = bye_points(session)
-        scores = {e.account: _points(table, e.name) + credited.get(e.account, 0.0) for e in field}
-        met: Counter[frozenset[int]] = Counter()
-        for first, second in _meetings(session):
-            met[frozenset((first, second))] += 1
-        byes = Counter(session.scalars(select(Bye.account_id)))
-        pairs, bye = swiss([e.account for e in order], scores, met, byes)
+        pairs, bye = _swiss_pairs(session, config, field, "test")
     elif kind == "ladder":
         pairs = _ladder_pairs(session, order)
         if not pairs:
             raise RoundError("no new version waits for its placement games")
     else:
         pairs = round_robin([e.account for e in order])
-    number = done + 1
-    rnd = Round(number=number, kind=kind, state="playing")
+    per_pair = 2 if kind == "ladder" else config.format.games_per_pair
+    return _write_round(session, config, field, pairs, bye, ("test", kind, per_pair))
+
+
+def _final_round(session: Session, config: ContestConfig) -> Round:
+    final = config.calendar.final
+    assert final is not None  # final_begun says so
+    field = entrants(session, before=frozen_at(session, config))
+    if len(field) < 2:
+        raise RoundError("the final needs at least two entrants with a version from before it")
+    if _phase_rounds(session, "final", "swiss") < final.rounds:
+        pairs, bye = _swiss_pairs(session, config, field, "final")
+        return _write_round(session, config, field, pairs, bye, ("final", "swiss", 2))
+    basis = "final" if final.rounds else "test"
+    table = standings_of(session, config, basis)
+    accounts = {e.name: e for e in field}
+    byes = {a.name: p for a, p in _bye_names(session, basis).items()}
+    rows = ranked_rows(table, byes, set(), config.rank_by)
+    ranked = [accounts[r["name"]] for r in rows if r["name"] in accounts]
+    ranked += [e for e in field if e not in ranked]
+    top = ranked[: final.top]
+    pairs = round_robin([e.account for e in top])
+    return _write_round(
+        session, config, top, pairs, None, ("final", "round-robin", final.games_per_pair)
+    )
+
+
+def _bye_names(session: Session, phase: str) -> dict[Account, float]:
+    credited = bye_points(session, phase)
+    return {a: credited[a.id] for a in session.scalars(select(Account)) if a.id in credited}
+
+
+def _swiss_pairs(
+    session: Session, config: ContestConfig, field: Sequence[Entrant], phase: str
+) -> tuple[list[tuple[int, int]], int | None]:
+    """A Swiss round's pairs among ``field`` and its bye, on the scores, meetings and
+    byes of ``phase`` alone (the final starts everyone from nothing)."""
+    table = standings_of(session, config, phase)
+    order = _standing_order(field, table)
+    credited = bye_points(session, phase)
+    scores = {e.account: _points(table, e.name) + credited.get(e.account, 0.0) for e in field}
+    met: Counter[frozenset[int]] = Counter()
+    for first, second in _meetings(session, phase):
+        met[frozenset((first, second))] += 1
+    byes = Counter(
+        session.scalars(
+            select(Bye.account_id).join(Round, Round.id == Bye.round_id).where(Round.phase == phase)
+        )
+    )
+    return swiss([e.account for e in order], scores, met, byes)
+
+
+def _write_round(
+    session: Session,
+    config: ContestConfig,
+    field: Sequence[Entrant],
+    pairs: Sequence[tuple[int, int]],
+    bye: int | None,
+    what: tuple[str, str, int],
+    candidate: int | None = None,
+) -> Round:
+    """Writes a round of ``pairs`` (accounts; ``what`` is its phase, kind and games a
+    pair, both colours in turn) with its openings and seeds (committed). Test and
+    final rounds are numbered on from the last; a candidate evaluation below zero."""
+    phase, kind, per_pair = what
+    if phase == "candidate":
+        lowest = session.scalar(select(func.min(Round.number))) or 0
+        number = min(lowest, 0) - 1
+    else:
+        number = (session.scalar(select(func.max(Round.number)).where(COUNTED)) or 0) + 1
+    rnd = Round(number=number, kind=kind, state="playing", phase=phase, candidate_id=candidate)
     session.add(rnd)
     session.flush()
+    by_account = {e.account: e for e in field}
     spec = find_game(config.game)
     openings = default_openings(spec) if spec.contest.STARTS_ANYWHERE else []
     rng = random.Random(f"{config.name}/{number}")
     offset = rng.randrange(max(1, len(openings)))
     starts = for_pairs(openings[offset:] + openings[:offset], len(pairs))
-    per_pair = 2 if kind == "ladder" else config.format.games_per_pair
     game_number = 0
     for pair, (a, b) in enumerate(pairs):
         for k in range(per_pair):
@@ -139,22 +278,25 @@ def make_round(session: Session, config: ContestConfig) -> Round:
     return rnd
 
 
-def _meetings(session: Session) -> list[tuple[int, int]]:
-    """The accounts of the two seats of every game made so far."""
+def _meetings(session: Session, phase: str) -> list[tuple[int, int]]:
+    """The accounts of the two seats of every game made so far in ``phase``."""
     first, second = aliased(Version), aliased(Version)
     rows = session.execute(
         select(first.account_id, second.account_id)
         .select_from(Game)
+        .join(Round, Round.id == Game.round_id)
         .join(first, first.id == Game.first_id)
         .join(second, second.id == Game.second_id)
+        .where(Round.phase == phase)
     )
     return [(a, b) for a, b in rows]
 
 
 def _ladder_pairs(session: Session, order: Sequence[Entrant]) -> list[tuple[int, int]]:
     """Placement pairs for each entrant whose newest version has played no game."""
-    played = set(session.scalars(select(Game.first_id))) | set(
-        session.scalars(select(Game.second_id))
+    counted = select(Game.id).join(Round, Round.id == Game.round_id).where(COUNTED)
+    played = set(session.scalars(select(Game.first_id).where(Game.id.in_(counted)))) | set(
+        session.scalars(select(Game.second_id).where(Game.id.in_(counted)))
     )
     pairs: list[tuple[int, int]] = []
     placed = [e.account for e in order if e.version in played]
@@ -193,8 +335,8 @@ def rerun_round(session: Session, number: int) -> Round:
 
     :raises RoundError: for no such round, or one that is not the latest.
     """
-    rnd = session.scalar(select(Round).where(Round.number == number))
-    latest = session.scalar(select(func.max(Round.number)))
+    rnd = session.scalar(select(Round).where(Round.number == number, COUNTED))
+    latest = session.scalar(select(func.max(Round.number)).where(COUNTED))
     if rnd is None:
         raise RoundError(f"no round {number}")
     if number != latest:
@@ -212,9 +354,16 @@ def rerun_round(session: Session, number: int) -> Round:
     return rnd
 
 
-def bye_points(session: Session) -> dict[int, float]:
-    """The points each account was credited for its Swiss byes."""
-    rows = session.execute(select(Bye.account_id, func.sum(Bye.points)).group_by(Bye.account_id))
+def bye_points(session: Session, phase: str | None = None) -> dict[int, float]:
+    """The points each account was credited for its Swiss byes (in ``phase``, or the
+    current one)."""
+    phase = phase or current_phase(session)
+    rows = session.execute(
+        select(Bye.account_id, func.sum(Bye.points))
+        .join(Round, Round.id == Bye.round_id)
+        .where(Round.phase == phase)
+        .group_by(Bye.account_id)
+    )
     return {a: float(p) for a, p in rows}
 
 
@@ -273,8 +422,9 @@ class ContestGame:
     record: GameRecord
 
 
-def played_games(session: Session) -> list[ContestGame]:
-    """Every stored game, its record parsed, in the order they were made."""
+def played_games(session: Session, phase: str | None = None) -> list[ContestGame]:
+    """Every stored game of ``phase`` (``None``: every phase but candidate
+    evaluations), its record parsed, in the order they were made."""
     owner = dict(
         session.execute(
             select(Version.id, Account.name).join(Account, Account.id == Version.account_id)
@@ -283,13 +433,13 @@ def played_games(session: Session) -> list[ContestGame]:
     rows = session.execute(
         select(Game, Round.number)
         .join(Round, Round.id == Game.round_id)
-        .where(Game.state == "done")
+        .where(Game.state == "done", COUNTED if phase is None else Round.phase == phase)
         .order_by(Game.id)
     )
     return [
         ContestGame(
             number,
-            g.round_id * 100_000 + g.pair,
+            number * 100_000 + g.pair,
             g.id,
             (owner[g.first_id], owner[g.second_id]),
             GameRecord.from_json(g.record),
@@ -310,10 +460,10 @@ def table_of(config: ContestConfig, games: Sequence[ContestGame]) -> Standings:
     return standings(config.name, config.game, names, stored)
 
 
-def standings_of(session: Session, config: ContestConfig) -> Standings:
-    """The table of every stored game, by entrant (byes are not games: see
-    :func:`bye_points`)."""
-    return table_of(config, played_games(session))
+def standings_of(session: Session, config: ContestConfig, phase: str | None = None) -> Standings:
+    """The table of every stored game of ``phase`` (or the current one), by entrant
+    (byes are not games: see :func:`bye_points`)."""
+    return table_of(config, played_games(session, phase or current_phase(session)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +478,9 @@ class RatingPoint:
 def rating_history(session: Session, config: ContestConfig, name: str) -> list[RatingPoint]:
     """``name``'s rating after each finished round it had played in by then."""
     rounds = session.scalars(
-        select(Round.number).where(Round.state == "done").order_by(Round.number)
+        select(Round.number)
+        .where(Round.state == "done", Round.phase == current_phase(session))
+        .order_by(Round.number)
     )
     return rating_histories(session, config, list(rounds)).get(name, [])
 
@@ -338,7 +490,7 @@ def rating_histories(
 ) -> dict[str, list[RatingPoint]]:
     """Every entrant's rating after each of ``rounds`` it had played in by then (the
     games read once, the ratings fitted once per round)."""
-    games = played_games(session)
+    games = played_games(session, current_phase(session))
     out: dict[str, list[RatingPoint]] = {}
     for number in rounds:
         for line in table_of(config, [g for g in games if g.round <= number]).lines:

@@ -55,7 +55,7 @@ def forfeit_record(config: ContestConfig, game: Game, loser: int, why: str) -> G
         seed=game.seed,
         start=game.start,
         date=datetime.now(UTC).isoformat(timespec="seconds"),
-        round=game.number,
+        round=game.round.number,
         score=spec.score(rules, s, out),
     )
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -21,123 +20,51 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from arbiter.errors import Reason
-from arbiter.game import Outcome
-from arbiter.games import find_game
 from arbiter.host.config import ContestConfig
 from arbiter.host.models import Account, Round, Setting
-from arbiter.host.rounds import RatingPoint, bye_points, rating_histories, standings_of
-
-RANKING_RULES = {
-    "contest": "contest points, then fewer irregular losses, then rating",
-    "points": "game points (a win 1, a draw ½), then fewer irregular losses, then rating",
-    "rating": "rating, then game points",
-}
-"""Each ranking in words, as the standings page names it (``rank_by``)."""
-
-
-def win_without_play(config: ContestConfig) -> float:
-    """The contest points a game won without being played is worth to its winner (as
-    a forfeit is scored): what a Swiss bye is credited for each game of its round."""
-    spec = find_game(config.game)
-    rules = spec.make()
-    return spec.score(rules, rules.initial(), Outcome(0, Reason.FORFEIT))[0]
+from arbiter.host.ranking import RANKING_RULES, ranked_rows
+from arbiter.host.rounds import (
+    RatingPoint,
+    bye_points,
+    current_phase,
+    rating_histories,
+    standings_of,
+)
 
 
-def standings_data(session: Session, config: ContestConfig) -> dict[str, Any]:
+def standings_data(
+    session: Session, config: ContestConfig, *, live: bool = False
+) -> dict[str, Any]:
     """The standings as pages and ``/api/standings`` show them: rows in the contest's
-    ranking (``rank_by``: contest points, game points or rating, ties by fewer
-    irregular losses then rating), Swiss byes credited as games won without play in
-    both units, disqualified entrants marked; the rounds; whether frozen."""
+    ranking (:func:`arbiter.host.ranking.ranked_rows`) over the games of the current
+    phase (the test rounds, or once the final has begun only the final's), the
+    rounds; whether frozen. A frozen table is what the organiser froze, unless
+    ``live`` (an export holds the table its games give)."""
     frozen = session.get(Setting, "frozen")
-    if frozen is not None:
+    if frozen is not None and not live:
         data: dict[str, Any] = json.loads(frozen.value)
         data["frozen"] = True
         return data
-    table = standings_of(session, config)
-    byes = bye_points(session)
-    per_game = win_without_play(config)
-    accounts = {a.name: a for a in session.scalars(select(Account))}
-    rows = []
-    for line in table.lines:
-        account = accounts.get(line.name)
-        extra = byes.get(account.id, 0.0) if account is not None else 0.0
-        rows.append(
-            _row(
-                line.name,
-                (line.games, line.wins, line.draws, line.losses),
-                (line.points + extra, line.contest_points + extra * per_game, extra),
-                line.faults,
-                line.rating.elo,
-                line.rating.error,
-                account is not None and account.disqualified,
-            )
-        )
-    played = {line.name for line in table.lines}
-    for name, account in accounts.items():  # a bye before a first game
-        if name not in played and account.id in byes:
-            extra = byes[account.id]
-            rows.append(
-                _row(
-                    name,
-                    (0, 0, 0, 0),
-                    (extra, extra * per_game, extra),
-                    0,
-                    0.0,
-                    math.inf,
-                    account.disqualified,
-                )
-            )
-    rows.sort(key=_ranking(config.rank_by))
+    phase = current_phase(session)
+    table = standings_of(session, config, phase)
+    accounts = {a.id: a for a in session.scalars(select(Account))}
+    byes = {accounts[a].name: p for a, p in bye_points(session, phase).items()}
+    disqualified = {a.name for a in accounts.values() if a.disqualified}
+    rows = ranked_rows(table, byes, disqualified, config.rank_by)
     rounds = [
-        {"number": r.number, "kind": r.kind, "state": r.state}
-        for r in session.scalars(select(Round).order_by(Round.number))
+        {"number": r.number, "kind": r.kind, "state": r.state, "phase": r.phase}
+        for r in session.scalars(
+            select(Round).where(Round.phase != "candidate").order_by(Round.number)
+        )
     ]
     return {
         "rows": rows,
         "rounds": rounds,
+        "phase": phase,
         "contest_scored": table.contest_scored or config.rank_by == "contest",
         "ranking": {"by": config.rank_by, "rule": RANKING_RULES[config.rank_by]},
         "games": table.games,
         "frozen": False,
-    }
-
-
-def _ranking(rank_by: str) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    """The sort key of a standings row for the ranking ``rank_by``."""
-    if rank_by == "rating":
-        return lambda r: (-r["elo_exact"], -r["points"], r["name"])
-    first = "contest_points" if rank_by == "contest" else "points"
-    return lambda r: (-r[first], r["faults"], -r["elo_exact"], r["name"])
-
-
-def _row(
-    name: str,
-    counts: tuple[int, int, int, int],
-    points: tuple[float, float, float],
-    faults: int,
-    elo: float,
-    error: float,
-    disqualified: bool,
-) -> dict[str, Any]:
-    """A standings row: ``points`` are (game points, contest points, byes' game points),
-    byes included."""
-    games, wins, draws, losses = counts
-    game_points, contest_points, byes = points
-    return {
-        "name": name,
-        "games": games,
-        "wins": wins,
-        "draws": draws,
-        "losses": losses,
-        "points": game_points,
-        "byes": byes,
-        "contest_points": contest_points,
-        "faults": faults,
-        "disqualified": disqualified,
-        "elo": round(elo),
-        "elo_exact": elo,
-        "error": round(error) if math.isfinite(error) else None,
     }
 
 

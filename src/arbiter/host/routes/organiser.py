@@ -3,9 +3,7 @@ reinstate, end their sessions), invitations, workers (revoke a token), games set
 aside (queue one again) and the export."""
 
 # no ``from __future__ import annotations``: FastAPI reads the annotations at run time
-import io
 import json
-import tarfile
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
@@ -17,6 +15,7 @@ from arbiter.errors import ArbiterError
 from arbiter.host import queue, sessions, settle, workers
 from arbiter.host.accounts import invite
 from arbiter.host.deps import Checked, DbSession, Host, Hosting, Organiser, Refused, page
+from arbiter.host.export import write_export
 from arbiter.host.models import Account, Game, Round, Setting, Worker
 from arbiter.host.rounds import (
     RoundError,
@@ -25,6 +24,7 @@ from arbiter.host.rounds import (
     rerun_round,
     round_blocked,
 )
+from arbiter.host.standings import standings_data
 
 router = APIRouter(include_in_schema=False)
 
@@ -166,18 +166,23 @@ ACTIONS = {
 
 
 @router.get("/organiser/export")
-def export(who: Organiser, host: Host, s: DbSession) -> Response:
-    """Every finished game's record (JSON lines) and the standings, as one tar.gz."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        records = "".join(
-            g.record + "\n"
-            for g in s.scalars(select(Game).where(Game.state == "done").order_by(Game.id))
-        ).encode()
-        table = json.dumps(host.board.data(s), indent=1).encode()
-        for name, data in (("games.jsonl", records), ("standings.json", table)):
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
+def export(
+    who: Organiser,
+    host: Host,
+    s: DbSession,
+    sources: bool = False,
+    logs: bool = False,
+) -> Response:
+    """The contest's signed export (:mod:`arbiter.host.export`): the records, rounds
+    with byes and the standings, and at the organiser's choice the played versions'
+    sources and the programs' logs."""
+    data = write_export(
+        s,
+        host.config,
+        host.key,
+        standings_data(s, host.config, live=True),
+        sources=sources,
+        logs=logs,
+    )
     headers = {"Content-Disposition": 'attachment; filename="contest.tar.gz"'}
-    return Response(buffer.getvalue(), media_type="application/gzip", headers=headers)
+    return Response(data, media_type="application/gzip", headers=headers)

@@ -19,11 +19,12 @@ from fastapi.responses import (
 from sqlalchemy import select
 
 from arbiter.games import find_game
-from arbiter.host import access
+from arbiter.host import about, access
 from arbiter.host.deps import DbSession, Host, Refused, Viewer, page
 from arbiter.host.kits import kit_file, kits
-from arbiter.host.models import Account, Game, Version
+from arbiter.host.models import Account, Game, Version, now
 from arbiter.host.plot import rating_svg
+from arbiter.host.ranking import RANKING_RULES
 from arbiter.host.wire import ContestInfo
 from arbiter.host.workers import contest_id
 from arbiter.record import GameRecord
@@ -49,6 +50,33 @@ router = APIRouter()
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request, who: Viewer, host: Host, s: DbSession) -> HTMLResponse:
     return page(request, host, "standings.html", who, **host.board.data(s))
+
+
+@router.get("/contest", response_class=HTMLResponse, include_in_schema=False)
+def contest_page(request: Request, who: Viewer, host: Host) -> HTMLResponse:
+    config = host.config
+    rules, protocol = about.protocol_text(config)
+    return page(
+        request,
+        host,
+        "contest.html",
+        who,
+        description=about.markdown(config.description),
+        calendar=about.calendar_lines(config, now()),
+        upload_refusal=config.calendar.upload_refusal(now()),
+        clock=about.clock_words(config),
+        limits=about.limit_words(config),
+        ranking=RANKING_RULES[config.rank_by],
+        languages=about.languages(config),
+        public_key=host.key.public_pem,
+        rules=rules,
+        protocol=protocol,
+    )
+
+
+@router.get("/contest.pub", response_class=PlainTextResponse, include_in_schema=False)
+def public_key(host: Host) -> str:
+    return host.key.public_pem
 
 
 @router.get("/api/standings")
@@ -143,6 +171,33 @@ def game_json(game_id: int, who: Viewer, s: DbSession) -> dict[str, Any]:
         for seat, visible in enumerate(access.logs_visible(who, game))
     ]
     return data
+
+
+@router.get("/games/{game_id}/record.jsonl", response_class=PlainTextResponse)
+def game_record(game_id: int, host: Host, s: DbSession) -> str:
+    """A finished game's record, signed by the contest: check it with
+    ``arbiter replay FILE --public-key contest.pub``."""
+    game = s.get(Game, game_id)
+    if game is None or game.state != "done":
+        raise Refused(404, f"no finished game {game_id}")
+    return host.key.sign_record(GameRecord.from_json(game.record)).to_json() + "\n"
+
+
+@router.get("/contestants/{name}/games.jsonl", response_class=PlainTextResponse)
+def contestant_records(name: str, host: Host, s: DbSession) -> str:
+    """Every finished game of an entrant's, signed (records are public)."""
+    account = s.scalar(select(Account).where(Account.name == name))
+    if account is None or account.role != "contestant":
+        raise Refused(404, f"no contestant {name!r}")
+    mine = select(Version.id).where(Version.account_id == account.id)
+    games = s.scalars(
+        select(Game)
+        .where(Game.state == "done", Game.first_id.in_(mine) | Game.second_id.in_(mine))
+        .order_by(Game.id)
+    )
+    return "".join(
+        host.key.sign_record(GameRecord.from_json(g.record)).to_json() + "\n" for g in games
+    )
 
 
 @router.get("/api/games/{game}/board")

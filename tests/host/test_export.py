@@ -1,0 +1,198 @@
+"""The signed export: everything verifies with the contest's public key, and one byte
+changed in any record, round or standing (or a table signed with the right key that
+the games do not give, or another key) is found and named."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from arbiter.cli import main
+from arbiter.host.db import Database
+from arbiter.host.export import ExportError, verify_export, write_export
+from arbiter.host.models import Game
+from arbiter.host.rounds import finish_round_if_done, make_round
+from arbiter.host.signing import ContestKey, public_key, record_signed
+from arbiter.host.standings import standings_data
+from arbiter.record import GameRecord
+from tests.host.contests import play_round, seeded
+
+Exported = tuple[Path, bytes, ContestKey]
+
+
+@pytest.fixture(scope="module")
+def contest(tmp_path_factory: pytest.TempPathFactory) -> Exported:
+    """Two Swiss rounds of three entrants (so two byes), exported."""
+    tmp_path = tmp_path_factory.mktemp("export")
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob", "carol"))
+    for number in (1, 2):
+        with db.session() as s:
+            make_round(s, config)
+        play_round(db, config)
+        with db.session() as s:
+            assert finish_round_if_done(s, number)
+    key = ContestKey.of_folder(config.folder)
+    with db.session() as s:
+        data = write_export(s, config, key, standings_data(s, config, live=True), logs=True)
+    db.close()
+    path = tmp_path / "contest.tar.gz"
+    path.write_bytes(data)
+    return path, key.public_pem.encode(), key
+
+
+def members(path: Path) -> dict[str, bytes]:
+    with tarfile.open(path) as archive:
+        return {m.name: archive.extractfile(m).read() for m in archive}  # type: ignore[union-attr]
+
+
+def packed(path: Path, files: dict[str, bytes]) -> Path:
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_a_whole_export_verifies_with_the_contests_public_key(contest: Exported) -> None:
+    path, pem, _ = contest
+    heard: list[str] = []
+    done = verify_export(path, public_key(pem, "pem"), heard.append)
+    assert (done.games, done.rounds, done.standings) == (4, 2, 3)
+    assert len(heard) == 4 and all(": ok round " in line for line in heard)
+    files = members(path)
+    rounds = json.loads(files["rounds.json"])
+    assert [len(r["byes"]) for r in rounds] == [1, 1]
+    assert sorted(f for f in files if f.startswith("logs/"))[:1] == ["logs/1-1.log"]
+    records = [GameRecord.from_json(line) for line in files["games.jsonl"].decode().splitlines()]
+    # a record's round is its round's number (not its game number within the round)
+    assert [r.round for r in records] == [1, 1, 2, 2]
+
+
+@pytest.mark.parametrize("name", ["games.jsonl", "rounds.json", "standings.json", "contest.json"])
+def test_one_byte_changed_in_any_file_is_found(contest: Exported, tmp_path: Path, name: str) -> None:
+    path, pem, _ = contest
+    files = members(path)
+    data = bytearray(files[name])
+    at = data.index(b'"', len(data) // 2)  # a byte inside the file, kept printable
+    data[at + 1] = ord("X") if data[at + 1] != ord("X") else ord("Y")
+    files[name] = bytes(data)
+    with pytest.raises(ExportError, match=re.escape(f"{name} was changed after it was signed")):
+        verify_export(packed(tmp_path / "x.tar.gz", files), public_key(pem, "pem"))
+
+
+def resigned(files: dict[str, bytes], key: ContestKey) -> dict[str, bytes]:
+    """The files with a manifest made and signed again by ``key``."""
+    import hashlib
+
+    files = {k: v for k, v in files.items() if not k.startswith("MANIFEST")}
+    manifest = json.dumps(
+        {n: hashlib.sha256(d).hexdigest() for n, d in sorted(files.items())},
+        indent=1,
+        sort_keys=True,
+    ).encode()
+    return {**files, "MANIFEST.json": manifest, "MANIFEST.sig": key.sign(manifest).encode()}
+
+
+def test_an_export_signed_by_another_key_is_refused(contest: Exported, tmp_path: Path) -> None:
+    path, pem, _ = contest
+    other = ContestKey.of_folder(tmp_path / "other")
+    forged = resigned(members(path), other)
+    with pytest.raises(ExportError, match=r"MANIFEST\.json is not signed by this key"):
+        verify_export(packed(tmp_path / "x.tar.gz", forged), public_key(pem, "pem"))
+
+
+def test_standings_the_games_do_not_give_are_refused_even_when_signed(
+    contest: Exported, tmp_path: Path
+) -> None:
+    path, pem, key = contest
+    files = members(path)
+    table = json.loads(files["standings.json"])
+    rows = table["rows"]
+    rows[0]["contest_points"] += 12  # the leader credited one more win
+    files["standings.json"] = json.dumps(table).encode()
+    with pytest.raises(ExportError, match=r"standings\.json: place 1"):
+        verify_export(packed(tmp_path / "x.tar.gz", resigned(files, key)), public_key(pem, "p"))
+    rows[0]["contest_points"] -= 12
+    rows[0], rows[1] = rows[1], rows[0]  # the right points, the wrong order
+    files["standings.json"] = json.dumps(table).encode()
+    with pytest.raises(ExportError, match=r"standings\.json: place 1"):
+        verify_export(packed(tmp_path / "y.tar.gz", resigned(files, key)), public_key(pem, "p"))
+
+
+def test_a_record_moved_to_another_round_or_unsigned_is_refused(
+    contest: Exported, tmp_path: Path
+) -> None:
+    path, pem, key = contest
+    files = members(path)
+    rounds = json.loads(files["rounds.json"])
+    rounds[0]["games"][0], rounds[1]["games"][0] = rounds[1]["games"][0], rounds[0]["games"][0]
+    moved = {**files, "rounds.json": json.dumps(rounds).encode()}
+    with pytest.raises(ExportError, match="another round or entrants"):
+        verify_export(packed(tmp_path / "x.tar.gz", resigned(moved, key)), public_key(pem, "p"))
+    lines = files["games.jsonl"].decode().splitlines()
+    first = json.loads(lines[0])
+    first["detail"] = first["detail"] + " "  # a field changed, the old signature kept
+    unsigned = {
+        **files,
+        "games.jsonl": ("\n".join([json.dumps(first), *lines[1:]]) + "\n").encode(),
+    }
+    with pytest.raises(ExportError, match=r"games\.jsonl:1: the record is not signed by this key"):
+        verify_export(packed(tmp_path / "y.tar.gz", resigned(unsigned, key)), public_key(pem, "p"))
+
+
+def test_arbiter_replay_checks_an_export_and_a_contestants_own_records(
+    contest: Exported, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, pem, _ = contest
+    pub = tmp_path / "contest.pub"
+    pub.write_bytes(pem)
+    assert main(["replay", str(path), "--public-key", str(pub)]) == 0
+    assert "verified 4 games, 2 rounds and 3 standings rows" in capsys.readouterr().out
+    files = members(path)
+    files["rounds.json"] = files["rounds.json"].replace(b'"swiss"', b'"Swiss"', 1)
+    bad = packed(tmp_path / "bad.tar.gz", files)
+    assert main(["replay", str(bad), "--public-key", str(pub)]) == 1
+    assert "rounds.json was changed after it was signed" in capsys.readouterr().out
+    # a contestant's own games, one signed record a line
+    own = tmp_path / "mine.jsonl"
+    own.write_bytes(files["games.jsonl"].splitlines(keepends=True)[0])
+    assert main(["replay", str(own), "--public-key", str(pub)]) == 0
+    assert "1 of 1 records verified" in capsys.readouterr().out
+    own.write_bytes(files["games.jsonl"].replace(b'"signature":"', b'"signature":"A'))
+    assert main(["replay", str(own), "--public-key", str(pub)]) == 1
+    assert "not signed by" in capsys.readouterr().out
+    assert main(["replay", str(path)]) != 0  # an export needs the key
+    assert "--public-key" in "".join(capsys.readouterr())
+
+
+def test_a_record_signature_covers_every_field(contest: Exported) -> None:
+    path, pem, _ = contest
+    line = members(path)["games.jsonl"].decode().splitlines()[0]
+    record = GameRecord.from_json(line)
+    key = public_key(pem, "pem")
+    assert record_signed(key, record)
+    data = json.loads(line)
+    data["times"][0] += 0.001
+    assert not record_signed(key, GameRecord.from_json(json.dumps(data)))
+
+
+def test_the_export_of_a_stored_game_is_signed_by_the_server(
+    tmp_path: Path, database_url: str
+) -> None:
+    db: Database
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    with db.session() as s:
+        make_round(s, config)
+    play_round(db, config)
+    with db.session() as s:
+        stored = s.scalar(select(Game).where(Game.state == "done"))
+        assert stored is not None
+        record = GameRecord.from_json(stored.record)
+        assert record.round == 1 and record.seal is None  # the worker's seal dropped

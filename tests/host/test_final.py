@@ -1,0 +1,184 @@
+"""The calendar and the final: uploads refused outside ``opens``/``closes``, test
+rounds without end under a schedule, and the final as CodeCup plays it (Swiss rounds
+among the versions frozen when it began, then the top group's double round robin,
+the standings counting only the final's games)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from arbiter.errors import ConfigError
+from arbiter.host.archive import UploadError
+from arbiter.host.calendar import Calendar, Final, parse_duration
+from arbiter.host.config import ContestConfig, from_dict
+from arbiter.host.intake import submit
+from arbiter.host.models import Account, Game, Round, Version
+from arbiter.host.rounds import (
+    RoundError,
+    begin_final,
+    entrants,
+    finish_round_if_done,
+    make_round,
+    round_blocked,
+)
+from arbiter.host.standings import standings_data
+from tests.host.contests import play_round, seeded, version
+
+NAMES = ("alice", "bob", "carol", "dave", "erin")
+
+
+def contest_file(**settings: object) -> ContestConfig:
+    return from_dict({"game": "alquerque", **settings}, base=Path("."), stem="c", where="c.toml")
+
+
+def test_the_calendar_is_read_with_zones_and_a_wrong_one_named() -> None:
+    config = contest_file(
+        opens="2026-12-01T12:00:00+01:00",
+        closes=datetime(2027, 1, 10, 18, tzinfo=UTC),
+        schedule={"every": "6h"},
+        final={"rounds": 3, "top": 4},
+    )
+    cal = config.calendar
+    assert cal.opens == datetime(2026, 12, 1, 11, tzinfo=UTC)
+    assert cal.every == timedelta(hours=6)
+    assert cal.final == Final(3, 4, 2)
+    for settings, named in (
+        ({"closes": "2027-01-10T18:00:00"}, "no time zone"),
+        ({"closes": "next friday"}, "not an ISO 8601 time"),
+        ({"opens": "2027-01-02T00:00:00Z", "closes": "2027-01-01T00:00:00Z"}, "after opens"),
+        ({"schedule": {"every": "6 hours"}}, "not a time span"),
+        ({"schedule": {"every": "10s"}}, "shorter than a minute"),
+        ({"final": {"top": 1}}, "top must be"),
+        ({"final": {"rounds": 0}}, "needs Swiss rounds or a top group"),
+        ({"final": {"games_per_pair": 3}}, "even"),
+    ):
+        with pytest.raises(ConfigError, match=named):
+            contest_file(**settings)
+    assert parse_duration("90m") == timedelta(minutes=90)
+
+
+def test_uploads_are_refused_outside_the_calendar_with_the_reason(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice",))
+    past = datetime.now(UTC) - timedelta(days=1)
+    future = datetime.now(UTC) + timedelta(days=1)
+    with db.session() as s:
+        alice = s.scalar(select(Account).where(Account.name == "alice"))
+        assert alice is not None
+        for calendar, why in (
+            (Calendar(closes=past), "uploads closed at"),
+            (Calendar(opens=future), "uploads open at"),
+        ):
+            with pytest.raises(UploadError, match=why):
+                submit(s, replace(config, calendar=calendar), alice, "c", "main.c", b"int main;")
+        taken = submit(s, replace(config, calendar=Calendar(past, future)), alice, "c", "m.c", b"x")
+        assert taken.number == 2
+
+
+def test_a_schedule_makes_test_rounds_unending_until_the_final(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    scheduled = replace(config, calendar=Calendar(every=timedelta(hours=1)))
+    with db.session() as s:
+        for number in (1, 2, 3):  # the file's format says 2 Swiss rounds
+            assert make_round(s, scheduled).phase == "test"
+            s.commit()
+            play_round(db, config)
+            s.expire_all()
+            assert finish_round_if_done(
+                s, s.scalars(select(Round.id).where(Round.number == number)).one()
+            )
+        assert round_blocked(s, config) is not None
+        assert round_blocked(s, scheduled) is None
+
+
+def test_the_final_is_swiss_then_the_top_groups_double_round_robin_on_frozen_versions(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, NAMES)
+    config = replace(config, calendar=Calendar(final=Final(rounds=2, top=4)))
+    with db.session() as s:
+        make_round(s, config)  # a test round first
+    play_round(db, config)
+    with db.session() as s:
+        finish_round_if_done(s, 1)
+        began = begin_final(s, config)
+        s.commit()
+        with pytest.raises(RoundError, match="begun already"):
+            begin_final(s, config)
+        # erin's new version comes after the final began: the final plays her old one
+        erin = s.scalar(select(Account).where(Account.name == "erin"))
+        assert erin is not None
+        late = version(erin.id, 2)
+        late.uploaded = began + timedelta(minutes=1)
+        s.add(late)
+        s.commit()
+        assert {e.name: e.version for e in entrants(s)}["erin"] == late.id
+        frozen = {e.name: e.version for e in entrants(s, before=began)}
+        assert frozen["erin"] != late.id
+        for number in (2, 3):
+            rnd = make_round(s, config)
+            assert (rnd.phase, rnd.kind, rnd.number) == ("final", "swiss", number)
+            assert len(rnd.games) == 4  # five entrants: two pairings and a bye
+            assert late.id not in {g.first_id for g in rnd.games} | {g.second_id for g in rnd.games}
+            play_round(db, config)
+            s.expire_all()  # the games were stored in the worker's sessions
+            finish_round_if_done(s, rnd.id)
+        data = standings_data(s, config)
+        assert data["phase"] == "final"
+        # the standings count the final alone: the test round's games are not in them
+        assert sum(r["games"] for r in data["rows"]) == 2 * 2 * 4
+        top = [r["name"] for r in data["rows"][:4]]
+        robin = make_round(s, config)
+        assert (robin.phase, robin.kind) == ("final", "round-robin")
+        seated = {g.first.account.name for g in robin.games} | {
+            g.second.account.name for g in robin.games
+        }
+        assert seated == set(top)  # the top four, by the contest's ranking
+        assert len(robin.games) == 6 * 2  # every pair of four, both colours
+        pairs = {(g.first_id, g.second_id) for g in robin.games}
+        assert all((b, a) in pairs for a, b in pairs)
+        play_round(db, config)
+        s.expire_all()
+        finish_round_if_done(s, robin.id)
+        assert round_blocked(s, config) == "the final has been played"
+        with pytest.raises(RoundError, match="the final has been played"):
+            make_round(s, config)
+        assert s.scalar(select(Game).where(Game.state != "done")) is None
+
+
+def test_after_closes_the_next_round_is_the_final_and_its_versions_are_those_before(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"))
+    closes = datetime.now(UTC) - timedelta(hours=1)
+    config = replace(config, calendar=Calendar(closes=closes, final=Final(rounds=1)))
+    with db.session() as s:
+        for v in s.scalars(select(Version)):
+            v.uploaded = closes - timedelta(days=1)
+        carol = s.scalar(select(Account).where(Account.name == "carol"))
+        assert carol is not None
+        late = version(carol.id, 2)
+        late.uploaded = closes + timedelta(minutes=5)  # accepted from an upload after
+        s.add(late)
+        s.commit()
+        rnd = make_round(s, config)
+        assert rnd.phase == "final"
+        played = {g.first_id for g in rnd.games} | {g.second_id for g in rnd.games}
+        assert late.id not in played
+        s.commit()
+
+
+def test_the_organiser_cannot_begin_a_final_the_contest_has_not(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    with db.session() as s, pytest.raises(RoundError, match=r"no final \(\[final\]"):
+        begin_final(s, config)
