@@ -25,6 +25,7 @@ from arbiter.host.rounds import (
     finish_round_if_done,
     make_round,
     round_blocked,
+    schedule_due,
 )
 from arbiter.host.standings import standings_data
 from tests.host.contests import play_round, seeded, version
@@ -182,3 +183,26 @@ def test_the_organiser_cannot_begin_a_final_the_contest_has_not(
     db, config = seeded(tmp_path, database_url, ("alice", "bob"))
     with db.session() as s, pytest.raises(RoundError, match=r"no final \(\[final\]"):
         begin_final(s, config)
+
+
+def test_the_schedule_starts_a_test_round_every_span_and_runs_the_final_through(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    config = replace(config, calendar=Calendar(every=timedelta(hours=6), final=Final(rounds=2)))
+    with db.session() as s:
+        at = datetime.now(UTC)
+        assert schedule_due(s, config, at)  # no round yet
+        make_round(s, config)
+        assert not schedule_due(s, config, at + timedelta(hours=7))  # one is being played
+    play_round(db, config)
+    with db.session() as s:
+        finish_round_if_done(s, 1)
+        made = s.scalars(select(Round.created)).one()
+        made = made if made.tzinfo else made.replace(tzinfo=UTC)
+        assert not schedule_due(s, config, made + timedelta(hours=5, minutes=59))
+        assert schedule_due(s, config, made + timedelta(hours=6))
+        assert not schedule_due(s, replace(config, calendar=Calendar()), made + timedelta(days=9))
+        begin_final(s, config)
+        s.commit()
+        assert schedule_due(s, config, made + timedelta(minutes=1))  # the final runs on

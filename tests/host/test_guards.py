@@ -15,14 +15,15 @@ from typing import Any
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
-from arbiter.host import accounts, workers
+from arbiter.host import accounts, settle, workers
 from arbiter.host.app import SECURITY_HEADERS, create_app
 from arbiter.host.archive import UploadError
-from arbiter.host.config import from_dict
+from arbiter.host.config import ContestConfig, from_dict
 from arbiter.host.db import Database
 from arbiter.host.intake import submit
-from arbiter.host.models import Account, Game, Version
+from arbiter.host.models import Account, AuditEntry, Game, Setting, Version
 from arbiter.host.rounds import make_round
 from arbiter.host.service import Service
 from arbiter.host.wire import INSTANCE_HEADER
@@ -36,6 +37,7 @@ class Site:
     app: TestClient
     db: Database
     folder: Path
+    config: ContestConfig
 
     def client(self) -> TestClient:
         return TestClient(self.app.app, follow_redirects=False)
@@ -76,7 +78,7 @@ def site(tmp_path: Path) -> Iterator[Site]:
         make_round(s, config)
     app = create_app(config, Service(config, tmp_path / "cup.toml", db))
     with TestClient(app, follow_redirects=False) as client:
-        yield Site(client, db, tmp_path)
+        yield Site(client, db, tmp_path, config)
 
 
 def routes_of(routes: list[Any]) -> Iterator[APIRoute]:
@@ -192,7 +194,8 @@ def test_a_disqualified_contestant_is_signed_out_and_stays_out(site: Site) -> No
     alice, boss = site.person("alice"), site.person("boss")
     for action in ("disqualify", "reinstate"):
         done = boss.post(
-            f"/organiser/{action}", data={"csrf": csrf(boss, "/organiser"), "name": "alice"}
+            f"/organiser/{action}",
+            data={"csrf": csrf(boss, "/organiser"), "name": "alice", "confirm": "yes"},
         )
         assert done.status_code == 303
         assert alice.get("/me").status_code == 401  # its session ended with the verdict
@@ -200,6 +203,46 @@ def test_a_disqualified_contestant_is_signed_out_and_stays_out(site: Site) -> No
             again = site.client()
             again.post("/login", data={"name": "alice", "password": PASSWORD, "csrf": csrf(again)})
             assert again.get("/me").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("action", "name", "unchanged"),
+    [
+        ("disqualify", "alice", lambda s: not _account(s, "alice").disqualified),
+        ("rerun", "1", lambda s: s.scalar(select(Game).where(Game.state == "done")) is not None),
+        ("freeze", "", lambda s: s.get(Setting, "frozen") is None),
+    ],
+)
+def test_an_action_that_changes_results_asks_first_then_is_written_to_the_audit_log(
+    site: Site, action: str, name: str, unchanged: Any
+) -> None:
+    with site.db.session() as s:  # one game stored, so playing a round again erases something
+        g = s.scalars(select(Game)).first()
+        assert g is not None
+        settle.forfeit(s, site.config, g, 1, "test")
+        s.commit()
+    boss = site.person("boss")
+    asked = boss.post(f"/organiser/{action}", data={"csrf": csrf(boss, "/organiser"), "name": name})
+    assert asked.status_code == 200 and 'id="consequence"' in asked.text
+    with site.db.session() as s:
+        assert unchanged(s)  # asked, nothing done
+        assert s.scalar(select(AuditEntry)) is None
+    done = boss.post(
+        f"/organiser/{action}",
+        data={"csrf": csrf(boss, "/organiser"), "name": name, "confirm": "yes"},
+    )
+    assert done.status_code == 303
+    with site.db.session() as s:
+        assert not unchanged(s)
+        entry = s.scalars(select(AuditEntry)).one()
+        assert (entry.action, entry.subject) == (action, name)
+        assert _account(s, "boss").id == entry.account_id
+    page = boss.get("/organiser").text
+    assert re.search(rf"<td>boss</td><td>{action}</td><td>{name}</td>", page)
+
+
+def _account(s: Any, name: str) -> Account:
+    return s.scalars(select(Account).where(Account.name == name)).one()  # type: ignore[no-any-return]
 
 
 def test_every_answer_carries_the_security_headers(site: Site) -> None:

@@ -150,6 +150,24 @@ def round_blocked(session: Session, config: ContestConfig) -> str | None:
     return None
 
 
+def schedule_due(session: Session, config: ContestConfig, at: datetime) -> bool:
+    """Whether the schedule (``[schedule] every``) starts a round at ``at``: none is
+    being played and the contest has rounds left, and either the final has begun
+    (its rounds then follow each other) or the last test round was made ``every``
+    ago (or there was none)."""
+    every = config.calendar.every
+    if every is None or round_blocked(session, config) is not None:
+        return False
+    if final_begun(session, config, at):
+        return True
+    last = session.scalar(select(func.max(Round.created)).where(Round.phase == "test"))
+    if last is None:
+        return True
+    if last.tzinfo is None:  # SQLite gives the stored UTC back without its zone
+        last = last.replace(tzinfo=UTC)
+    return at - last >= every
+
+
 def make_round(session: Session, config: ContestConfig) -> Round:
     """Pairs and writes the next round (committed): a test round in the contest's
     format, or once the final has begun its next round (Swiss, then the top group's

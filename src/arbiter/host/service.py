@@ -12,18 +12,24 @@ import contextlib
 import os
 import sys
 from collections.abc import Coroutine
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from arbiter.host import queue
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
 from arbiter.host.intake import pending, tidy_builds
-from arbiter.host.rounds import RoundError, make_round
+from arbiter.host.models import now
+from arbiter.host.rounds import RoundError, make_round, schedule_due
 from arbiter.host.workers import contest_id, new_worker
 from arbiter.referee.sandbox import die_with_parent
 
 RESTART_AFTER = 2.0
 """Seconds before a local worker that died is started again."""
+
+SCHEDULE_POLL = 20.0
+"""Seconds between two looks at the schedule (``[schedule] every``)."""
 
 
 class News:
@@ -91,6 +97,8 @@ class Service:
             tidy_builds(session, self.config)
             for version_id in pending(session):
                 self._spawn(self._intake(version_id))
+        if self.config.calendar.every is not None:
+            self._spawn(self._keep_schedule())
         if url is not None:
             for i in range(1, self.config.local_workers + 1):
                 self._spawn(self._keep_worker(f"local-{i}", url))
@@ -138,6 +146,24 @@ class Service:
             except RoundError:
                 return False
         return True
+
+    def scheduled_step(self, at: datetime | None = None) -> bool:
+        """Starts the round the schedule says is due at ``at`` (now), unless play is
+        paused; True if one was made."""
+        with self.db.session() as session:
+            if queue.paused(session) or not schedule_due(session, self.config, at or now()):
+                return False
+            try:
+                make_round(session, self.config)
+            except RoundError:
+                return False
+        return True
+
+    async def _keep_schedule(self) -> None:
+        while not self._stopping:
+            await asyncio.sleep(SCHEDULE_POLL)
+            if await asyncio.to_thread(self.scheduled_step):
+                await self.news.post()
 
     async def _keep_worker(self, name: str, url: str) -> None:
         while not self._stopping:

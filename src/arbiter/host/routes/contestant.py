@@ -16,7 +16,7 @@ from arbiter.host.archive import UploadError, language_of_upload
 from arbiter.host.deps import Checked, DbSession, Host, Refused, SignedIn, Viewer, page
 from arbiter.host.intake import submit, version_dir
 from arbiter.host.languages import available
-from arbiter.host.models import Account, Version
+from arbiter.host.models import Account, Version, now
 from arbiter.host.rounds import irregular_games
 
 router = APIRouter()
@@ -38,6 +38,7 @@ def me(request: Request, who: SignedIn, host: Host, s: DbSession) -> HTMLRespons
         versions=versions,
         languages=languages,
         irregular=irregular_games(s, who.id),
+        upload_refusal=host.config.calendar.upload_refusal(now()),
         error="",
         password_changed=request.query_params.get("password") == "changed",
     )
@@ -54,6 +55,9 @@ def upload(
     config = host.config
     if access.is_organiser(who):
         raise Refused(400, "the organiser does not enter the contest")
+    shut = config.calendar.upload_refusal(now())
+    if shut is not None:  # said before the upload is read (submit refuses it too)
+        raise Refused(400, f"upload refused: {shut}")
     data = source.file.read(config.limits.upload_kb * 1024 + 1)
     filename = source.filename or ""
     if not language:

@@ -17,8 +17,11 @@ from arbiter.host.accounts import invite
 from arbiter.host.deps import Checked, DbSession, Host, Hosting, Organiser, Refused, page
 from arbiter.host.export import write_export
 from arbiter.host.models import Account, Game, Round, Setting, Worker
+from arbiter.host.operations import AUDITED, audit, audit_log, operations
 from arbiter.host.rounds import (
     RoundError,
+    begin_final,
+    final_begun,
     finish_round_if_done,
     make_round,
     rerun_round,
@@ -56,6 +59,10 @@ def organiser_page(request: Request, who: Organiser, host: Host, s: DbSession) -
         paused=queue.paused(s),
         frozen=s.get(Setting, "frozen") is not None,
         invitation=request.query_params.get("invitation", ""),
+        final=host.config.calendar.final,
+        final_begun=final_begun(s, host.config),
+        operations=operations(s),
+        audit=audit_log(s),
     )
 
 
@@ -71,11 +78,13 @@ def new_round(who: Organiser, host: Host, s: DbSession) -> Response:
 
 @router.post("/organiser/{action}", dependencies=[Checked])
 def organiser_action(
+    request: Request,
     action: str,
     who: Organiser,
     host: Host,
     s: DbSession,
     name: Annotated[str, Form(max_length=64)] = "",
+    confirm: Annotated[str, Form(max_length=8)] = "",
 ) -> Response:
     if action == "invite":
         code = invite(s)
@@ -84,10 +93,23 @@ def organiser_action(
     act = ACTIONS.get(action)
     if act is None:
         raise Refused(404, f"no action {action!r}")
+    if action in AUDITED and confirm != "yes":
+        # changes results or who plays: said in words and asked again, nothing done yet
+        return page(
+            request,
+            host,
+            "confirm.html",
+            who,
+            action=action,
+            subject=name,
+            consequence=CONSEQUENCES[action].format(name=name),
+        )
     try:
         act(host, s, name)
     except (RoundError, ArbiterError) as e:
         raise Refused(409, str(e)) from None
+    if action in AUDITED:
+        audit(s, who, action, name, CONSEQUENCES[action].format(name=name))
     s.commit()
     host.service.news.announce()
     return RedirectResponse("/organiser", status_code=303)
@@ -140,6 +162,10 @@ def _rerun(host: Hosting, s: Session, name: str) -> None:
     rerun_round(s, int(name) if name.isdigit() else -1)
 
 
+def _begin_final(host: Hosting, s: Session, name: str) -> None:
+    begin_final(s, host.config)
+
+
 def _revoke(host: Hosting, s: Session, name: str) -> None:
     workers.revoke(s, name)
 
@@ -160,9 +186,24 @@ ACTIONS = {
     "rerun": _rerun,
     "revoke": _revoke,
     "requeue": _requeue,
+    "begin-final": _begin_final,
 }
 """Each organiser action by its name in ``/organiser/NAME``; each takes the form's
 ``name`` (a contestant, a worker, a round or a game number)."""
+
+CONSEQUENCES = {
+    "disqualify": "{name} leaves the contest at once: signed out, every unplayed game of "
+    "theirs in a round under way lost by forfeit, marked disqualified in the standings.",
+    "reinstate": "{name} may play again from the next round.",
+    "rerun": "Round {name} is played again: every result of it is erased and its games "
+    "go back in the queue with the same pairings, seats, openings and seeds.",
+    "freeze": "The public standings stop changing until unfrozen (games go on).",
+    "unfreeze": "The public standings show every result again.",
+    "begin-final": "The final begins now: its rounds play each entrant's newest version "
+    "accepted from an upload made before this moment; later uploads never play in it.",
+}
+"""What each audited action does, in words: shown before it is confirmed, kept in
+the audit log after."""
 
 
 @router.get("/organiser/export")

@@ -1,0 +1,64 @@
+"""The contest page: the organiser's description (Markdown, raw HTML escaped), the
+game's rules and protocol from its own folder, the clock and limits in words, each
+language's exact commands, the calendar, the ranking rule and the public key."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from arbiter.games import game_names
+from arbiter.host.about import clock_words, protocol_text
+from arbiter.host.app import create_app
+from arbiter.host.config import from_dict
+from arbiter.host.db import Database
+from arbiter.host.service import Service
+from arbiter.host.signing import public_key
+
+
+def test_the_contest_page_says_everything_a_contestant_needs(tmp_path: Path) -> None:
+    (tmp_path / "about.md").write_text(
+        "# Welcome\n\nPlay **well**. <script>alert(1)</script>\n", encoding="utf-8"
+    )
+    closes = datetime.now(UTC) + timedelta(days=3)
+    config = from_dict(
+        {
+            "game": "halma",
+            "description_file": "about.md",
+            "closes": closes.isoformat(),
+            "rank_by": "points",
+            "schedule": {"every": "6h"},
+            "final": {"rounds": 3, "top": 4},
+            "limits": {"memory_mb": 300, "disk_mb": 20},
+        },
+        base=tmp_path,
+        stem="cup",
+        where="cup.toml",
+    )
+    db = Database(config.database)
+    app = create_app(config, Service(config, tmp_path / "cup.toml", db))
+    with TestClient(app) as client:
+        page = client.get("/contest").text
+        pem = client.get("/contest.pub").text
+    assert "<h1>Welcome</h1>" in page and "<strong>well</strong>" in page
+    assert "<script>alert" not in page  # the description's HTML is shown, never run
+    assert "CPU time of the whole process tree" in page
+    assert "memory: 300 MB" in page and "disk: 20 MB" in page
+    assert "<code>{python}" not in page and "python3" in page  # commands as run
+    assert "g++" in page or "gcc" in page  # a compiled language's compile command
+    assert "every 6 hours" in page and "Uploads close at" in page
+    assert "top 4" in page and "game points (a win 1, a draw ½)" in page
+    assert "J" in page and "input.txt" in page  # Halma's protocol, from its folder
+    assert public_key(pem.encode(), "/contest.pub") is not None
+    assert pem.strip().splitlines()[1] in page
+
+
+@pytest.mark.parametrize("game", sorted(game_names()))
+def test_every_game_states_its_rules_protocol_and_clock(game: str) -> None:
+    config = from_dict({"game": game}, base=Path("."), stem="c", where="c.toml")
+    rules, protocol = protocol_text(config)
+    assert len(rules) > 200 and len(protocol) > 200, game
+    assert clock_words(config).startswith(config.time_control.describe())
