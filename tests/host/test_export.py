@@ -76,7 +76,9 @@ def test_a_whole_export_verifies_with_the_contests_public_key(contest: Exported)
 
 
 @pytest.mark.parametrize("name", ["games.jsonl", "rounds.json", "standings.json", "contest.json"])
-def test_one_byte_changed_in_any_file_is_found(contest: Exported, tmp_path: Path, name: str) -> None:
+def test_one_byte_changed_in_any_file_is_found(
+    contest: Exported, tmp_path: Path, name: str
+) -> None:
     path, pem, _ = contest
     files = members(path)
     data = bytearray(files[name])
