@@ -13,6 +13,7 @@ the same moment never get the same game.
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass, replace
 from datetime import timedelta
@@ -24,6 +25,7 @@ from sqlalchemy.orm import Session
 from arbiter.errors import ArbiterError, Reason
 from arbiter.host import settle
 from arbiter.host.models import Game, Round, Setting, now
+from arbiter.host.wire import MAX_LIVE_PLIES
 from arbiter.play.replay import replay
 from arbiter.record import GameRecord
 
@@ -96,6 +98,7 @@ def lease(session: Session, worker: str, seconds: float, max_attempts: int = 5) 
                 worker=worker,
                 lease_expires=now() + timedelta(seconds=seconds),
                 attempts=Game.attempts + 1,
+                moves="",  # a game played again is watched from its start
             )
         )
         session.commit()
@@ -113,6 +116,24 @@ def renew(session: Session, game_id: int, token: str, seconds: float) -> bool:
     )
     session.commit()
     return getattr(done, "rowcount", 0) == 1
+
+
+def stream_moves(
+    session: Session, game_id: int, token: str, start: int, moves: list[tuple[str, float]]
+) -> bool:
+    """Adds the moves from number ``start`` of a game being played to what its page
+    shows (committed; moves it holds already are kept, a gap refused); False if the
+    lease is not the caller's."""
+    game = session.get(Game, game_id)
+    if game is None or game.state != "leased" or game.lease != token:
+        return False
+    held = json.loads(game.moves) if game.moves else []
+    if start > len(held):
+        return True  # a beat went missing: the next call starts where the page is
+    held = (held + [[t, round(s, 6)] for t, s in moves][len(held) - start :])[:MAX_LIVE_PLIES]
+    game.moves = json.dumps(held, separators=(",", ":"))
+    session.commit()
+    return True
 
 
 def release(session: Session, game_id: int, token: str) -> bool:
@@ -210,6 +231,7 @@ def finish(
             points_first=None if score is None else score[0],
             points_second=None if score is None else score[1],
             record=record.to_json(),
+            moves="",
             log_first=logs[0][-MAX_LOG:],
             log_second=logs[1][-MAX_LOG:],
             finished=now(),

@@ -365,6 +365,7 @@ def rerun_round(session: Session, number: int) -> Round:
         game.lease_expires = game.finished = None
         game.winner = game.points_first = game.points_second = None
         game.reason = game.detail = game.record = game.log_first = game.log_second = ""
+        game.moves = ""
         game.plies = game.attempts = game.failures = 0
     rnd.state = "playing"
     rnd.finished = None

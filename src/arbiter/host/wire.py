@@ -67,6 +67,26 @@ class LeaseBody(BaseModel):
     lease: str = Field(max_length=128)
 
 
+MAX_LIVE_PLIES = 5000
+"""The most moves a game in progress shows (a longer game shows its record at the end)."""
+
+
+class LiveMove(BaseModel):
+    """One move of a game in progress: its text in the record's numbering, and the
+    seconds it was charged."""
+
+    text: str = Field(max_length=2000)
+    seconds: float = Field(ge=0)
+
+
+class MovesBody(LeaseBody):
+    """The moves of a game in progress from move number ``start`` (0: the first), sent
+    while it is played so that anyone can watch it."""
+
+    start: int = Field(ge=0, le=MAX_LIVE_PLIES)
+    moves: list[LiveMove] = Field(max_length=500)
+
+
 class ResultBody(LeaseBody):
     """A played game: its record (JSON) and each seat's stderr."""
 

@@ -62,11 +62,14 @@ from arbiter.host.wire import (
     ContestInfo,
     FailureBody,
     Job,
+    LiveMove,
+    MovesBody,
     Player,
     ResultBody,
 )
 from arbiter.play.series import GameJob, interrupt_on_termination, play_job
 from arbiter.record import GameRecord
+from arbiter.referee.events import Event, EventSink, MovePlayed
 from arbiter.referee.transcript import game_dir
 
 IDLE_MIN = 0.5
@@ -255,13 +258,16 @@ class Worker:
         names = " vs ".join(p.name for p in job.players)
         self.say(f"game {job.id} (round {job.round}): {names}")
         stop = threading.Event()
+        live = LiveMoves()
         heart = threading.Thread(target=self._heartbeat, args=(job, stop), daemon=True)
         heart.start()
+        stream = threading.Thread(target=self._stream, args=(job, live, stop), daemon=True)
+        stream.start()
         try:
             try:
                 folders = [self.program(seat, p) for seat, p in enumerate(job.players)]
                 with tempfile.TemporaryDirectory(prefix="arbiter-worker-") as logs:
-                    record, stderr = self._play(job, folders, logs)
+                    record, stderr = self._play(job, folders, logs, live.add)
             except Revoked:
                 raise
             except ArbiterError as e:
@@ -282,6 +288,7 @@ class Worker:
         finally:
             stop.set()
             heart.join()
+            stream.join()
         self._deliver(path)
 
     def _fail(self, job: Job, culprit: int | None, why: str) -> None:
@@ -290,7 +297,9 @@ class Worker:
         state = response.json().get("state") if response.status_code == 200 else None
         self.say(f"game {job.id}: could not be played: {why} (the game is {state or 'not ours'})")
 
-    def _play(self, job: Job, folders: list[Path], logs: str) -> tuple[GameRecord, list[str]]:
+    def _play(
+        self, job: Job, folders: list[Path], logs: str, events: EventSink
+    ) -> tuple[GameRecord, list[str]]:
         spec = find_game(job.game)
         agents = []
         for player, folder in zip(job.players, folders, strict=True):
@@ -307,7 +316,8 @@ class Worker:
                 job.number,
                 supervision=replace(watch, log_dir=logs),
                 start=job.start,
-            )
+            ),
+            events,
         )
         folder = Path(game_dir(logs, job.number))
         stderr = []
@@ -419,6 +429,29 @@ class Worker:
 
     # -- the lease ---------------------------------------------------------------------
 
+    def _stream(self, job: Job, live: LiveMoves, stop: threading.Event) -> None:
+        """Sends the moves played so far, at most every :data:`STREAM_EVERY` seconds,
+        so the game's page shows them as they come. Each send is one try: a move
+        that did not get through goes with the next (the record has them all)."""
+        sent = 0
+        while not stop.wait(STREAM_EVERY):
+            moves = live.since(sent)
+            if not moves or not self._verified:
+                continue
+            body = MovesBody(
+                lease=job.lease,
+                start=sent,
+                moves=[LiveMove(text=t, seconds=s) for t, s in moves[:500]],
+            )
+            with contextlib.suppress(httpx.TransportError):
+                response = self.client.post(
+                    f"/api/worker/games/{job.id}/moves",
+                    json=body.model_dump(),
+                    headers=self._headers(),
+                )
+                if response.status_code == 200:
+                    sent += len(body.moves)
+
     def _heartbeat(self, job: Job, stop: threading.Event) -> None:
         """Renews the lease every third of it; ends the worker if its token is
         refused. Each beat is one try: a server away misses a beat, not the game."""
@@ -438,6 +471,28 @@ class Worker:
                 self.revoked = f"the server refused this worker's token: {_error(response)}"
                 os.kill(os.getpid(), signal.SIGINT)  # stops the game under way
                 return
+
+
+STREAM_EVERY = 0.5
+"""Seconds between two sends of a game's new moves."""
+
+
+class LiveMoves:
+    """The moves of the game being played, as the referee accepts them (its event
+    sink), read by the thread that streams them to the server."""
+
+    def __init__(self) -> None:
+        self._moves: list[tuple[str, float]] = []
+        self._lock = threading.Lock()
+
+    def add(self, event: Event) -> None:
+        if isinstance(event, MovePlayed):
+            with self._lock:
+                self._moves.append((event.text, event.seconds))
+
+    def since(self, start: int) -> list[tuple[str, float]]:
+        with self._lock:
+            return self._moves[start:]
 
 
 def _summary(record: GameRecord) -> str:

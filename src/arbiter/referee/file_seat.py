@@ -54,6 +54,7 @@ class FileSeat(Generic[S, M]):
         self.supervision = supervision or Supervision()
         self.seat: Player = 0
         self.transcript: Transcript | None = None
+        self._replies = 0
         self.box: Box | None = None
         self._runner: FileRunner | None = None
 
@@ -135,7 +136,11 @@ class FileSeat(Generic[S, M]):
             self.transcript.received(
                 f"{self.output_name} ({result.seconds:.3f}s):\n{result.output}"
             )
-        return Reply(self.reply_text(result.output), result.seconds)
+        reply = Reply(self.reply_text(result.output), result.seconds)
+        self._replies += 1
+        if self.transcript is not None:
+            self.transcript.replied(self._replies, result.seconds)
+        return reply
 
     async def tell(self, before: S, move: M, after: S) -> None:
         pass  # the next input file says it all

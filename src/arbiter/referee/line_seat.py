@@ -70,6 +70,7 @@ class LineSeat(Generic[S, M]):
         self._first = True
         self.box: Box | None = None
         self.transcript: Transcript | None = None
+        self._replies = 0
 
     # -- what a contest's protocol supplies ------------------------------------
 
@@ -155,6 +156,9 @@ class LineSeat(Generic[S, M]):
                 break
         used = self._charged(transport)
         self._message_at = None
+        self._replies += 1
+        if self.transcript is not None:
+            self.transcript.replied(self._replies, used)
         if self.supervision.suspend:
             transport.suspend()
         return Reply(line, used)

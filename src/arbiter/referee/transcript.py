@@ -6,7 +6,9 @@ One file per game and program: ``DIR/game-0001/1-NAME.log`` (the game's number i
 match or tournament, the seat, the program's name). Lines are ``   0.123 > text`` for
 what the program was sent, ``   0.456 < text`` for what it wrote, ``   0.500 e text``
 for what it wrote to its standard error, ``   0.789 ! text`` for what the referee
-made of it. Standard error is kept up to :data:`STDERR_BYTES` a game, so a program
+made of it. After each reply the referee read, a line ``   0.800 ! reply 3, 0.412s
+charged`` (the program's third move) lets a reader cut the transcript move by move
+(the contest server's replay shows each move's part beside it). Standard error is kept up to :data:`STDERR_BYTES` a game, so a program
 that floods it cannot fill the disk.
 """
 
@@ -80,6 +82,10 @@ class Transcript:
     def note(self, text: str) -> None:
         """What the referee made of it: a fault, the end of the game."""
         self._write("!", text)
+
+    def replied(self, number: int, seconds: float) -> None:
+        """Marks the end of the program's ``number``-th reply and what it was charged."""
+        self.note(f"reply {number}, {seconds:.3f}s charged")
 
     def fault(self, error: AgentFault) -> None:
         """The fault the referee found in the program's reply."""

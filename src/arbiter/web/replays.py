@@ -4,6 +4,7 @@ judge (so a record that does not replay is refused, never shown wrongly)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from arbiter.errors import ArbiterError
@@ -18,15 +19,37 @@ def replay_json(record: GameRecord) -> dict[str, Any]:
 
     :raises WebError: (422) naming the first move that does not replay.
     """
-    spec = find_game(record.game)
+    data = moves_json(record.game, record.players, record.start, record.moves, record.options)
+    data.update(
+        result=result_json(record.outcome),
+        date=record.date,
+        time_control=record.time_control,
+        times=list(record.times),
+    )
+    return data
+
+
+def moves_json(
+    name: str,
+    players: Sequence[str],
+    start: str | None,
+    moves: Sequence[str],
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The positions after each of ``moves`` from ``start`` (a game still being
+    played, or a record's), each with the path of the move that led there.
+
+    :raises WebError: (422) naming the first move that does not replay.
+    """
+    spec = find_game(name)
     try:
-        game = spec.make(record.options)
-        s = game.initial() if record.start is None else spec.notation.parse_position(record.start)
+        game = spec.make(options or {})
+        s = game.initial() if start is None else spec.notation.parse_position(start)
     except ArbiterError as e:
         raise WebError(422, f"cannot set up the game of this record: {e}") from None
     view = spec.board_view()
     frames: list[dict[str, Any]] = [{"pieces": view.pieces(s), "last": [], "text": ""}]
-    for ply, text in enumerate(record.moves, 1):
+    for ply, text in enumerate(moves, 1):
         seat = game.to_move(s)
         try:
             m = spec.contest.judge(game, s, text, seat=0)
@@ -46,10 +69,6 @@ def replay_json(record: GameRecord) -> dict[str, Any]:
         "game": spec.name,
         "title": spec.title,
         "seat_names": list(spec.seat_names),
-        "players": list(record.players),
-        "result": result_json(record.outcome),
-        "date": record.date,
-        "time_control": record.time_control,
+        "players": list(players),
         "frames": frames,
-        "times": list(record.times),
     }

@@ -4,6 +4,7 @@ identity (which workers check before they send their token)."""
 
 # no ``from __future__ import annotations``: FastAPI reads the annotations at run time
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -18,8 +19,9 @@ from fastapi.responses import (
 )
 from sqlalchemy import select
 
+from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.host import about, access
+from arbiter.host import about, access, settle
 from arbiter.host.deps import DbSession, Host, Refused, Viewer, page
 from arbiter.host.kits import kit_file, kits
 from arbiter.host.models import Account, Game, Version, now
@@ -28,7 +30,7 @@ from arbiter.host.ranking import RANKING_RULES
 from arbiter.host.wire import ContestInfo
 from arbiter.host.workers import contest_id
 from arbiter.record import GameRecord
-from arbiter.web.replays import replay_json
+from arbiter.web.replays import moves_json, replay_json
 
 from . import STATIC
 
@@ -161,16 +163,72 @@ def game_page(game_id: int) -> FileResponse:
 
 
 @router.get("/api/contest/games/{game_id}")
-def game_json(game_id: int, who: Viewer, s: DbSession) -> dict[str, Any]:
+def game_json(game_id: int, who: Viewer, host: Host, s: DbSession) -> dict[str, Any]:
+    """A contest game as its page shows it: a finished game's positions from its
+    record, with the move where a program's fault ended it and the logs the viewer
+    may open; a game waiting or being played with the moves its worker has sent so
+    far (``live``: the page asks again until it ends)."""
     game = s.get(Game, game_id)
-    if game is None or game.state != "done":
-        raise Refused(404, f"no finished game {game_id}")
-    data = replay_json(GameRecord.from_json(game.record))
+    if game is None:
+        raise Refused(404, f"no game {game_id}")
+    if game.state == "done":
+        record = GameRecord.from_json(game.record)
+        data = replay_json(record)
+        data["live"] = False
+        data["fault"] = _fault(record)
+    else:
+        held = json.loads(game.moves) if game.state == "leased" and game.moves else []
+        names = [settle.version_name(game.first), settle.version_name(game.second)]
+        data = moves_json(host.config.game, names, game.start, [m[0] for m in held])
+        data.update(
+            live=game.state != "void",
+            times=[m[1] for m in held],
+            time_control=host.config.clock,
+            date="",
+            fault=None,
+            result={
+                "result": "*",
+                "winner": None,
+                "reason": "",
+                "detail": "",
+                "text": _waiting(game),
+            },
+        )
+    if game.state != "done":
+        data["result"]["text"] = _waiting(game)
+    data["round"] = game.round.number
+    data["phase"] = game.round.phase
     data["logs"] = [
-        f"/games/{game_id}/logs/{seat + 1}" if visible else None
+        f"/games/{game_id}/logs/{seat + 1}" if visible and game.state == "done" else None
         for seat, visible in enumerate(access.logs_visible(who, game))
     ]
     return data
+
+
+def _waiting(game: Game) -> str:
+    if game.state == "leased":
+        return f"being played by {game.worker or 'a worker'}"
+    if game.state == "void":
+        return f"set aside unplayed: {game.detail}"
+    return "waiting for a worker"
+
+
+NOT_A_MOVE = frozenset({Reason.FORFEIT, Reason.ADJUDICATED, Reason.ABORTED})
+"""Ends a referee rules on with no move of a program's at fault."""
+
+
+def _fault(record: GameRecord) -> dict[str, Any] | None:
+    """The move where a program's fault ended the game (its number, the seat, what it
+    wrote), or None for a game that ended by the rules."""
+    if record.winner is None or not record.reason.is_fault or record.reason in NOT_A_MOVE:
+        return None
+    return {
+        "ply": len(record.moves) + 1,
+        "seat": 1 - record.winner,
+        "reason": str(record.reason),
+        "detail": record.detail,
+        "offending": record.offending,
+    }
 
 
 @router.get("/games/{game_id}/record.jsonl", response_class=PlainTextResponse)

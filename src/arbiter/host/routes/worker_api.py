@@ -21,6 +21,7 @@ from arbiter.host.wire import (
     Job,
     LeaseBody,
     LeaseRequest,
+    MovesBody,
     ResultBody,
     Stored,
 )
@@ -61,6 +62,15 @@ def lease(body: LeaseRequest, w: WorkerAuth, host: Host, s: DbSession) -> Job | 
 @router.post("/games/{game_id}/heartbeat")
 def heartbeat(game_id: int, body: LeaseBody, w: WorkerAuth, host: Host, s: DbSession) -> Stored:
     if not queue.renew(s, game_id, body.lease, host.config.lease_seconds):
+        raise Refused(409, "the lease is not this worker's", "lease-lost")
+    return Stored(state="leased")
+
+
+@router.post("/games/{game_id}/moves")
+def moves(game_id: int, body: MovesBody, w: WorkerAuth, host: Host, s: DbSession) -> Stored:
+    """The moves of a game being played, for its page to show as they come."""
+    played = [(m.text, m.seconds) for m in body.moves]
+    if not queue.stream_moves(s, game_id, body.lease, body.start, played):
         raise Refused(409, "the lease is not this worker's", "lease-lost")
     return Stored(state="leased")
 
