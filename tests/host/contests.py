@@ -14,6 +14,7 @@ from arbiter.host import accounts, queue
 from arbiter.host.config import ContestConfig, from_dict
 from arbiter.host.db import Database
 from arbiter.host.models import Game, Version
+from arbiter.host.settle import version_name
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
@@ -57,7 +58,7 @@ def record_for(db: Database, game_id: int, start: str | None = None, **options: 
     with db.session() as s:
         g = s.get(Game, game_id)
         assert g is not None
-        names = (f"{g.first.account.name} v1", f"{g.second.account.name} v1")
+        names = (version_name(g.first), version_name(g.second))
         spec = find_game("alquerque")
         game = spec.make()
         seats = [

@@ -292,3 +292,32 @@ def test_uploads_are_limited_per_hour(site: Site, tmp_path: Path) -> None:
         submit(s, config, alice, "c", "main.c", b"int main(void) { return 0; }\n")
         with pytest.raises(UploadError, match="at most 2 uploads an hour"):
             submit(s, config, alice, "c", "main.c", b"int main(void) { return 0; }\n")
+
+
+def test_only_its_owner_or_the_organiser_tests_a_version_and_only_its_owner_enters_it(
+    site: Site,
+) -> None:
+    with site.db.session() as s:
+        alice = _account(s, "alice")
+        trial = version(alice.id, 2)
+        trial.trial = True
+        s.add(trial)
+        s.commit()
+        trial_id = trial.id
+    alice_c, bob, boss = site.person("alice"), site.person("bob"), site.person("boss")
+
+    def post(client: TestClient, what: str) -> int:
+        data = {"csrf": csrf(client, "/me" if client is not boss else "/organiser")}
+        return client.post(f"/versions/{trial_id}/{what}", data=data).status_code
+
+    assert post(bob, "evaluate") == 404 and post(bob, "enter") == 404
+    assert post(boss, "enter") == 403
+    assert post(boss, "evaluate") == 303
+    assert post(alice_c, "evaluate") == 409  # one at a time
+    assert "Evaluation 1" in alice_c.get(f"/versions/{trial_id}").text
+    with site.db.session() as s:
+        assert s.get(Version, trial_id).trial  # type: ignore[union-attr]
+    assert post(alice_c, "enter") == 303
+    with site.db.session() as s:
+        assert not s.get(Version, trial_id).trial  # type: ignore[union-attr]
+    assert post(alice_c, "enter") == 409  # entered already

@@ -29,6 +29,11 @@ Example::
     rounds = 7                    # double round robin, versions frozen at closes
     top = 4
 
+    [candidates]                  # a version tested before it counts
+    games_per_opponent = 2
+    previous_pairs = 20           # pairs against the owner's current version, SPRT
+    sprt = "0,50"                 # wide enough to decide within a contest's budget
+
     [limits]
     upload_kb = 512
     compile_seconds = 60
@@ -54,6 +59,7 @@ from arbiter.errors import ConfigError
 from arbiter.games import find_game, game_names
 from arbiter.host.calendar import Calendar, Final, parse_duration, parse_time
 from arbiter.host.languages import LANGUAGES, Language
+from arbiter.tournament.sprt import Sprt
 
 FORMATS = ("round-robin", "swiss", "ladder")
 """How a contest's rounds are paired: everyone against everyone, Swiss (players of like
@@ -99,6 +105,20 @@ class Format:
 
 
 @dataclass(frozen=True, slots=True)
+class Candidates:
+    """How a candidate version is tested before it counts: ``games_per_opponent``
+    against each entrant's current version (both colours), and up to
+    ``previous_pairs`` pairs against its owner's own current version under the
+    sequential test ``sprt`` (``elo0,elo1[,alpha,beta]``), stopped once it decides.
+    The bounds are wider than fishtest's (0,5 needs thousands of games): within a
+    contest's budget of pairs a clear change decides, a close one ends undecided."""
+
+    games_per_opponent: int = 2
+    previous_pairs: int = 20
+    sprt: str = "0,50"
+
+
+@dataclass(frozen=True, slots=True)
 class ContestConfig:
     """A contest as its file says, defaults filled in. ``folder`` holds the sources,
     builds and transcripts; ``database`` is an SQLAlchemy URL. A game is settled
@@ -126,6 +146,7 @@ class ContestConfig:
     rank_by: str = "contest"
     description: str = ""
     calendar: Calendar = field(default_factory=Calendar)
+    candidates: Candidates = field(default_factory=Candidates)
 
     @property
     def time_control(self) -> TimeControl:
@@ -215,6 +236,17 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
         lim.number("build_files", 2000, 1, 1_000_000),
     )
     lim.done()
+    cand = _Table(top.table("candidates"), f"{where} [candidates]")
+    candidates = Candidates(
+        cand.number("games_per_opponent", 2, 2, 100, even=True),
+        cand.number("previous_pairs", 20, 0, 500),
+        cand.text("sprt", "0,50"),
+    )
+    cand.done()
+    try:
+        Sprt.parse(candidates.sprt)
+    except ConfigError as e:
+        raise ConfigError(f"{where} [candidates]: sprt: {e}") from None
     work = _Table(top.table("workers"), f"{where} [workers]")
     local = work.number("local", 2, 0, 256)
     lease = float(work.number("lease_seconds", 60, 5, 3600))
@@ -242,6 +274,7 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
         check_clock=check_clock,
         description=description,
         calendar=calendar,
+        candidates=candidates,
     )
     top.done()
     return config

@@ -51,9 +51,12 @@ def submit(
     language_key: str,
     filename: str,
     data: bytes,
+    *,
+    trial: bool = False,
 ) -> Version:
     """Stores an upload as a new version of ``account`` (committed), ready for
-    :func:`process`.
+    :func:`process`; a ``trial`` version is a candidate that does not play in rounds
+    until its owner enters it.
 
     :raises UploadError: outside the contest's calendar (before ``opens``, from
         ``closes``), for an unknown language, more uploads in the last hour than the
@@ -87,6 +90,7 @@ def submit(
         size=len(data),
         sha256=hashlib.sha256(data).hexdigest(),
         state="building",
+        trial=trial,
     )
     session.add(version)
     session.flush()

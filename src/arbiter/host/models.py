@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -77,7 +78,8 @@ class Version(Base):
     """One upload of a contestant's program, as it goes from ``building`` through
     ``checking`` to ``accepted`` (it may play) or ``refused`` (its build or the
     conformance gate failed; ``reason`` says which). An account's latest accepted
-    version is the one that plays."""
+    version is the one that plays, unless it is a ``trial``: a candidate its owner
+    tests against the field first (:mod:`arbiter.host.candidates`) and enters by hand."""
 
     __tablename__ = "versions"
     __table_args__ = (UniqueConstraint("account_id", "number"),)
@@ -97,6 +99,7 @@ class Version(Base):
     # an accepted version's packed program (:mod:`arbiter.host.programs`)
     program_sha256: Mapped[str | None] = mapped_column(String(64))
     program_size: Mapped[int | None] = mapped_column(Integer)
+    trial: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     account: Mapped[Account] = relationship(back_populates="versions")
 

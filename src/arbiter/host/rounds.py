@@ -45,8 +45,9 @@ class Entrant:
 
 def entrants(session: Session, before: datetime | None = None) -> list[Entrant]:
     """Contestants not disqualified with an accepted version, each with its newest
+    (candidates held back for testing left out)
     (with ``before``: its newest uploaded by then, the final's frozen version)."""
-    accepted = Version.state == "accepted"
+    accepted = (Version.state == "accepted") & Version.trial.is_(False)
     if before is not None:
         accepted = accepted & (Version.uploaded <= before.astimezone(UTC))
     newest = (
@@ -254,11 +255,26 @@ def _write_round(
     pairs: Sequence[tuple[int, int]],
     bye: int | None,
     what: tuple[str, str, int],
+) -> Round:
+    """Writes a round of ``pairs`` of accounts of ``field`` (see :func:`write_round`)."""
+    by_account = {e.account: e.version for e in field}
+    versions = [(by_account[a], by_account[b]) for a, b in pairs]
+    return write_round(session, config, versions, bye, what)
+
+
+def write_round(
+    session: Session,
+    config: ContestConfig,
+    pairs: Sequence[tuple[int, int]],
+    bye: int | None,
+    what: tuple[str, str, int],
     candidate: int | None = None,
 ) -> Round:
-    """Writes a round of ``pairs`` (accounts; ``what`` is its phase, kind and games a
-    pair, both colours in turn) with its openings and seeds (committed). Test and
-    final rounds are numbered on from the last; a candidate evaluation below zero."""
+    """Writes a round of ``pairs`` of versions (``what`` is its phase, kind and games
+    a pair, both colours in turn, each pair from one start) with its openings and
+    seeds, and the account ``bye`` credited (committed). Test and final rounds are
+    numbered on from the last; a candidate evaluation (``candidate``: the version it
+    tests) below zero."""
     phase, kind, per_pair = what
     if phase == "candidate":
         lowest = session.scalar(select(func.min(Round.number))) or 0
@@ -268,7 +284,6 @@ def _write_round(
     rnd = Round(number=number, kind=kind, state="playing", phase=phase, candidate_id=candidate)
     session.add(rnd)
     session.flush()
-    by_account = {e.account: e for e in field}
     spec = find_game(config.game)
     openings = default_openings(spec) if spec.contest.STARTS_ANYWHERE else []
     rng = random.Random(f"{config.name}/{number}")
@@ -284,8 +299,8 @@ def _write_round(
                     round_id=rnd.id,
                     number=game_number,
                     pair=pair,
-                    first_id=by_account[first].version,
-                    second_id=by_account[second].version,
+                    first_id=first,
+                    second_id=second,
                     start=starts[pair],
                     seed=rng.randrange(1 << 31),
                 )

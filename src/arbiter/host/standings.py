@@ -24,6 +24,7 @@ from arbiter.host.config import ContestConfig
 from arbiter.host.models import Account, Round, Setting
 from arbiter.host.ranking import RANKING_RULES, ranked_rows
 from arbiter.host.rounds import (
+    COUNTED,
     RatingPoint,
     bye_points,
     current_phase,
@@ -154,7 +155,7 @@ class Board:
                 (n, _stamp(f))
                 for n, f in connected.execute(
                     select(Round.number, Round.finished)
-                    .where(Round.state == "done")
+                    .where(Round.state == "done", COUNTED)
                     .order_by(Round.number)
                 )
             )

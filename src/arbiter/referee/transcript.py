@@ -8,8 +8,9 @@ what the program was sent, ``   0.456 < text`` for what it wrote, ``   0.500 e t
 for what it wrote to its standard error, ``   0.789 ! text`` for what the referee
 made of it. After each reply the referee read, a line ``   0.800 ! reply 3, 0.412s
 charged`` (the program's third move) lets a reader cut the transcript move by move
-(the contest server's replay shows each move's part beside it). Standard error is kept up to :data:`STDERR_BYTES` a game, so a program
-that floods it cannot fill the disk.
+(the contest server's replay shows each move's part beside it). Standard error is
+kept up to :data:`STDERR_BYTES` a game, so a program that floods it cannot fill the
+disk.
 """
 
 from __future__ import annotations

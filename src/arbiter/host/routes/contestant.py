@@ -13,11 +13,12 @@ from sqlalchemy.orm import Session
 from arbiter.errors import ArbiterError
 from arbiter.host import access
 from arbiter.host.archive import UploadError, language_of_upload
+from arbiter.host.candidates import evaluate, evaluations
 from arbiter.host.deps import Checked, DbSession, Host, Refused, SignedIn, Viewer, page
 from arbiter.host.intake import submit, version_dir
 from arbiter.host.languages import available
 from arbiter.host.models import Account, Version, now
-from arbiter.host.rounds import irregular_games
+from arbiter.host.rounds import RoundError, irregular_games
 
 router = APIRouter()
 
@@ -51,6 +52,7 @@ def upload(
     host: Host,
     s: DbSession,
     language: Annotated[str, Form()] = "",
+    trial: Annotated[bool, Form()] = False,
 ) -> Response:
     config = host.config
     if access.is_organiser(who):
@@ -69,7 +71,7 @@ def upload(
             )
         language = found.key
     try:
-        version = submit(s, config, who, language, filename, data)
+        version = submit(s, config, who, language, filename, data, trial=trial)
     except (UploadError, ArbiterError) as e:
         raise Refused(400, f"upload refused: {e}") from None
     host.service.intake(version.id)
@@ -89,9 +91,48 @@ def version_page(
     request: Request, version_id: int, who: Viewer, host: Host, s: DbSession
 ) -> HTMLResponse:
     version = own_version(version_id, who, s)
+    found = evaluations(s, host.config, version)
     return page(
-        request, host, "version.html", who, version=version, checks=json.loads(version.checks)
+        request,
+        host,
+        "version.html",
+        who,
+        version=version,
+        checks=json.loads(version.checks),
+        evaluations=found,
+        evaluating=any(e.state == "playing" for e in found),
+        mine=who is not None and who.id == version.account_id,
+        organiser=access.is_organiser(who),
     )
+
+
+@router.post("/versions/{version_id}/evaluate", dependencies=[Checked], include_in_schema=False)
+def evaluate_version(version_id: int, who: SignedIn, host: Host, s: DbSession) -> Response:
+    """Tests a version against the field (its owner or the organiser)."""
+    version = own_version(version_id, who, s)
+    try:
+        evaluate(s, host.config, version)
+    except RoundError as e:
+        raise Refused(409, f"no evaluation: {e}") from None
+    host.service.news.announce()
+    return RedirectResponse(f"/versions/{version.id}", status_code=303)
+
+
+@router.post("/versions/{version_id}/enter", dependencies=[Checked], include_in_schema=False)
+def enter_version(version_id: int, who: SignedIn, host: Host, s: DbSession) -> Response:
+    """Enters a candidate in the contest: from the next round it is the one that plays
+    (its owner only)."""
+    version = own_version(version_id, who, s)
+    if who.id != version.account_id:
+        raise Refused(403, "only its owner enters a version")
+    if version.state != "accepted" or not version.trial:
+        raise Refused(409, f"version {version.number} is not an accepted candidate")
+    if host.config.calendar.upload_refusal(now()) is not None:
+        raise Refused(409, "uploads are closed: a candidate can no longer be entered")
+    version.trial = False
+    s.commit()
+    host.service.news.announce()
+    return RedirectResponse(f"/versions/{version.id}", status_code=303)
 
 
 @router.get("/api/versions/{version_id}")

@@ -1,5 +1,5 @@
-"""rounds' phase (test, final, candidate) and candidate, games' live moves, the
-organiser's audit log
+"""rounds' phase (test, final, candidate) and candidate, games' live moves,
+versions held back as candidates, the organiser's audit log
 
 Revision ID: 0003
 Revises: 0002
@@ -24,6 +24,10 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("candidate_id", sa.Integer(), nullable=True))
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.add_column(sa.Column("moves", sa.Text(), nullable=False, server_default=""))
+    with op.batch_alter_table("versions", schema=None) as batch_op:
+        batch_op.add_column(
+            sa.Column("trial", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
     op.create_table(
         "audit",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -39,6 +43,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("audit")
+    with op.batch_alter_table("versions", schema=None) as batch_op:
+        batch_op.drop_column("trial")
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.drop_column("moves")
     with op.batch_alter_table("rounds", schema=None) as batch_op:

@@ -1,0 +1,114 @@
+"""Candidate evaluation: a version held back plays nobody's rounds, its evaluation
+plays each entrant and pairs against its owner's version after the contest's own
+games, never enters the standings, stops the SPRT's pairs once it decides, and runs
+one at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from arbiter.host import queue
+from arbiter.host.candidates import evaluate, evaluations, pentanomial, sprt_step
+from arbiter.host.models import Account, Game, Round, Version
+from arbiter.host.rounds import RoundError, entrants, finish_round_if_done, make_round
+from arbiter.host.standings import standings_data
+from tests.host.contests import play_round, seeded, version
+
+
+def candidate_of(s: object, name: str, number: int = 2) -> Version:
+    account = s.scalars(select(Account).where(Account.name == name)).one()  # type: ignore[attr-defined]
+    trial = version(account.id, number)
+    trial.trial = True
+    s.add(trial)  # type: ignore[attr-defined]
+    s.commit()  # type: ignore[attr-defined]
+    return trial
+
+
+def test_an_evaluation_plays_the_field_and_the_owners_version_and_leaves_the_standings(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"), kind="round-robin")
+    with db.session() as s:
+        make_round(s, config)
+    play_round(db, config)
+    with db.session() as s:
+        finish_round_if_done(s, 1)
+        before = standings_data(s, config)
+        trial = candidate_of(s, "alice")
+        assert trial.id not in {e.version for e in entrants(s)}  # held back
+        rnd = evaluate(s, config, trial)
+        assert (rnd.phase, rnd.number, rnd.candidate_id) == ("candidate", -1, trial.id)
+        against = [g.second_id if g.first_id == trial.id else g.first_id for g in rnd.games]
+        alice_v1 = next(e.version for e in entrants(s) if e.name == "alice")
+        assert against.count(alice_v1) == 2 * config.candidates.previous_pairs
+        assert len(against) == 2 * 2 + 2 * config.candidates.previous_pairs
+        with pytest.raises(RoundError, match="one at a time"):
+            evaluate(s, config, trial)
+        # a contest round made meanwhile is played first
+        make_round(s, config)
+        lease = queue.lease(s, "w", 60)
+        assert lease is not None
+        assert s.get(Game, lease.game_id).round.phase == "test"  # type: ignore[union-attr]
+        queue.release(s, lease.game_id, lease.token)
+    play_round(db, config)
+    with db.session() as s:
+        finish_round_if_done(s, 2)
+        after = standings_data(s, config)
+        # the candidate's games are in nobody's standings: round 2 added 6 games each
+        assert (
+            sum(r["games"] for r in after["rows"])
+            == sum(r["games"] for r in before["rows"]) + 2 * 6
+        )
+        assert [r["number"] for r in after["rounds"]] == [1, 2]
+        found = evaluations(s, config, s.get(Version, trial.id))  # type: ignore[arg-type]
+        assert len(found) == 1 and found[0].sprt is not None
+        rows = {a.opponent: a for a in found[0].against}
+        assert set(rows) == {"bob v1", "carol v1", "alice v1 (your current version)"}
+
+
+def test_the_sprt_stops_the_pairs_not_begun_once_it_decides(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    with db.session() as s:
+        trial = candidate_of(s, "alice")
+        rnd = evaluate(s, config, trial)
+        mine = [g for g in rnd.games if g.first.account_id == g.second.account_id]
+        budget = config.candidates.previous_pairs
+        assert len(mine) == 2 * budget
+        decided_after = None
+        for pair in range(budget):
+            for g in (g for g in mine if g.pair == mine[0].pair + pair):
+                g.state = "done"
+                g.winner = 0 if g.first_id == trial.id else 1  # the candidate wins both
+            s.flush()
+            if sprt_step(s, config, rnd.id):
+                decided_after = pair + 1
+                break
+        assert decided_after is not None and decided_after < budget
+        counts = pentanomial(mine, trial.id)
+        assert counts == (0, 0, 0, 0, decided_after)
+        left = [g.state for g in mine if g.pair >= mine[0].pair + decided_after]
+        assert left and set(left) == {"void"}
+        s.commit()
+        status = evaluations(s, config, trial)[0].sprt
+        assert status is not None and status.decision == "H1"
+
+
+def test_only_an_accepted_version_with_someone_to_play_is_evaluated(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice",))
+    with db.session() as s:
+        trial = candidate_of(s, "alice")
+        trial.state = "refused"
+        s.commit()
+        with pytest.raises(RoundError, match="not accepted"):
+            evaluate(s, config, trial)
+        alone = s.scalars(select(Version).where(Version.number == 1)).one()
+        with pytest.raises(RoundError, match="no other entrant"):
+            evaluate(s, config, alone)
+        assert s.scalar(select(Round)) is None
