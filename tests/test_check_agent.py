@@ -529,3 +529,31 @@ def test_check_agent_says_the_ply_of_each_check_under_way_when_it_is_quiet(capsy
         printer.finished(Result(check, True, "1-0 by connected"))
     out = capsys.readouterr().out
     assert "pass  first seat: a whole game moving first: 1-0 by connected" in out
+
+
+@pytest.mark.parametrize("game", ["alquerque", "votey"])
+def test_a_gate_stops_at_the_first_failed_check(game: str) -> None:
+    """A contest's gate: a program that dies at once fails the first check, and no
+    other check runs (the whole set would wait out every check's clock)."""
+    spec = find_game(game)
+    told: list[str] = []
+
+    class Heard:
+        def started(self, check: object) -> None:
+            told.append(f"start {check.name}")  # type: ignore[attr-defined]
+
+        def moved(self, check: object, ply: int) -> None:
+            pass
+
+        def finished(self, result: object) -> None:
+            told.append(f"done {result.check.name}")  # type: ignore[attr-defined]
+
+    dead = f"{sys.executable} -c pass"
+    results = check_agent(spec, dead, "5", progress=Heard(), burn=False, first_failure=True)
+    planned = checks(spec, "5")
+    assert len(planned) > 2
+    assert not results[0].passed
+    # under CPU charging the two whole games run together; nothing after them
+    assert len(results) == (2 if spec.supervision.charging.name == "CPU" else 1)
+    assert told[0].startswith("start ") and told[-1].startswith("done ")
+    assert len([t for t in told if t.startswith("done")]) == len(results)

@@ -21,10 +21,12 @@ import shutil
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from arbiter.contract import Check
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.host.archive import UploadError, UploadLimits, unpack
@@ -34,7 +36,7 @@ from arbiter.host.db import Database
 from arbiter.host.languages import fill
 from arbiter.host.models import Account, Version, now
 from arbiter.host.programs import ProgramError, pack, store_of
-from arbiter.play.checkagent import check_agent
+from arbiter.play.checkagent import Result, check_agent, checks
 
 STATES = ("building", "checking", "accepted", "refused")
 
@@ -145,34 +147,29 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
         watch = contest_supervision(
             config.game, config.limits.memory_mb, isolation, config.limits.disk_mb
         )
+        spec = find_game(config.game)
+        planned = checks(spec, config.gate_clock)
+        shown = GateProgress(session, version, len(planned))
         try:
             results = check_agent(
-                find_game(config.game),
+                spec,
                 run,
                 config.gate_clock,
                 cwd=str(folder / "build"),
                 supervision=watch,
+                progress=shown,
                 burn=False,  # the server's own games play on this machine
+                first_failure=True,  # a program that fails one check is refused at once
             )
         except ArbiterError as e:
             return _refuse(session, version, f"check: {e}", folder)
-        version.checks = json.dumps(
-            [
-                {
-                    "name": r.check.name,
-                    "about": r.check.about,
-                    "passed": r.passed,
-                    "verdict": r.verdict,
-                    "transcript": list(r.transcript),
-                    "met": [list(m) for m in r.met],
-                }
-                for r in results
-            ]
-        )
+        version.checks = json.dumps([_check_json(r) for r in results])
         failed = [r for r in results if not r.passed]
         if failed:
             names = ", ".join(repr(r.check.name) for r in failed)
-            why = f"check {names} failed: {failed[0].verdict}"
+            left = len(planned) - len(results)
+            rest = f" ({left} later checks not run)" if left else ""
+            why = f"check {names} failed: {failed[0].verdict}{rest}"
             return _refuse(session, version, why, folder)
         try:
             packed = pack(folder / "build", store_of(config.folder))
@@ -184,6 +181,42 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
         session.commit()
         shutil.rmtree(folder / "build", ignore_errors=True)  # workers get the archive
         return version.state
+
+
+def _check_json(r: Result) -> dict[str, Any]:
+    return {
+        "name": r.check.name,
+        "about": r.check.about,
+        "passed": r.passed,
+        "verdict": r.verdict,
+        "transcript": list(r.transcript),
+        "met": [list(m) for m in r.met],
+    }
+
+
+class GateProgress:
+    """The gate's progress as the version's page shows it while it runs: each check
+    as it starts (``reason``: ``check 3 of 7: NAME``) and each result as it comes
+    (committed, so the page that reloads itself sees it)."""
+
+    def __init__(self, session: Session, version: Version, total: int) -> None:
+        self.session = session
+        self.version = version
+        self.total = total
+        self.done: list[Result] = []
+
+    def started(self, check: Check) -> None:
+        number = len(self.done) + 1
+        self.version.reason = f"check {number} of {self.total}: {check.name}"
+        self.session.commit()
+
+    def moved(self, check: Check, ply: int) -> None:
+        pass  # a commit a ply is more than a page needs
+
+    def finished(self, result: Result) -> None:
+        self.done.append(result)
+        self.version.checks = json.dumps([_check_json(r) for r in self.done])
+        self.session.commit()
 
 
 def _refuse(session: Session, version: Version, reason: str, folder: Path | None = None) -> str:

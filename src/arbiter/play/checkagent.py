@@ -184,8 +184,11 @@ def check_agent(
     supervision: Supervision | None = None,
     progress: Progress | None = None,
     burn: bool = True,
+    first_failure: bool = False,
 ) -> list[Result]:
-    """Runs every check of ``spec`` on ``command`` (started in a copy of ``cwd``, its
+    """Runs every check of ``spec`` on ``command`` (with ``first_failure``, none after
+    the first that fails: a contest's gate refuses a hanging program in one check's
+    time, not all of theirs) (started in a copy of ``cwd``, its
     own directory, if given; watched by ``supervision``, default the game's), telling
     ``progress`` of each as it goes. The check of a busy machine keeps every core
     busy (a process burning CPU a core) unless not ``burn``: a contest server checks
@@ -219,6 +222,8 @@ def check_agent(
 
             results = list(await asyncio.gather(*map(one, todo[:together])))
             for check in todo[together:]:
+                if first_failure and not all(r.passed for r in results):
+                    break
                 results.append(await one(check))
             return results
 
