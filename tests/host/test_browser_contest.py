@@ -212,6 +212,19 @@ local = 2
         assert points == sorted(points, reverse=True)
         ties = [(r["contest_points"], r["faults"]) for r in table["rows"]]
         assert all(a[1] <= b[1] for a, b in itertools.pairwise(ties) if a[0] == b[0])
+        # a person plays an entrant's program on the contest's board, behind its walls
+        alice.goto("/contestants/bob")
+        alice.select_option("#play-entrant select[name=side]", "first")
+        alice.click("#play-entrant button")
+        alice.wait_for_url("**/play/*")
+        alice.wait_for_selector("g.cell.movable")
+        alice.click("g.cell.movable .hit >> nth=0", force=True)
+        alice.wait_for_selector("g.cell.target")
+        alice.click("g.cell.target .hit >> nth=0", force=True)
+        # bob's program answers through the referee: two moves listed, alice to move
+        expect(alice.locator("#moves li")).to_have_count(2, timeout=20_000)
+        expect(alice.locator("#status")).to_contain_text("Your move")
+        shoot(alice, "versus-entrant")
         for page in (watcher, alice, bob, organiser):
             assert not page.errors, page.errors
 

@@ -30,11 +30,20 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from arbiter.host.config import ContestConfig
 from arbiter.host.deps import Hosting, Refused, page_values
-from arbiter.host.routes import STATIC, accounts, contestant, organiser, public, worker_api
+from arbiter.host.routes import (
+    STATIC,
+    accounts,
+    contestant,
+    organiser,
+    public,
+    versus,
+    worker_api,
+)
 from arbiter.host.service import Service
 from arbiter.host.sessions import LIFETIME
 from arbiter.host.signing import ContestKey
 from arbiter.host.standings import Board
+from arbiter.web.served import SWEEP_EVERY, Served
 from arbiter.web.sessions import WebError
 
 HERE = Path(__file__).parent
@@ -97,11 +106,13 @@ def create_app(
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["when"] = when
     board = Board(config, service.db.session, lambda: service.news.number)
+    served = Served(None, None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service.start(worker_url)
-        yield
+        async with served.running(SWEEP_EVERY):  # games of people against entrants
+            yield
         await service.stop()
 
     # no request body past the largest upload (or a worker's result: a record and two
@@ -116,6 +127,7 @@ def create_app(
     )
     key = ContestKey.of_folder(config.folder)
     app.state.hosting = Hosting(config, service, templates, board, key)
+    app.state.served = served
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret_key(config.folder),
@@ -142,6 +154,7 @@ def create_app(
         contestant.router,
         organiser.router,
         worker_api.router,
+        versus.router,
     ):
         app.include_router(router)
 

@@ -12,7 +12,6 @@ state they share (:class:`~arbiter.web.served.Served`, in ``app.state``).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -24,11 +23,8 @@ from fastapi.staticfiles import StaticFiles
 from arbiter.agents.spec import AgentSpec
 from arbiter.errors import ArbiterError
 from arbiter.web.routes import STATIC, pages, play, records
-from arbiter.web.served import Served
+from arbiter.web.served import SWEEP_EVERY, Served
 from arbiter.web.sessions import WebError
-
-SWEEP_EVERY = 30.0
-"""Seconds between two looks for abandoned games."""
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -56,22 +52,10 @@ def create_app(db: str | None = None, agents: dict[str, list[AgentSpec]] | None 
     and engines by game (the only programs a page can ask for)."""
     served = Served(db, agents)
 
-    async def sweeping() -> None:
-        while True:
-            await asyncio.sleep(SWEEP_EVERY)
-            await served.sweep()
-
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        sweeper = asyncio.create_task(sweeping())
-        try:
+        async with served.running(SWEEP_EVERY):
             yield
-        finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
-            for session in served.sessions.values():  # their programs stop with the server
-                await session.stop()
 
     app = FastAPI(title="arbiter", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
     app.state.served = served

@@ -5,6 +5,9 @@ request's words (a game, an engine, a clock, a position) into values or a
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,6 +28,9 @@ MAX_SESSIONS = 100
 ABANDONED_AFTER = 120.0
 """Seconds after which a game no page watches and no one asks about is ended and
 dropped (its page was closed), so abandoned games never fill the server."""
+
+SWEEP_EVERY = 30.0
+"""Seconds between two looks for abandoned games."""
 
 WEB_OPTION_LIMITS = {"hash": 64, "depth": 12, "nodes": 10_000_000}
 """The largest engine options a page may ask for: a server plays many games at once
@@ -109,6 +115,26 @@ class Served:
         for session in list(self.sessions.values()):
             if session.abandoned(ABANDONED_AFTER):
                 self.sessions.pop(session.id, None)
+                await session.stop()
+
+    @contextlib.asynccontextmanager
+    async def running(self, every: float) -> AsyncIterator[None]:
+        """While the server runs: abandoned games swept every ``every`` seconds; at its
+        end every game stopped (their programs stop with the server)."""
+
+        async def sweeping() -> None:
+            while True:
+                await asyncio.sleep(every)
+                await self.sweep()
+
+        sweeper = asyncio.create_task(sweeping())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            for session in list(self.sessions.values()):
                 await session.stop()
 
     async def keep(self, session: Session) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from typing import Any
 from arbiter.agents.registry import make_agent
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import Clock, Limit, TimeControl
-from arbiter.contract import GameSpec, Reply, Seat
+from arbiter.contract import GameSpec, Reply, Seat, Supervision
 from arbiter.contract.layout import Continuation
 from arbiter.errors import Resigned
 from arbiter.game import Outcome, Player
@@ -380,10 +380,11 @@ def human_game(
     *,
     seed: int = 0,
     start: Any = None,
+    supervision: Supervision | None = None,
 ) -> Session:
     """A person against ``engine`` (a built-in, thinking ``move_time`` seconds a move, or
-    a configured program on ``tc``), from ``start`` (default: the game's start);
-    started on the running loop."""
+    a configured program on ``tc``, watched by ``supervision``, default the game's),
+    from ``start`` (default: the game's start); started on the running loop."""
     names = ["you", engine.name]
     if human == 1:
         names.reverse()
@@ -401,7 +402,8 @@ def human_game(
         )
         session.undo_allowed = True
     else:
-        computer = make_seat(spec, session.game, engine, supervision=spec.supervision, seed=seed)
+        watch = supervision or spec.supervision
+        computer = make_seat(spec, session.game, engine, supervision=watch, seed=seed)
     seats: list[Seat[Any, Any]] = [person, computer] if human == 0 else [computer, person]
     session.begin(seats)
     return session

@@ -27,6 +27,7 @@ from arbiter.host.kits import kit_file, kits
 from arbiter.host.models import Account, Game, Version, now
 from arbiter.host.plot import rating_svg
 from arbiter.host.ranking import RANKING_RULES
+from arbiter.host.rounds import entrants
 from arbiter.host.wire import ContestInfo
 from arbiter.host.workers import contest_id
 from arbiter.record import GameRecord
@@ -154,6 +155,7 @@ def contestant(request: Request, name: str, who: Viewer, host: Host, s: DbSessio
         games=games,
         rating=rating_svg(host.board.history(account.name, s)),
         owner=who is not None and (who.id == account.id or access.is_organiser(who)),
+        playable=any(e.name == account.name for e in entrants(s)),
     )
 
 
