@@ -116,7 +116,9 @@ class Session:
         options: dict[str, Any] | None = None,
         start: Any = None,
     ) -> None:
-        self.id = f"{next(_ids)}-{secrets.token_hex(4)}"
+        # the id is the game's key: whoever holds it plays the person's side, so it
+        # carries 128 random bits (the contest server lets strangers play entrants)
+        self.id = f"{next(_ids)}-{secrets.token_urlsafe(16)}"
         self.spec = spec
         self.options = dict(options or {})
         self.game = spec.make(self.options)
