@@ -20,6 +20,9 @@ HOST = "src/arbiter/host/"
 
 GUARDS = "tests/host/test_guards.py"
 QUEUE = "tests/host/test_queue.py"
+FINAL = "tests/host/test_final.py"
+CANDIDATES = "tests/host/test_candidates.py"
+EXPORT = "tests/host/test_export.py"
 
 MUTATIONS = (
     Mutation(
@@ -243,7 +246,7 @@ MUTATIONS = (
     Mutation(
         "rank-tie-break",
         "entrants level on the ranking's points are split by fewer irregular losses",
-        HOST + "standings.py",
+        HOST + "ranking.py",
         '    return lambda r: (-r[first], r["faults"], -r["elo_exact"], r["name"])',
         '    return lambda r: (-r[first], -r["elo_exact"], r["name"])',
         ("tests/host/test_ranking.py",),
@@ -251,7 +254,7 @@ MUTATIONS = (
     Mutation(
         "bye-contest",
         "a bye is credited in contest points as games won without play",
-        HOST + "standings.py",
+        HOST + "ranking.py",
         "(line.points + extra, line.contest_points + extra * per_game, extra)",
         "(line.points + extra, line.contest_points, extra)",
         ("tests/host/test_ranking.py",),
@@ -259,10 +262,130 @@ MUTATIONS = (
     Mutation(
         "bye-first",
         "a bye before any game is credited in contest points too",
-        HOST + "standings.py",
+        HOST + "ranking.py",
         "(extra, extra * per_game, extra)",
         "(extra, 0.0, extra)",
         ("tests/host/test_ranking.py",),
+    ),
+    Mutation(
+        "calendar",
+        "an upload outside the contest's calendar is refused",
+        HOST + "intake.py",
+        "    if refusal is not None:\n        raise UploadError(refusal)",
+        "    if refusal is not None and False:\n        raise UploadError(refusal)",
+        (FINAL,),
+    ),
+    Mutation(
+        "frozen-final",
+        "the final plays the versions accepted from uploads before it began",
+        HOST + "rounds.py",
+        "    field = entrants(session, before=frozen_at(session, config))",
+        "    field = entrants(session)",
+        (FINAL,),
+    ),
+    Mutation(
+        "final-phase",
+        "the final's standings count only the final's games",
+        HOST + "rounds.py",
+        "    return table_of(config, played_games(session, phase or current_phase(session)))",
+        "    return table_of(config, played_games(session))",
+        (FINAL,),
+    ),
+    Mutation(
+        "confirm",
+        "an action that changes results asks to be confirmed first",
+        HOST + "routes/organiser.py",
+        '    if action in AUDITED and confirm != "yes":',
+        '    if action in AUDITED and confirm == "never":',
+        (GUARDS,),
+    ),
+    Mutation(
+        "audit",
+        "an action that changes results is written to the audit log",
+        HOST + "routes/organiser.py",
+        "    if action in AUDITED:\n        audit(",
+        "    if not action:\n        audit(",
+        (GUARDS,),
+    ),
+    Mutation(
+        "candidate-held",
+        "a candidate version does not play in rounds until entered",
+        HOST + "rounds.py",
+        '    accepted = (Version.state == "accepted") & Version.trial.is_(False)',
+        '    accepted = Version.state == "accepted"',
+        (CANDIDATES,),
+    ),
+    Mutation(
+        "candidate-last",
+        "a candidate's games wait for every game of the contest's own",
+        HOST + "queue.py",
+        '.order_by(case((Round.phase == "candidate", 1), else_=0), Round.number, Game.number)',
+        ".order_by(Round.number, Game.number)",
+        (CANDIDATES,),
+    ),
+    Mutation(
+        "sprt-stop",
+        "an evaluation's pairs not begun stop once its SPRT decides",
+        HOST + "candidates.py",
+        '        if g.state == "queued" and g.pair not in started:',
+        '        if g.state == "queued" and g.pair not in started and False:',
+        (CANDIDATES,),
+    ),
+    Mutation(
+        "enter-owner",
+        "only its owner enters a candidate in the contest",
+        HOST + "routes/contestant.py",
+        "    if who.id != version.account_id:",
+        "    if who.id is None:",
+        (GUARDS,),
+    ),
+    Mutation(
+        "export-manifest",
+        "a file of an export changed after it was signed is found",
+        HOST + "export.py",
+        "        if listed[name] != _sha(data):",
+        "        if listed[name] != _sha(data) and name == MANIFEST:",
+        (EXPORT,),
+    ),
+    Mutation(
+        "export-key",
+        "an export signed by another key is refused",
+        HOST + "export.py",
+        "    if not signed(key, manifest, signature.decode(errors=\"replace\").strip()):",
+        "    if not signature:",
+        (EXPORT,),
+    ),
+    Mutation(
+        "export-standings",
+        "an export's standings are those its games and byes give",
+        HOST + "export.py",
+        "        if not _same_row(want, got):",
+        "        if not isinstance(got, dict):",
+        (EXPORT,),
+    ),
+    Mutation(
+        "export-rounds",
+        "an export's every record belongs to its round and entrants",
+        HOST + "export.py",
+        '                if record.round != rnd["number"] or owners != (a, b):',
+        "                if owners != owners:",
+        (EXPORT,),
+    ),
+    Mutation(
+        "record-signature",
+        "a record whose fields changed after signing is refused",
+        HOST + "export.py",
+        "        if not record_signed(key, record):",
+        "        if record.signature is None:",
+        (EXPORT,),
+    ),
+    Mutation(
+        "live-lease",
+        "only the lease's holder streams a game's moves",
+        HOST + "queue.py",
+        '    if game is None or game.state != "leased" or game.lease != token:\n        return False\n    held',
+        '    if game is None or game.state != "leased":\n        return False\n    held',
+        (QUEUE,),
     ),
 )
 

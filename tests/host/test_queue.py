@@ -3,6 +3,7 @@ out, and is stored once, by the holder of its current lease only."""
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import replace
 from datetime import timedelta
@@ -161,3 +162,26 @@ def test_a_paused_contest_hands_out_no_game_and_a_round_ends_with_its_last_game(
             queue.finish(s, lease.game_id, lease.token, text, ("", ""), ("alquerque", config.clock))
     with db.session() as s:
         assert finish_round_if_done(s, 1)
+
+
+def test_a_games_moves_are_streamed_under_its_lease_only_and_in_order(
+    contest: tuple[Database, ContestConfig],
+) -> None:
+    db, _ = contest
+    with db.session() as s:
+        lease = queue.lease(s, "w", 60)
+        assert lease is not None
+        gid, token = lease.game_id, lease.token
+        assert not queue.stream_moves(s, gid, "not-the-lease", 0, [("c3-d4", 0.1)])
+        assert s.get(Game, gid).moves == ""  # type: ignore[union-attr]
+        assert queue.stream_moves(s, gid, token, 0, [("c3-d4", 0.1), ("e5*c3", 0.2)])
+        # a send again from an earlier move keeps what is held and adds the rest
+        assert queue.stream_moves(s, gid, token, 1, [("e5*c3", 0.2), ("b2*d4", 0.3)])
+        assert queue.stream_moves(s, gid, token, 9, [("g7-f6", 0.1)])  # a gap: ignored
+        held = json.loads(s.get(Game, gid).moves)  # type: ignore[union-attr]
+        assert [m[0] for m in held] == ["c3-d4", "e5*c3", "b2*d4"]
+        # asked again, the worker lost the game: the next lease starts from nothing
+        again = queue.lease(s, "w", 60)
+        assert again is not None and again.game_id == gid
+        assert s.get(Game, gid).moves == ""  # type: ignore[union-attr]
+        assert not queue.stream_moves(s, gid, token, 3, [("a1-a2", 0.1)])
