@@ -351,7 +351,7 @@ MUTATIONS = (
         "export-key",
         "an export signed by another key is refused",
         HOST + "export.py",
-        "    if not signed(key, manifest, signature.decode(errors=\"replace\").strip()):",
+        '    if not signed(key, manifest, signature.decode(errors="replace").strip()):',
         "    if not signature:",
         (EXPORT,),
     ),
@@ -383,7 +383,8 @@ MUTATIONS = (
         "live-lease",
         "only the lease's holder streams a game's moves",
         HOST + "queue.py",
-        '    if game is None or game.state != "leased" or game.lease != token:\n        return False\n    held',
+        '    if game is None or game.state != "leased" or game.lease != token:\n'
+        "        return False\n    held",
         '    if game is None or game.state != "leased":\n        return False\n    held',
         (QUEUE,),
     ),
