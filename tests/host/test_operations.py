@@ -1,0 +1,65 @@
+"""The organiser's operations view (the queue, games in progress with their worker,
+each entrant's irregular and failed games, workers' last games) and the gate's
+progress as a version's page shows it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sqlalchemy import select
+
+from arbiter.contract import Check
+from arbiter.host import queue, settle
+from arbiter.host.intake import GateProgress
+from arbiter.host.models import Game, Version
+from arbiter.host.operations import operations
+from arbiter.host.rounds import make_round
+from arbiter.play.checkagent import Result
+from tests.host.contests import play_round, seeded
+
+
+def test_the_operations_view_shows_the_queue_the_games_under_way_and_the_trouble(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"), kind="round-robin")
+    with db.session() as s:
+        make_round(s, config)  # three pairings, six games
+        lease = queue.lease(s, "lab-7", 60)
+        assert lease is not None
+        queue.stream_moves(s, lease.game_id, lease.token, 0, [("c3-d4", 0.1)])
+        g = s.scalars(select(Game).where(Game.state == "queued")).first()
+        assert g is not None
+        loser = g.first.account.name
+        settle.forfeit(s, config, g, 0, "its program could not be fetched")
+        s.commit()
+        view = operations(s)
+        assert view.queue == {"queued": 4, "leased": 1, "done": 1, "void": 0}
+        (playing,) = view.playing
+        assert (playing.game, playing.worker, playing.plies) == (lease.game_id, "lab-7", 1)
+        trouble = {t.name: t for t in view.trouble}
+        assert trouble[loser].irregular == {"forfeit": 1}
+        queue.release(s, lease.game_id, lease.token)
+    play_round(db, config)
+    with db.session() as s:
+        view = operations(s)
+        assert view.queue["done"] == 6 and not view.playing
+        assert len(view.last_games["w"]) == 5  # a worker's last five games, newest first
+        assert view.last_games["w"] == sorted(view.last_games["w"], reverse=True)
+
+
+def test_the_gate_shows_each_check_as_it_starts_and_ends(tmp_path: Path, database_url: str) -> None:
+    db, _ = seeded(tmp_path, database_url, ("alice",))
+    with db.session() as s:
+        version = s.scalars(select(Version)).one()
+        shown = GateProgress(s, version, 3)
+        first = Check("first seat", "a whole game moving first", 0)
+        shown.started(first)
+        with db.session() as other:  # committed: the page reloading itself sees it
+            assert other.get(Version, version.id).reason == "check 1 of 3: first seat"  # type: ignore[union-attr]
+        shown.finished(Result(first, True, "won"))
+        shown.started(Check("second seat", "a whole game moving second", 1))
+        with db.session() as other:
+            seen = other.get(Version, version.id)
+            assert seen is not None and seen.reason == "check 2 of 3: second seat"
+            assert [c["name"] for c in json.loads(seen.checks)] == ["first seat"]
