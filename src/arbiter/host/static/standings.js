@@ -22,5 +22,8 @@ events.addEventListener("standings", (e) => {
     return tr;
   }));
   if (data.ranking) document.getElementById("ranking").textContent = `Ranked by ${data.ranking.rule}.`;
-  document.getElementById("rounds").textContent = data.rounds.map((r) => `round ${r.number}: ${r.state}`).join(" · ");
+  document.getElementById("phase").textContent = data.phase === "final"
+    ? "The final: its games alone count." : "Test rounds.";
+  document.getElementById("rounds").textContent = data.rounds.map(
+    (r) => `round ${r.number}${r.phase === "final" ? " (final)" : ""}: ${r.state}`).join(" · ");
 });
