@@ -93,14 +93,24 @@ class LocalSeat(Generic[S, M]):
     async def ask(self, s: S, clock: Clock) -> Reply:
         wall = self.supervision.wall_limit(clock.kill_at(self.seat))
         stop_at = None if wall is None else time.perf_counter() + wall
+        limit = self._limit(clock)
+        thinking = asyncio.ensure_future(asyncio.to_thread(self._think, s, limit, clock, stop_at))
         try:
-            async with asyncio.timeout(wall):  # unlike wait_for, never eats a cancel
-                limit = self._limit(clock)
-                return await asyncio.to_thread(self._think, s, limit, clock, stop_at)
-        except TimeoutError:
+            # asyncio.wait, not a timeout around the await: on a busy machine the event
+            # loop may wake after the stop with the engine's reply already in; the
+            # reply then counts (it came in time), where a timeout would cancel it
+            done, _ = await asyncio.wait({thinking}, timeout=wall)
+        except asyncio.CancelledError:  # the game stopped: so does the engine
+            self.agent.halt()
+            _forget(thinking)
+            raise
+        if thinking not in done:
             # a thread cannot be killed: the engine is asked to stop, and its move is unused
             self.agent.halt()
-            raise Timeout(f"no move within {wall:.2f}s wall time", who=self.name) from None
+            _forget(thinking)
+            raise Timeout(f"no move within {wall:.2f}s wall time", who=self.name)
+        try:
+            return thinking.result()
         except AgentFault:
             raise
         except Exception as e:  # an engine's bug is that engine's crash, not the referee's
@@ -115,6 +125,11 @@ class LocalSeat(Generic[S, M]):
 
     async def stop(self, outcome: Outcome) -> None:
         self.agent.halt()
+
+
+def _forget(task: asyncio.Future[Reply]) -> None:
+    """Lets an engine's thread finish unheeded, its result or error dropped."""
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
 
 def make_seat(
