@@ -1,5 +1,5 @@
 """The ``arbiter`` command: match, agent, play, tournament, serve, check-agent, solve,
-perft, replay, report, export, doctor, host, worker.
+perft, replay, report, export, doctor, host, worker, kit.
 
 The command line only parses and prints (:mod:`arbiter.cli.options` parses,
 :mod:`arbiter.cli.commands` calls the library): games, their rule options and their
@@ -32,6 +32,7 @@ from arbiter.cli.commands import (
     _cmd_tournament,
 )
 from arbiter.cli.host import cmd_host, cmd_worker
+from arbiter.cli.kit import cmd_kit
 from arbiter.cli.options import build_parser
 from arbiter.errors import ArbiterError
 
@@ -50,6 +51,7 @@ COMMANDS = {
     "doctor": _cmd_doctor,
     "host": cmd_host,
     "worker": cmd_worker,
+    "kit": cmd_kit,
 }
 
 

@@ -478,8 +478,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="say how this machine lets the referee hold programs, and which core runs",
     )
     from arbiter.cli.host import add_parsers
+    from arbiter.cli.kit import add_parser as add_kit
 
     add_parsers(sub, _bounded_int)
+    add_kit(sub)
     return parser
 
 
