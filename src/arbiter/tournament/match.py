@@ -30,6 +30,7 @@ from arbiter.play.series import GameJob, run_series
 from arbiter.record import GameRecord, append_record, open_records, record_key
 from arbiter.referee.events import EventSink, ignore
 from arbiter.tournament.openings import for_pairs, select_openings
+from arbiter.tournament.pentanomial import PairStats
 from arbiter.tournament.schedule import match as match_schedule
 from arbiter.tournament.score import MatchScore
 from arbiter.tournament.sprt import Sprt
@@ -80,11 +81,15 @@ class Match:
     record: str | None = None
     score: MatchScore = field(init=False)
     points: list[float] = field(init=False)
+    pentanomial: list[int] = field(init=False)
+    """The first agent's complete pairs scoring 0, ¼, ½, ¾ and 1 (fastchess's
+    pentanomial), counted whether or not an SPRT runs."""
     played: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self.score = MatchScore((self.agents[0].name, self.agents[1].name))
         self.points = [0.0, 0.0]
+        self.pentanomial = [0] * 5
 
     @classmethod
     def between(
@@ -189,7 +194,7 @@ class Match:
         self, jobs: list[GameJob], key: bytes | None, events: EventSink
     ) -> Iterator[PlayedGame]:
         pairs: dict[int, list[float]] = {}  # the first agent's points in each open pair
-        counts = [0] * 5
+        counts = self.pentanomial
         for job, record in run_series(jobs, self.concurrency, events):
             if self.record is not None:
                 append_record(self.record, record, key)
@@ -200,10 +205,10 @@ class Match:
                 for seat, got in enumerate(record.score):
                     self.points[seat if first == 0 else 1 - seat] += got
             state = None
-            if self.sprt is not None:
-                pairs.setdefault(job.seed, []).append(record.outcome.points(first))
-                if len(pairs[job.seed]) == 2:
-                    counts[round(2 * sum(pairs.pop(job.seed)))] += 1
+            pairs.setdefault(job.seed, []).append(record.outcome.points(first))
+            if len(pairs[job.seed]) == 2:
+                counts[round(2 * sum(pairs.pop(job.seed)))] += 1
+                if self.sprt is not None:
                     state = SprtState(
                         self.sprt.llr(counts),
                         self.sprt.bounds,
@@ -219,7 +224,9 @@ class Match:
         difference, the reasons games ended, and the contest's points where it scores
         otherwise than 1-½-0."""
         lines = self.score.summary(self.spec.seat_names)
+        a, b = self.score.names
         if tuple(self.points) != self.score.points:
-            a, b = self.score.names
             lines.append(f"Contest points: {a} {self.points[0]:g} - {self.points[1]:g} {b}")
+        c = self.pentanomial
+        lines += PairStats((c[0], c[1], c[2], c[3], c[4])).lines(a, b)
         return lines
