@@ -31,3 +31,25 @@ def test_contest_points_go_to_the_agent_in_the_seat_that_scored_them() -> None:
     assert (lines["zero"].games, lines["one"].games) == (3, 3)
     assert table.crosstable == ((0.0, 2.0), (1.0, 0.0))
     assert table.reasons == {"move limit": 2, "no pieces": 1}
+
+
+def test_each_two_agents_pairs_are_counted_from_the_first_named_side() -> None:
+    # pairs (1, 2): 0 wins both; (3, 4): split; (5, 6) 2 against 0: 2 wins one, draws one
+    games = [
+        game(1, (0, 1), 0, None),
+        game(2, (1, 0), 1, None),
+        game(3, (1, 0), 0, None),
+        game(4, (0, 1), 0, None),
+        game(5, (2, 0), 0, None),
+        game(6, (0, 2), None, None),
+        game(7, (1, 2), 0, None),  # a pair not yet complete: left out
+    ]
+    table = standings("t", "alquerque", ["zero", "one", "two"], games)
+    duels = {(d.first, d.second): d.pairs for d in table.duels}
+    # zero against one: a pair won 2-0 (score 1) and a pair split 1-1 (½)
+    assert duels[("zero", "one")] == (0, 0, 1, 0, 1)
+    # zero against two: zero lost one and drew one, ¼
+    assert duels[("zero", "two")] == (0, 1, 0, 0, 0)
+    assert ("one", "two") not in duels
+    stats = table.duels[0].stats
+    assert stats.score == 0.75 and stats.draw_ratio() == 0.5

@@ -36,7 +36,7 @@ def _elo(score: float) -> float:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # never -0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ the output is not a terminal); :func:`as_json` gives it to machines.
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -16,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arbiter.tournament.bradley_terry import Rating, fit, pentanomial
+from arbiter.tournament.pentanomial import PairStats
 from arbiter.tournament.store import StoredGame
 
 
@@ -42,9 +44,25 @@ class Standing:
 
 
 @dataclass(frozen=True, slots=True)
+class Duel:
+    """Two agents' complete pairs of games against each other: the pentanomial counts
+    from ``first``'s side (its pairs scoring 0, ¼, ½, ¾, 1), for fastchess's
+    statistics (:class:`~arbiter.tournament.pentanomial.PairStats`)."""
+
+    first: str
+    second: str
+    pairs: tuple[int, int, int, int, int]
+
+    @property
+    def stats(self) -> PairStats:
+        return PairStats(self.pairs)
+
+
+@dataclass(frozen=True, slots=True)
 class Standings:
     """The whole table, best rating first; ``crosstable[i][j]`` is what agent ``i``
-    scored against ``j`` (over ``meetings[i][j]`` games), by agent number."""
+    scored against ``j`` (over ``meetings[i][j]`` games), by agent number; ``duels``
+    each two agents' pairs against each other (a gauntlet's: each opponent's)."""
 
     tournament: str
     game: str
@@ -56,6 +74,7 @@ class Standings:
     draws: int
     reasons: dict[str, int]
     contest_scored: bool
+    duels: tuple[Duel, ...] = ()
 
 
 def standings(
@@ -97,6 +116,7 @@ def standings(
         contest_scored = contest_scored or g.record.score not in (None, (first, 1 - first))
     ratings = fit(n, results)
     pair_scores: list[list[tuple[float, float]]] = [[] for _ in range(n)]
+    duels: dict[tuple[int, int], list[int]] = {}
     for pair in by_pair.values():
         if len(pair) != 2:
             continue  # a pair not yet complete
@@ -105,6 +125,9 @@ def standings(
         pa = (one.record.outcome.points(0), two.record.outcome.points(1))
         pair_scores[a].append(pa)
         pair_scores[b].append((1 - pa[0], 1 - pa[1]))
+        low, high = min(a, b), max(a, b)
+        mine = sum(pa) if a == low else 2 - sum(pa)
+        duels.setdefault((low, high), [0] * 5)[round(2 * mine)] += 1
     lines = [
         Standing(
             agents[i],
@@ -132,6 +155,10 @@ def standings(
         sum(1 for g in games if g.record.winner is None),
         dict(reasons.most_common()),
         contest_scored,
+        tuple(
+            Duel(agents[a], agents[b], (c[0], c[1], c[2], c[3], c[4]))
+            for (a, b), c in sorted(duels.items())
+        ),
     )
 
 
@@ -185,7 +212,30 @@ def render(table: Standings, console: Console | None = None) -> None:
             ]
             cross.add_row(name, *cells)
         console.print(cross)
+    if table.duels:
+        duels = Table(title="each two agents' pairs of games (pentanomial, 95%)")
+        for column in ("agents", "pairs 0-¼-½-¾-1", "Elo", "nElo", "LOS", "draws"):
+            duels.add_column(column, justify="left" if column == "agents" else "right")
+        for duel in table.duels:
+            stats = duel.stats
+            elo, err = stats.elo()
+            nelo, nerr = stats.nelo()
+            duels.add_row(
+                f"{duel.first} - {duel.second}",
+                "-".join(map(str, duel.pairs)),
+                _plus_minus(elo, err),
+                _plus_minus(nelo, nerr),
+                f"{100 * stats.los():.1f}%",
+                f"{100 * stats.draw_ratio():.0f}%",
+            )
+        console.print(duels)
     if table.reasons:
         console.print(
             "reasons: " + ", ".join(f"{reason} {count}" for reason, count in table.reasons.items())
         )
+
+
+def _plus_minus(value: float, half: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.1f} ± " + ("inf" if math.isinf(half) else f"{half:.1f}")
