@@ -18,7 +18,7 @@ from arbiter.games.votey.referee import VoteySeat
 from arbiter.record import read_records
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
-from tests.runs import interruptible
+from tests.runs import DRAINING, interruptible
 
 AGENT = [sys.executable, "-m", "arbiter.cli", "agent", "votey"]
 
@@ -315,12 +315,14 @@ def test_interrupted_match_still_prints_the_games_already_played(tmp_path) -> No
         lines.append(line)
         if line.startswith("game 1/50"):
             break
-    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C at a terminal sends
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C at a terminal sends: a drain
     rest, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130
-    assert "Elo difference" in rest and "greedy: " in rest
+    assert DRAINING in rest and "Elo difference" in rest and "greedy: " in rest
+    # the game under way ended as games do and was recorded; no other started
     played = len(record.read_text().splitlines())
-    assert played >= 1 and f"interrupted after {played} of 50 games" in rest
+    assert played >= 1 and f"stopped after the games under way: {played} of 50 games" in rest
+    assert all(r.reason.value != "aborted" for _, r in read_records(str(record)))
 
 
 def test_solve_answers_a_halma_input_txt_and_names_a_broken_line(tmp_path, capsys) -> None:

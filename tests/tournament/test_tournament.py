@@ -22,7 +22,7 @@ from arbiter.cli.tournament import read_agents
 from arbiter.errors import ConfigError
 from tests.referee.test_escapes import tagged
 from tests.referee.test_faults import left_behind
-from tests.runs import interruptible
+from tests.runs import interruptible, stop_now
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 
@@ -176,9 +176,11 @@ def test_ctrl_c_stops_the_games_under_way_in_their_workers_and_keeps_what_finish
     children = psutil.Process(process.pid).children(recursive=True)
     assert len(children) >= 2  # two workers, at least
     before = stored(db)
-    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C at a terminal sends
+    # Ctrl-C at a terminal, twice: the first asks for a drain, the second stops now;
     # the program thinks for up to 30 s a move: the workers stop their games at once
+    said = stop_now(process, lambda sig: os.killpg(process.pid, sig))
     out, _ = process.communicate(timeout=20)
+    out = "".join(said) + out
     assert process.returncode == 130
     assert "interrupted: the games finished so far are stored" in out
     _, alive = psutil.wait_procs(children, timeout=10)

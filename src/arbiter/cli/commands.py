@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arbiter import core
 from arbiter.cli.options import (
@@ -20,6 +20,13 @@ from arbiter.cli.options import (
     _time_control,
 )
 from arbiter.errors import ConfigError, NotationError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from arbiter.contract import GameSpec
+    from arbiter.tournament.match import Match, PlayedGame
+    from arbiter.tournament.sprt import Sprt
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
@@ -79,44 +86,67 @@ def _cmd_match(args: argparse.Namespace) -> int:
     if any(agent.program is not None for agent in match.agents):
         print(describe_walls(supervision), flush=True)
 
+    from arbiter.play.series import DRAIN
+
     t0 = time.monotonic()
     try:
-        for game in played:
-            job, record, out = game.job, game.record, game.record.outcome
-            players = (job.agents[0].name, job.agents[1].name)
-            who = "draw" if out.winner is None else f"{players[out.winner]} wins"
-            detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
-            pa, pb = match.score.points
-            print(
-                f"game {job.number}/{total}: {players[0]} ({spec.seat_names[0]}) vs "
-                f"{players[1]} ({spec.seat_names[1]}): {out.result()} {who} by "
-                f"{out.reason}{detail}, {len(record.moves)} plies | after "
-                f"{time.monotonic() - t0:.1f}s score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
-                flush=True,
-            )
-            if game.sprt is not None and sprt is not None:
-                lower, upper = game.sprt.bounds
-                print(
-                    f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}]: LLR {game.sprt.llr:.2f} "
-                    f"({lower:.2f}, {upper:.2f}), pairs {'-'.join(map(str, game.sprt.counts))}",
-                    flush=True,
-                )
-                if game.sprt.decision is not None:
-                    decision = game.sprt.decision
-                    elo = sprt.elo1 if decision == "H1" else sprt.elo0
-                    side = "at least" if decision == "H1" else "at most"
-                    print(
-                        f"SPRT accepts {decision}: {labels[0]} is {side} {elo:g} Elo "
-                        f"stronger than {labels[1]} (after {match.played} games)",
-                        flush=True,
-                    )
+        with DRAIN.on_interrupt(lambda text: print(f"\n{text}", flush=True)):
+            games_played = _follow_match(played, match, spec, sprt, labels, total, t0)
     except KeyboardInterrupt:
         print(f"\ninterrupted after {match.played} of {total} games", flush=True)
         print("\n".join(match.summary()))
         return 130
     print()
+    if DRAIN.requested and games_played < total:
+        print(f"stopped after the games under way: {match.played} of {total} games", flush=True)
+        print("\n".join(match.summary()))
+        return 130
     print("\n".join(match.summary()))
     return 0
+
+
+def _follow_match(
+    played: Iterable[PlayedGame],
+    match: Match,
+    spec: GameSpec[Any, Any],
+    sprt: Sprt | None,
+    labels: tuple[str, str],
+    total: int,
+    t0: float,
+) -> int:
+    """Prints each game of a match as it ends (and the SPRT's state); returns how many."""
+    count = 0
+    for game in played:
+        count += 1
+        job, record, out = game.job, game.record, game.record.outcome
+        players = (job.agents[0].name, job.agents[1].name)
+        who = "draw" if out.winner is None else f"{players[out.winner]} wins"
+        detail = f" ({out.detail})" if out.reason.is_fault and out.detail else ""
+        pa, pb = match.score.points
+        print(
+            f"game {job.number}/{total}: {players[0]} ({spec.seat_names[0]}) vs "
+            f"{players[1]} ({spec.seat_names[1]}): {out.result()} {who} by "
+            f"{out.reason}{detail}, {len(record.moves)} plies | after "
+            f"{time.monotonic() - t0:.1f}s score {labels[0]} {pa:g} - {pb:g} {labels[1]}",
+            flush=True,
+        )
+        if game.sprt is not None and sprt is not None:
+            lower, upper = game.sprt.bounds
+            print(
+                f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}]: LLR {game.sprt.llr:.2f} "
+                f"({lower:.2f}, {upper:.2f}), pairs {'-'.join(map(str, game.sprt.counts))}",
+                flush=True,
+            )
+            if game.sprt.decision is not None:
+                decision = game.sprt.decision
+                elo = sprt.elo1 if decision == "H1" else sprt.elo0
+                side = "at least" if decision == "H1" else "at most"
+                print(
+                    f"SPRT accepts {decision}: {labels[0]} is {side} {elo:g} Elo "
+                    f"stronger than {labels[1]} (after {match.played} games)",
+                    flush=True,
+                )
+    return count
 
 
 # -- agent, play, perft, replay ---------------------------------------------------------

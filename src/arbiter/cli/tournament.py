@@ -18,7 +18,7 @@ from arbiter.clock import TimeControl
 from arbiter.contract import OptionValue, Supervision
 from arbiter.errors import ConfigError
 from arbiter.games import find_game, game_names
-from arbiter.play.series import GameJob
+from arbiter.play.series import DRAIN, GameJob
 from arbiter.record import GameRecord, record_key
 from arbiter.referee.events import EventSink
 from arbiter.referee.supervision import describe
@@ -149,10 +149,17 @@ def cmd_tournament(
             store, tournament, todo, concurrency=args.concurrency, seal=seal, series=series
         )
         try:
-            _follow(finished, console, tournament, done, total, every, table)
+            with DRAIN.on_interrupt(lambda text: console.print(text, highlight=False)):
+                _follow(finished, console, tournament, done, total, every, table)
         except KeyboardInterrupt:
             console.print(
                 "interrupted: the games finished so far are stored; run it again to go on"
+            )
+            table()
+            return 130
+        if DRAIN.requested and len(missing(store, tournament, games)):
+            console.print(
+                "stopped after the games under way: they are stored; run it again to go on"
             )
             table()
             return 130

@@ -125,14 +125,22 @@ class WorkerPool(Generic[J]):
         self.workers.append(worker)
         return worker
 
-    def run(self, jobs: Sequence[J], events: EventSink) -> Iterator[tuple[J, GameRecord]]:
+    def run(
+        self,
+        jobs: Sequence[J],
+        events: EventSink,
+        draining: Callable[[], bool] = lambda: False,
+    ) -> Iterator[tuple[J, GameRecord]]:
         """Plays every job, yielding (job, record) as each game ends; an error a job
         raises in its worker (a bad option) is raised here. Stopping the iteration (or
-        an interrupt) stops every worker's game.
+        an interrupt) stops every worker's game; once ``draining`` says so, no job
+        starts and those under way finish.
         """
         queue: deque[J] = deque(jobs)
         try:
             while queue or any(w.job is not None for w in self.workers):
+                if draining():
+                    queue.clear()
                 for worker in self.workers:
                     if worker.job is None and queue:
                         self._give(worker, queue.popleft())

@@ -11,9 +11,10 @@ pipe, so an onlooker sees every move whatever the concurrency.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -141,6 +142,40 @@ def _play_in_worker(job: GameJob, events: EventSink) -> GameRecord:
         raise
 
 
+class Drain:
+    """A stop that spares the games under way (cutechess's long-asked "finish what is
+    running"): the first Ctrl-C starts no more games and lets those under way end and
+    be recorded; the second stops them now (a ``KeyboardInterrupt``, as before).
+
+    One per process (a signal is the process's): :data:`DRAIN`, read by
+    :func:`run_series` before it starts each game."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    @contextlib.contextmanager
+    def on_interrupt(self, say: Callable[[str], None]) -> Iterator[None]:
+        """While the block runs, the first SIGINT asks for a drain (``say`` tells the
+        person how to stop now), the second raises ``KeyboardInterrupt``."""
+        self.requested = False
+
+        def handler(signum: int, frame: object) -> None:
+            if self.requested:
+                raise KeyboardInterrupt
+            self.requested = True
+            say("finishing the games under way, starting no more (Ctrl-C again to stop now)")
+
+        old = signal.signal(signal.SIGINT, handler)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, old)
+
+
+DRAIN = Drain()
+"""The process's drain request (see :class:`Drain`)."""
+
+
 def run_series(
     jobs: Sequence[GameJob],
     concurrency: int = 1,
@@ -156,16 +191,19 @@ def run_series(
     or stopped it) is played again, then forfeited by the side to move; otherwise the
     games run here, in order. On an interrupt, or when the caller stops asking (an
     SPRT has decided), games not yet started are not played, and those under way stop
-    their agents as they end.
+    their agents as they end. Once a drain is asked for (:data:`DRAIN`), no game
+    starts and those under way end as they would.
     """
     if not (concurrency > 1 if workers is None else workers):
         for job in jobs:
+            if DRAIN.requested:
+                return
             yield job, play_job(job, events)
         return
     pool: WorkerPool[GameJob] = WorkerPool(
         concurrency, _play_in_worker, forfeit_job, start=_worker_start, key=_job_key
     )
-    yield from pool.run(jobs, events)
+    yield from pool.run(jobs, events, draining=lambda: DRAIN.requested)
 
 
 def _job_key(job: GameJob) -> object:
