@@ -151,6 +151,12 @@ def _add_supervision_options(p: argparse.ArgumentParser, *, log_dir: bool = True
         "--memory-limit", type=_positive_float, metavar="MB", help="resident memory cap per agent"
     )
     p.add_argument(
+        "--pin",
+        action="store_true",
+        help="run each program on a core of its own, set before it starts (two cores a "
+        "game; for wall-clock contests)",
+    )
+    p.add_argument(
         "--no-suspend",
         action="store_true",
         help="let a waiting program run (it is still charged for what it uses)",
@@ -246,6 +252,10 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
     for path in args.expose:
         if not os.path.exists(path):
             raise ConfigError(f"--expose: no such path {path!r}")
+    if getattr(args, "pin", False):
+        from arbiter.play.series import pin_cores
+
+        pin_cores(getattr(args, "concurrency", 1) or 1)
     return replace(
         spec.supervision,
         suspend=spec.supervision.suspend and not args.no_suspend,
@@ -261,6 +271,7 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
         log_dir=None if getattr(args, "log_dir", None) is None else os.path.abspath(args.log_dir),
         isolation=args.isolation,
         expose=(*spec.supervision.expose, *(os.path.abspath(p) for p in args.expose)),
+        pin=getattr(args, "pin", False),
     )
 
 

@@ -153,6 +153,10 @@ class Supervision:
     - ``isolation``: the walls programs run behind (:mod:`arbiter.referee.isolation`:
       ``auto``, every wall the machine has, by default), and ``expose``: more paths a
       namespaced program may read (a compiler's or a runtime's folder, shared data).
+    - ``pin``: each program on a core of its own, set before it starts (fastchess's
+      affinity, for wall-clock contests where a neighbour's game would otherwise take
+      its time); a game's two programs get two cores, its referee's ``cpus`` are
+      filled in per seat (:func:`arbiter.play.series.play_job`).
     - The wall-clock backstop for CPU charging (a program that sleeps or blocks uses
       no CPU) is computed in one place, :meth:`Supervision.wall_limit`.
     """
@@ -170,6 +174,8 @@ class Supervision:
     log_dir: str | None = None
     isolation: str = "auto"
     expose: tuple[str, ...] = ()
+    pin: bool = False
+    cpus: tuple[int, ...] = ()
 
     def wall_limit(self, kill_at: float | None) -> float | None:
         """Returns the wall seconds a program may take for a move that is killed at

@@ -57,13 +57,15 @@ why; the side to move loses."""
 class _Worker(Generic[J]):
     process: BaseProcess
     conn: Connection
+    slot: int = 0
     job: J | None = None
     moves: list[MovePlayed] = field(default_factory=list)
 
 
-def _serve(conn: Connection, play: Play, start: Callable[[], None]) -> None:
-    """A worker's life: jobs in, events and records out, until told to stop."""
-    start()
+def _serve(conn: Connection, play: Play, start: Callable[[int], None], slot: int) -> None:
+    """A worker's life: jobs in, events and records out, until told to stop; ``slot``
+    is its place among the pool's workers (0, 1, ...; a dead one's goes to the next)."""
+    start(slot)
 
     def send(event: Event) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -90,7 +92,7 @@ def _serve(conn: Connection, play: Play, start: Callable[[], None]) -> None:
 class WorkerPool(Generic[J]):
     """``size`` worker processes playing jobs with ``play`` (see the module docstring).
 
-    ``start`` runs first in each worker; ``key`` names a job (for the counts of its
+    ``start`` runs first in each worker, given its slot; ``key`` names a job (for the counts of its
     replays); ``forfeit`` makes the record of a game whose worker died past
     :data:`REPLAYS` times.
     """
@@ -101,7 +103,7 @@ class WorkerPool(Generic[J]):
         play: Play,
         forfeit: Forfeit,
         *,
-        start: Callable[[], None],
+        start: Callable[[int], None],
         key: Callable[[J], object] = id,
     ) -> None:
         self.size = max(1, size)
@@ -116,12 +118,14 @@ class WorkerPool(Generic[J]):
 
     def _spawn(self) -> _Worker[J]:
         ours, theirs = self.context.Pipe()
+        held = {w.slot for w in self.workers}
+        slot = next(i for i in range(len(held) + 1) if i not in held)
         process = self.context.Process(
-            target=_serve, args=(theirs, self.play, self.start), daemon=True
+            target=_serve, args=(theirs, self.play, self.start, slot), daemon=True
         )
         process.start()
         theirs.close()
-        worker: _Worker[J] = _Worker(process, ours)
+        worker: _Worker[J] = _Worker(process, ours, slot)
         self.workers.append(worker)
         return worker
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ from typing import Any
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.contract import Supervision
-from arbiter.errors import Reason
+from arbiter.errors import ConfigError, Reason
 from arbiter.game import Outcome
 from arbiter.games import find_game
 from arbiter.play.pool import WorkerPool
@@ -63,7 +64,7 @@ def play_job(job: GameJob, events: EventSink = ignore) -> GameRecord:
     if supervision.log_dir is not None:
         supervision = replace(supervision, log_dir=game_dir(supervision.log_dir, job.number))
     seats = [
-        make_seat(spec, game, agent, supervision=supervision, seed=2 * job.seed + i)
+        make_seat(spec, game, agent, supervision=pinned(supervision, i), seed=2 * job.seed + i)
         for i, agent in enumerate(job.agents)
     ]
     start = None if job.start is None else spec.notation.parse_position(job.start)
@@ -99,11 +100,18 @@ _stopping = False
 """True once this worker has been told to stop."""
 
 
-def _worker_start() -> None:
+_slot = 0
+"""This process's place among a pool's workers (0 in a referee that plays alone):
+which cores its games' programs are pinned to (:func:`pinned`)."""
+
+
+def _worker_start(slot: int = 0) -> None:
     """A pool worker (or the event queue's manager) is killed outright with the referee
     that started it: a referee killed with SIGKILL runs no clean-up, so none is asked of
     the worker either, and its programs die with it (their own parent-death signal and
     the watchdog). Ctrl-C is left to the referee, which stops its workers itself."""
+    global _slot
+    _slot = slot
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop_worker)
     die_with_parent(signal.SIGKILL)
@@ -140,6 +148,33 @@ def _play_in_worker(job: GameJob, events: EventSink) -> GameRecord:
         if _stopping:  # whatever ended the game, the worker ends too
             os._exit(130)
         raise
+
+
+def pin_cores(concurrency: int) -> list[int]:
+    """The cores ``--pin`` gives ``concurrency`` games at once, two a game.
+
+    :raises ConfigError: where this process may use fewer cores than that, or the
+        machine has no ``taskset`` to set them with.
+    """
+    cores = sorted(os.sched_getaffinity(0))
+    if 2 * concurrency > len(cores):
+        raise ConfigError(
+            f"--pin puts each program on a core of its own: {concurrency} game(s) at once "
+            f"need {2 * concurrency} cores, this process may use {len(cores)}"
+        )
+    if shutil.which("taskset") is None:
+        raise ConfigError("--pin needs taskset (util-linux) to set a program's cores")
+    return cores[: 2 * concurrency]
+
+
+def pinned(supervision: Supervision, seat: int) -> Supervision:
+    """``supervision`` for seat ``seat`` of a game played in this process's slot: with
+    ``pin``, the seat's own core (the slot's two cores, one a seat)."""
+    if not supervision.pin:
+        return supervision
+    cores = sorted(os.sched_getaffinity(0))
+    core = cores[(2 * _slot + seat) % len(cores)]
+    return replace(supervision, cpus=(core,))
 
 
 class Drain:

@@ -67,7 +67,8 @@ class Confinement:
     """What one program is held to: its memory (bytes), its process count, network,
     whether it may start other processes at all, whether it gets a cgroup where the
     machine has them (``--isolation rlimits`` takes it away), and the largest file it
-    may write (bytes; ``None``: :data:`FILE_SIZE_LIMIT`)."""
+    may write (bytes; ``None``: :data:`FILE_SIZE_LIMIT`); ``cpus`` the cores it runs
+    on (none: any), set by ``taskset`` before anything of it starts."""
 
     memory_limit: int | None = None
     max_processes: int | None = 256
@@ -75,6 +76,7 @@ class Confinement:
     single_process: bool = False
     cgroup: bool = True
     disk_limit: int | None = None
+    cpus: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +322,9 @@ def launch_argv(
     only makes the program die with its parent.
     """
     chain: list[str] = []
+    if confinement.cpus:  # first: whatever follows runs on those cores, the program too
+        taskset = shutil.which("taskset") or "taskset"
+        chain += [taskset, "--cpu-list", ",".join(map(str, confinement.cpus))]
     if cgroup is not None:
         sh = protection.launcher("sh") or "/bin/sh"
         join = "; ".join(f"echo $$ > {shlex.quote(str(f))}" for f in cgroup.join_files)

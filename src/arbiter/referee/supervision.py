@@ -55,6 +55,7 @@ def confinement(supervision: Supervision) -> Confinement:
         supervision.single_process,
         cgroup=walls(supervision).cgroup,
         disk_limit=supervision.disk_limit,
+        cpus=supervision.cpus,
     )
 
 
