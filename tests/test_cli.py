@@ -122,6 +122,28 @@ def test_replay_rejects_a_forged_record_that_plays_correctly(tmp_path, capsys) -
         (["match", "votey", "greedy:depth=2", "random"], "unknown option 'depth=2' for greedy"),
         (["solve", "halma", "/nonexistent/input.txt"], "cannot read"),
         (["match", "halma", "random", "random", "--dirs", "/nonexistent", "."], "no directory"),
+        (["match", "votey", "random", "/tmp"], "a directory, not a program"),
+        (["export", "/nonexistent/t.db"], "no database"),
+        (
+            ["match", "votey", "random", "random", "--log-dir", "/proc/no/logs"],
+            "--log-dir: cannot write into '/proc/no/logs'",
+        ),
+        (
+            [
+                "tournament",
+                "votey",
+                "--agent",
+                "random",
+                "--agent",
+                "greedy",
+                "--log-dir",
+                "/proc/no/logs",
+            ],
+            "--log-dir: cannot write into",
+        ),
+        (["kit", "votey", "cobol"], "no votey kit in 'cobol'"),
+        (["replay", "/nonexistent/contest.tar.gz"], "--public-key"),
+        (["replay", "x.jsonl", "--public-key", "/nonexistent/contest.pub"], "cannot read public"),
     ],
 )
 def test_user_mistakes_are_one_line_errors(argv, message, capsys) -> None:
@@ -151,7 +173,8 @@ def test_bad_flags_are_usage_errors(argv, capsys) -> None:
 def test_perft_prints_depth_and_nodes(capsys) -> None:
     assert main(["perft", "votey", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[:2] for line in lines] == [["1", "36"], ["2", "1244"]]
+    assert lines[0] == "depth nodes seconds nodes/s"
+    assert [line.split()[:2] for line in lines[1:]] == [["1", "36"], ["2", "1244"]]
 
 
 def test_console_script_runs_an_agent() -> None:
@@ -451,3 +474,13 @@ def test_solve_takes_a_position_inline(capsys) -> None:
     assert main(["solve", "votey", "nonsense"]) == 1
     err = capsys.readouterr().err
     assert "'nonsense': no such file, nor is it a position (invalid votey position" in err
+
+
+def test_an_export_to_a_folder_that_is_not_there_is_one_line(tmp_path, capsys) -> None:
+    db = str(tmp_path / "t.db")
+    assert main(["tournament", "votey", "--agent", "random", "--agent", "greedy", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["export", db, "-o", str(tmp_path / "missing" / "dir" / "x.jsonl")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "No such file or directory" in err
+    assert err.count("\n") == 1 and "Traceback" not in err

@@ -250,6 +250,7 @@ def _cmd_perft(args: argparse.Namespace) -> int:
             total += nodes
         print(f"total {total}")
         return 0
+    print("depth nodes seconds nodes/s", flush=True)
     for depth in range(1, args.depth + 1):
         t0 = time.perf_counter()
         nodes = perft(game, s, depth)

@@ -252,6 +252,9 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
     for path in args.expose:
         if not os.path.exists(path):
             raise ConfigError(f"--expose: no such path {path!r}")
+    log_dir = getattr(args, "log_dir", None)
+    if log_dir is not None:
+        _writable(log_dir, "--log-dir")
     if getattr(args, "pin", False):
         from arbiter.play.series import pin_cores
 
@@ -273,6 +276,23 @@ def _supervision(args: argparse.Namespace, spec: Any) -> Any:
         expose=(*spec.supervision.expose, *(os.path.abspath(p) for p in args.expose)),
         pin=getattr(args, "pin", False),
     )
+
+
+def _writable(folder: str, flag: str) -> None:
+    """Makes ``folder`` if need be and checks a file can be written in it: a game's
+    transcripts are never allowed to stop a game, so a folder that takes none would
+    lose them all in silence.
+
+    :raises ConfigError: naming the flag, the folder and why.
+    """
+    import tempfile
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise ConfigError(f"{flag}: cannot write into {folder!r}: {e.strerror}") from None
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:

@@ -257,7 +257,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         tournaments = (
             [_tournament_of(store, args.tournament)] if args.tournament else store.tournaments()
         )
-        out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+        try:
+            out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+        except OSError as e:
+            raise ConfigError(f"cannot write {args.output!r}: {e.strerror}") from None
         try:
             for t in tournaments:
                 for game in store.games(t.id):

@@ -260,9 +260,12 @@ def split_command(command: str | Sequence[str]) -> list[str]:
 
 def program_problem(exe: str, cwd: str | None, search: str | None = None) -> str | None:
     """Says why the program ``exe`` cannot be started from ``cwd`` (``no such file``,
-    ``not an executable file``, ``not found on PATH``), or None if it can."""
+    ``a directory``, ``not an executable file``, ``not found on PATH``), or None if it
+    can."""
     if os.sep in exe:
         path = exe if os.path.isabs(exe) else os.path.join(cwd or ".", exe)
+        if os.path.isdir(path):
+            return "a directory, not a program: name the file to run in it"
         if not os.path.isfile(path):
             return "no such file"
         return None if os.access(path, os.X_OK) else "not an executable file"

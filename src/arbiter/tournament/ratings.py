@@ -30,7 +30,9 @@ class EloEstimate:
             return "no games"
 
         def show(x: float) -> str:
-            return "inf" if math.isinf(x) else f"{round(x) or 0:+d}"
+            if math.isinf(x):
+                return "+inf" if x > 0 else "-inf"
+            return f"{round(x) or 0:+d}"
 
         if math.isinf(self.elo):
             return (
