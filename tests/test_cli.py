@@ -484,3 +484,21 @@ def test_an_export_to_a_folder_that_is_not_there_is_one_line(tmp_path, capsys) -
     err = capsys.readouterr().err
     assert "cannot write" in err and "No such file or directory" in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_serve_says_a_busy_port_or_a_broken_database_before_listening(tmp_path, capsys) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 1
+        out, err = capsys.readouterr()
+        assert f"cannot listen on 127.0.0.1:{port}" in err and "listening" not in out
+    broken = tmp_path / "broken.db"
+    broken.write_text("not a database")
+    assert main(["serve", "--db", str(broken)]) == 1
+    out, err = capsys.readouterr()
+    assert "is not an arbiter results database" in err and err.count("\n") == 1
+    assert "listening" not in out

@@ -380,18 +380,43 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             agent.check()
             for name in [only] if only is not None else game_names():
                 agents[name].append(agent)
-    if args.db is not None and not Path(args.db).is_file():
-        raise ConfigError(f"no database {args.db!r}")
+    if args.db is not None:
+        from arbiter.tournament.store import Store
+
+        if not Path(args.db).is_file():
+            raise ConfigError(f"no database {args.db!r}")
+        with Store(args.db) as store:  # a file that is no results database: said now
+            store.tournaments()
+    listening = _listen(args.host, args.port)  # a port in use: said before "listening"
     where = "this machine only" if args.host in ("127.0.0.1", "localhost", "::1") else "the network"
     print(f"arbiter serve: http://{args.host}:{args.port}/ (listening on {where})", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(args.db, agents),
-        host=args.host,
-        port=args.port,
         log_level="warning",
         timeout_graceful_shutdown=SERVE_GRACE,
     )
+    uvicorn.Server(config).run(sockets=[listening])
     return 0
+
+
+def _listen(host: str, port: int) -> Any:
+    """A socket bound to ``host:port`` for the server to take.
+
+    :raises ConfigError: naming the address, when it cannot be had (in use, not
+        this machine's, a port below 1024 without the right).
+    """
+    import socket
+
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as e:
+        raise ConfigError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    except UnicodeError:
+        raise ConfigError(f"cannot listen on {host!r}: not a host name") from None
+    return sock
 
 
 def _solve_position(spec: Any, text: str) -> tuple[Any, float | None]:
