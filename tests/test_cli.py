@@ -502,3 +502,22 @@ def test_serve_says_a_busy_port_or_a_broken_database_before_listening(tmp_path, 
     out, err = capsys.readouterr()
     assert "is not an arbiter results database" in err and err.count("\n") == 1
     assert "listening" not in out
+
+
+@pytest.mark.parametrize(
+    ("program", "said"),
+    [
+        ("while True: pass", "(computing: "),
+        ("import time; time.sleep(100)", "(idle: waiting for input, or output not flushed?)"),
+    ],
+)
+def test_a_program_out_of_wall_time_is_said_to_compute_or_to_wait(
+    program: str, said: str, capsys
+) -> None:
+    # its CPU since the move began says nothing on a busy machine; its share of a
+    # core when it is stopped does
+    command = f"{sys.executable} -c '{program}'"
+    argv = ["match", "votey", command, "random", "--games", "1", "--charge", "wall"]
+    assert main([*argv, "--tc", "st=0.3"]) == 0
+    out = capsys.readouterr().out
+    assert "by time (no reply within 0.30s wall time " + said in out

@@ -240,8 +240,7 @@ class LinePipe:
                 raise await self._crashed()
             used = check_limits(process, self.name, cpu_limit, cpu_base, memory_limit)
             if wall_limit is not None and time.monotonic() - started > wall_limit:
-                idle = process.cpu_time() - cpu_base < 0.5 * wall_limit
-                hint = " (idle: waiting for input, or output not flushed?)" if idle else ""
+                hint = await _what_it_was_doing(process)
                 raise Timeout(f"no reply within {wall_limit:.2f}s wall time{hint}", who=self.name)
         item = self._lines.popleft()
         if isinstance(item, Malformed):
@@ -277,6 +276,24 @@ def next_look(
     if wall_limit is not None:
         wait = min(wait, wall_limit - waited)
     return max(wait, shortest)
+
+
+IDLE_LOOK = 0.2
+"""Seconds a program that ran out of wall time is watched before it is stopped, to
+tell one waiting (for input it thinks it lacks, or with its reply unflushed) from one
+computing (on a machine too busy for it, or simply too long)."""
+
+
+async def _what_it_was_doing(process: AgentProcess) -> str:
+    """A hint for a program out of wall time: its share of a core over the last
+    :data:`IDLE_LOOK` seconds (its CPU since the move began says nothing where the
+    machine was busy: a program at a third of a core computes all the while)."""
+    before = process.cpu_time()
+    await asyncio.sleep(IDLE_LOOK)
+    share = (process.cpu_time() - before) / IDLE_LOOK
+    if share < 0.05:
+        return " (idle: waiting for input, or output not flushed?)"
+    return f" (computing: {100 * share:.0f}% of a core when stopped)"
 
 
 def check_limits(
