@@ -10,6 +10,7 @@ from arbiter.agents.random import RandomAgent
 from arbiter.clock import TimeControl
 from arbiter.contract import AgentRun
 from arbiter.errors import FalseClaim, IllegalMove, NotationError, UnclaimedWin
+from arbiter.games import find_game
 from arbiter.games.votey.contest import judge, move_text
 from arbiter.games.votey.notation import parse_position
 from arbiter.games.votey.player import serve
@@ -114,3 +115,38 @@ def test_bad_opponent_move_exits_with_status_1() -> None:
         serve(RandomAgent(), Votey(), ["2"], run("1418\n", io.StringIO(), err))
     assert e.value.code == 1
     assert "1418" in err.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("position", "move", "why"),
+    [
+        (None, "2131", "no piece of yours on 21 (white has one there)"),
+        (None, "4455", "no piece of yours on 44"),
+        (
+            None,
+            "1224",
+            "12 and 24 are not on one row, column or diagonal (12 can go to 18, 32, 34)",
+        ),
+        (None, "1213", "the row through 12 holds 6 pieces, so a piece on it moves exactly 6"),
+        (None, "1242", "the column through 12 holds 2 pieces, so a piece on it moves exactly 2"),
+        (
+            "bwb...../......../......../......../......../......../......../......w. b",
+            "1114",
+            "it would jump the opponent's piece on 12",
+        ),
+        (
+            "b.b...../......../......../......../......../......../......../......w. b",
+            "1113",
+            "it would land on your own piece on 13",
+        ),
+    ],
+)
+def test_an_illegal_move_is_explained_in_the_contests_squares(
+    position: str | None, move: str, why: str
+) -> None:
+    spec = find_game("votey")
+    s = spec.make().initial() if position is None else spec.notation.parse_position(position)
+    with pytest.raises(IllegalMove) as e:
+        spec.contest.judge(spec.make(), s, move, seat=0)
+    assert f"illegal votey move '{move}' for black: {why}" in str(e.value)
+    assert "/" not in str(e.value)  # the reason, not the whole position

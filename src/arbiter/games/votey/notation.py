@@ -80,13 +80,67 @@ def resolve_move(text: str, s: State, *, seat: Player) -> Move:
     :raises IllegalMove: if the move is not legal in ``s``.
     """
     m = parse_move(text, seat=seat)
-    if m not in _RULES.legal_moves(s):
+    legal = _RULES.legal_moves(s)
+    if m not in legal:
         side = "black" if s.to_move == 0 else "white"
-        why = ": it starts and ends on one square" if m.origin == m.target else ""
         raise IllegalMove(
-            f"illegal votey move {text.strip()!r} for {side} in {format_position(s)}{why}"
+            f"illegal votey move {text.strip()!r} for {side}: {why_illegal(s, m, legal)}"
         )
     return m
+
+
+def why_illegal(s: State, m: Move, legal: list[Move]) -> str:
+    """Why ``m`` is not a legal move of ``s``, in the contest's squares, and where the
+    piece can go when it has few moves.
+
+    >>> from arbiter.games.votey.rules import Votey
+    >>> s = Votey().initial()
+    >>> why_illegal(s, parse_move("2131", seat=0), Votey().legal_moves(s))
+    'no piece of yours on 21 (white has one there)'
+    >>> why_illegal(s, parse_move("1242", seat=0), Votey().legal_moves(s))[:60]
+    'the column through 12 holds 2 pieces, so a piece on it moves'
+    """
+    own, enemy = s.pieces[s.to_move], s.pieces[1 - s.to_move]
+    o, t = m.origin, m.target
+    if o == t:
+        return "it starts and ends on one square"
+    if not (own >> o) & 1:
+        there = " (white has one there)" if s.to_move == 0 else " (black has one there)"
+        return f"no piece of yours on {cell_to_square(o)}" + (there if (enemy >> o) & 1 else "")
+    (ro, co), (rt, ct) = divmod(o, 8), divmod(t, 8)
+    dr, dc = rt - ro, ct - co
+    go = [cell_to_square(x.target) for x in legal if x.origin == o]
+    can = (
+        f" ({cell_to_square(o)} can go to {', '.join(map(str, sorted(go)))})"
+        if 0 < len(go) <= 8
+        else f" (the piece on {cell_to_square(o)} cannot move)"
+        if not go
+        else ""
+    )
+    if not (dr == 0 or dc == 0 or abs(dr) == abs(dc)):
+        where = f"{cell_to_square(o)} and {cell_to_square(t)}"
+        return f"{where} are not on one row, column or diagonal{can}"
+    sr, sc = (dr > 0) - (dr < 0), (dc > 0) - (dc < 0)
+    line = {(0, 1): "row", (1, 0): "column"}.get((abs(sr), abs(sc)), "diagonal")
+    count = 1
+    for k in (1, -1):
+        r, c = ro + k * sr, co + k * sc
+        while 0 <= r < 8 and 0 <= c < 8:
+            count += ((own | enemy) >> (8 * r + c)) & 1
+            r, c = r + k * sr, c + k * sc
+    distance = max(abs(dr), abs(dc))
+    if distance != count:
+        return (
+            f"the {line} through {cell_to_square(o)} holds {count} pieces, so a piece on it "
+            f"moves exactly {count} squares{can}"
+        )
+    for k in range(1, distance):
+        cell = 8 * (ro + k * sr) + co + k * sc
+        if (enemy >> cell) & 1:
+            return f"it would jump the opponent's piece on {cell_to_square(cell)}{can}"
+    if (own >> t) & 1:
+        return f"it would land on your own piece on {cell_to_square(t)}{can}"
+    return f"it is not a legal move{can}"
 
 
 def format_move(m: Move, *, seat: Player, win: bool = False) -> str:
