@@ -77,7 +77,25 @@ def resolve_move(text: str, s: State, *, seat: Player) -> Move:
         m.origin == wanted.path[0] and m.target == wanted.path[-1] for m in legal
     ):
         why = ": list every landing square of the jump"
+    else:
+        why = ": " + _no_such_move(s, wanted.path[0], legal, seat)
     raise IllegalMove(f"illegal checkers move {text.strip()!r} for {side}{why}")
+
+
+def _no_such_move(s: State, origin: int, legal: list[Move], seat: Player) -> str:
+    """Why a move from ``origin`` is none of ``legal``: no piece of the mover's there,
+    or that piece's own moves (or that it has none, and which pieces can move)."""
+    own, other = s.pieces[s.to_move], s.pieces[1 - s.to_move]
+    square = origin + 1
+    if not (own >> origin) & 1:
+        there = " (the opponent has one there)" if (other >> origin) & 1 else ""
+        return f"no piece of yours on {square}{there}"
+    mine = [format_move(m, seat=seat) for m in legal if m.origin == origin]
+    if mine:
+        shown = ", ".join(mine[:6]) + (", ..." if len(mine) > 6 else "")
+        return f"the piece on {square} has no such move (its moves: {shown})"
+    movable = sorted({m.origin + 1 for m in legal})
+    return f"the piece on {square} cannot move (pieces that can: {', '.join(map(str, movable))})"
 
 
 def format_move(m: Move, *, seat: Player) -> str:

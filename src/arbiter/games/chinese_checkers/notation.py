@@ -118,9 +118,15 @@ def _why(m: Move, s: State, seat: Player) -> str:
         return f"{there} is in a neutral triangle, where no move may end"
     if ((s.pieces[0] | s.pieces[1]) >> m.target) & 1:
         return f"{there} is occupied"
-    reach = targets_from(m.origin, s.pieces[0] | s.pieces[1])
-    count = reach.bit_count()
-    return f"the marble on {here} cannot reach {there} by a step or hops ({count} holes it can)"
+    reach = [
+        hole(c, seat=seat)
+        for c in range(CELLS)
+        if (targets_from(m.origin, s.pieces[0] | s.pieces[1]) >> c) & 1 and not (NEUTRAL >> c) & 1
+    ]
+    if not reach:
+        return f"the marble on {here} cannot move at all"
+    shown = ", ".join(map(str, sorted(reach)[:10])) + (", ..." if len(reach) > 10 else "")
+    return f"the marble on {here} cannot reach {there} by a step or hops (it can reach {shown})"
 
 
 def format_move(m: Move, *, seat: Player) -> str:
