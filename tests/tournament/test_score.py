@@ -41,7 +41,9 @@ def test_interval_narrows_with_more_games() -> None:
 def test_all_wins_give_a_lower_bound_only() -> None:
     e = elo_difference(40, 0, 0)
     assert math.isinf(e.elo) and e.low > 500
-    assert str(e).startswith("inf (score 1.000, at least +")
+    assert str(e).startswith("+inf (score 1.000, at least +")
+    # and a side that scored nothing is minus infinity, not "inf"
+    assert str(elo_difference(0, 0, 40)).startswith("-inf (score 0.000, at most -")
 
 
 def test_an_even_score_prints_as_plus_zero() -> None:
