@@ -103,7 +103,10 @@ class GameRecord:
         try:
             d = json.loads(line)
         except json.JSONDecodeError as e:
-            raise RecordError(f"not JSON: {e.msg} at column {e.colno}") from None
+            # json's own words may end in "at" ("Unterminated string starting at")
+            raise RecordError(
+                f"not JSON at column {e.colno}: {e.msg.removesuffix(' at')}"
+            ) from None
         except RecursionError:
             raise RecordError("not a game record: nested too deeply") from None
         if not isinstance(d, dict):

@@ -92,13 +92,18 @@ def test_a_record_file_replays_and_a_bad_one_is_named_by_line(client: TestClient
     games = client.post("/api/replays", json={"text": "\n".join(lines[:2])}).json()
     assert [len(g["frames"]) - 1 for g in games] == [len(r.moves) for r in records(db)[:2]]
 
+    # a broken line is left out and named; the good ones still replay
     broken = json.loads(lines[0])
     broken["moves"][2] = "a1-a1"
     r = client.post("/api/replays", json={"text": lines[1] + "\n" + json.dumps(broken)})
-    assert r.status_code == 422
-    assert r.json()["error"].startswith("line 2: move 3 ('a1-a1') does not replay")
-    r = client.post("/api/replays", json={"text": lines[0] + "\n{not json"})
-    assert r.status_code == 422 and r.json()["error"].startswith("line 2:")
+    assert r.status_code == 200 and len(r.json()) == 1
+    assert r.json()[0]["skipped"][0].startswith("line 2: move 3 ('a1-a1') does not replay")
+    r = client.post("/api/replays", json={"text": lines[0] + '\n{"game": "votey", "players'})
+    skipped = r.json()[0]["skipped"]
+    assert skipped == ["line 2: not JSON at column 19: Unterminated string starting"]
+    # nothing good: refused, naming the first broken line
+    r = client.post("/api/replays", json={"text": "{not json\n" + json.dumps(broken)})
+    assert r.status_code == 422 and r.json()["error"].startswith("line 1: not JSON at column 2")
     r = client.post("/api/replays", json={"text": "\n\n"})
     assert r.status_code == 422 and r.json()["error"] == "no game records in the text"
 

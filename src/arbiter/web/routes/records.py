@@ -41,22 +41,25 @@ def _finite(value: Any) -> Any:
 
 @router.post("/api/replays")
 async def replays(body: ReplayText) -> list[dict[str, Any]]:
-    out = []
+    """Every game of a record file, replayed; a line that is no game record (or does
+    not replay) is left out and named in the first game's ``skipped``, so one broken
+    line does not hide the others. A text with no good line is refused, naming the
+    first broken one."""
+    out: list[dict[str, Any]] = []
+    skipped: list[str] = []
     for number, line in enumerate(body.text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             record = GameRecord.from_json(line)
-        except ArbiterError as e:
-            raise WebError(422, f"line {number}: {e}") from None
-        if record.game not in game_names():
-            raise WebError(422, f"line {number}: unknown game {record.game!r}")
-        try:
+            if record.game not in game_names():
+                raise WebError(422, f"unknown game {record.game!r}")
             out.append(replay_json(record))
-        except WebError as e:
-            raise WebError(e.status, f"line {number}: {e}") from None
+        except (ArbiterError, WebError) as e:
+            skipped.append(f"line {number}: {e}")
     if not out:
-        raise WebError(422, "no game records in the text")
+        raise WebError(422, skipped[0] if skipped else "no game records in the text")
+    out[0]["skipped"] = skipped
     return out
 
 

@@ -198,6 +198,10 @@ async function start() {
     const text = sessionStorage.getItem("replay-text");
     if (!text) throw new Error("no game to replay: choose a record file on the start page");
     games = await api("POST", "/api/replays", { text });
+    // lines that are no game record are left out, and said
+    if (games[0].skipped && games[0].skipped.length) {
+      $("error").textContent = `Left out: ${games[0].skipped.join("; ")}`;
+    }
   }
   if (games.length > 1) {
     $("choose-box").hidden = false;
