@@ -327,3 +327,16 @@ def test_standings_follow_a_tournament_while_it_runs(page: Any, url: str, db: Pa
         tournament.wait(60)
         shutil.rmtree(gate, ignore_errors=True)
         assert tournament.returncode == 0, tournament.stderr.read() if tournament.stderr else ""
+
+
+def test_the_start_page_fits_a_phone(browser: Any, url: str) -> None:
+    """390 px (a common phone): its forms' long engine and game names once made it
+    415 px wide (a fieldset is as wide as its widest content unless told otherwise)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        phone = context.new_page()
+        phone.goto(url)
+        phone.wait_for_selector("#play select[name=engine] option", state="attached")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
