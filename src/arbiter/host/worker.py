@@ -43,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -538,6 +539,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("a worker needs its token: --token or ARBITER_WORKER_TOKEN")
+    where = urllib.parse.urlsplit(args.url)
+    if where.scheme not in ("http", "https") or not where.hostname:
+        # a mistyped address is not a server that is away: said once, not retried
+        print(
+            f"arbiter worker: {args.url!r} is not a server's address (like http://host:8000)",
+            file=sys.stderr,
+        )
+        return 1
     cache = Path(args.cache or Path(tempfile.gettempdir()) / f"arbiter-worker-{os.getuid()}")
     cache.mkdir(parents=True, exist_ok=True, mode=0o700)
     interrupt_on_termination()
