@@ -1,5 +1,6 @@
 """Illegal moves explained in the contest's own notation, with the alternatives where
-they are few: checkers and Chinese checkers (Votey's are in its protocol tests)."""
+they are few: checkers, Alquerque and Chinese checkers (Votey's are in its protocol
+tests)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from arbiter.games import find_game
         ("checkers", "22-18", "no piece of yours on 22 (the opponent has one there)"),
         ("checkers", "14-18", "no piece of yours on 14"),
         ("chinese-checkers", "1 50", "the marble on 1 cannot move at all"),
+        ("alquerque", "c3-c4", "the piece on c3 has no such move (its moves: c3-d4)"),
+        ("alquerque", "a1-a2", "the piece on a1 cannot move (pieces that can: c3, d3, e3, e4)"),
+        ("alquerque", "d4-e5", "white has no piece on d4"),
         (
             "chinese-checkers",
             "4 60",

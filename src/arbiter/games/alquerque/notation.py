@@ -90,7 +90,11 @@ def _why(wanted: Move, s: State, legal: list[Move]) -> str:
         return (
             f"{format_move(wanted, seat=0)} goes back to where {name(back[1])} came from last move"
         )
-    return f"not a move of {side} here" + (f" ({shown}, ...)" if legal else "")
+    mine = [format_move(m, seat=0) for m in legal if m.origin == wanted.origin]
+    if mine:
+        return f"the piece on {name(wanted.origin)} has no such move (its moves: {', '.join(mine)})"
+    movable = sorted({name(m.origin) for m in legal})
+    return f"the piece on {name(wanted.origin)} cannot move (pieces that can: {', '.join(movable)})"
 
 
 def format_move(m: Move, *, seat: Player) -> str:
