@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from arbiter.cli import main
 from arbiter.host.db import Database
-from arbiter.host.export import ExportError, verify_export, write_export
+from arbiter.host.export import ExportError, Verified, verify_export, write_export
 from arbiter.host.models import Game
 from arbiter.host.rounds import finish_round_if_done, make_round
 from arbiter.host.signing import ContestKey, public_key, record_signed
@@ -86,7 +86,12 @@ def test_one_byte_changed_in_any_file_is_found(
     data[at + 1] = ord("X") if data[at + 1] != ord("X") else ord("Y")
     files[name] = bytes(data)
     with pytest.raises(ExportError, match=re.escape(f"{name} was changed after it was signed")):
-        verify_export(packed(tmp_path / "x.tar.gz", files), public_key(pem, "pem"))
+        check(tmp_path, files, pem)
+
+
+def check(tmp_path: Path, files: dict[str, bytes], pem: bytes) -> Verified:
+    """Packs ``files`` as an export and verifies it with the contest's key ``pem``."""
+    return verify_export(packed(tmp_path / "export.tar.gz", files), public_key(pem, "pem"))
 
 
 def resigned(files: dict[str, bytes], key: ContestKey) -> dict[str, bytes]:
@@ -107,7 +112,7 @@ def test_an_export_signed_by_another_key_is_refused(contest: Exported, tmp_path:
     other = ContestKey.of_folder(tmp_path / "other")
     forged = resigned(members(path), other)
     with pytest.raises(ExportError, match=r"MANIFEST\.json is not signed by this key"):
-        verify_export(packed(tmp_path / "x.tar.gz", forged), public_key(pem, "pem"))
+        check(tmp_path, forged, pem)
 
 
 def test_standings_the_games_do_not_give_are_refused_even_when_signed(
@@ -120,12 +125,12 @@ def test_standings_the_games_do_not_give_are_refused_even_when_signed(
     rows[0]["contest_points"] += 12  # the leader credited one more win
     files["standings.json"] = json.dumps(table).encode()
     with pytest.raises(ExportError, match=r"standings\.json: place 1"):
-        verify_export(packed(tmp_path / "x.tar.gz", resigned(files, key)), public_key(pem, "p"))
+        check(tmp_path, resigned(files, key), pem)
     rows[0]["contest_points"] -= 12
     rows[0], rows[1] = rows[1], rows[0]  # the right points, the wrong order
     files["standings.json"] = json.dumps(table).encode()
     with pytest.raises(ExportError, match=r"standings\.json: place 1"):
-        verify_export(packed(tmp_path / "y.tar.gz", resigned(files, key)), public_key(pem, "p"))
+        check(tmp_path, resigned(files, key), pem)
 
 
 def test_a_record_moved_to_another_round_or_unsigned_is_refused(
@@ -137,7 +142,7 @@ def test_a_record_moved_to_another_round_or_unsigned_is_refused(
     rounds[0]["games"][0], rounds[1]["games"][0] = rounds[1]["games"][0], rounds[0]["games"][0]
     moved = {**files, "rounds.json": json.dumps(rounds).encode()}
     with pytest.raises(ExportError, match="another round or entrants"):
-        verify_export(packed(tmp_path / "x.tar.gz", resigned(moved, key)), public_key(pem, "p"))
+        check(tmp_path, resigned(moved, key), pem)
     lines = files["games.jsonl"].decode().splitlines()
     first = json.loads(lines[0])
     first["detail"] = first["detail"] + " "  # a field changed, the old signature kept
@@ -146,7 +151,7 @@ def test_a_record_moved_to_another_round_or_unsigned_is_refused(
         "games.jsonl": ("\n".join([json.dumps(first), *lines[1:]]) + "\n").encode(),
     }
     with pytest.raises(ExportError, match=r"games\.jsonl:1: the record is not signed by this key"):
-        verify_export(packed(tmp_path / "y.tar.gz", resigned(unsigned, key)), public_key(pem, "p"))
+        check(tmp_path, resigned(unsigned, key), pem)
 
 
 def test_arbiter_replay_checks_an_export_and_a_contestants_own_records(

@@ -23,6 +23,7 @@ from arbiter.host.config import ContestConfig
 from arbiter.host.models import Game, Round, Version
 from arbiter.host.rounds import RoundError, entrants, write_round
 from arbiter.host.settle import version_name
+from arbiter.tournament.bradley_terry import pentanomial as counted_pairs
 from arbiter.tournament.ratings import EloEstimate, elo_difference
 from arbiter.tournament.sprt import Sprt
 
@@ -155,11 +156,7 @@ def pentanomial(games: Sequence[Game], version_id: int) -> tuple[int, int, int, 
         score = _score(g, version_id)
         if score is not None:
             pairs.setdefault(g.pair, []).append(score)
-    counts = [0, 0, 0, 0, 0]
-    for scores in pairs.values():
-        if len(scores) == 2:
-            counts[round(sum(scores) * 2)] += 1
-    return (counts[0], counts[1], counts[2], counts[3], counts[4])
+    return counted_pairs((p[0], p[1]) for p in pairs.values() if len(p) == 2)
 
 
 def sprt_step(session: Session, config: ContestConfig, round_id: int) -> bool:

@@ -111,28 +111,32 @@ def operations(session: Session) -> Operations:
             seated.where(Game.state == "leased").order_by(Game.id)
         )
     ]
-    trouble: dict[str, EntrantTrouble] = {}
-
-    def of(name: str) -> EntrantTrouble:
-        return trouble.setdefault(name, EntrantTrouble(name, {}, 0, 0))
-
-    for g, _, x, y in session.execute(
-        seated.where((Game.failures > 0) | (Game.state == "void") | (Game.state == "done"))
+    irregular: dict[str, Counter[str]] = {}
+    failed: Counter[str] = Counter()
+    void: Counter[str] = Counter()
+    faults = [str(r) for r in Reason if r.is_fault]
+    # the columns it needs, not whole games (a stored game holds its record and logs)
+    for state, winner, reason, failures, x, y in session.execute(
+        select(Game.state, Game.winner, Game.reason, Game.failures, a.name, b.name)
+        .join(first, first.id == Game.first_id)
+        .join(second, second.id == Game.second_id)
+        .join(a, a.id == first.account_id)
+        .join(b, b.id == second.account_id)
+        .where(
+            (Game.failures > 0)
+            | (Game.state == "void")
+            | ((Game.state == "done") & Game.winner.is_not(None) & Game.reason.in_(faults))
+        )
     ):
-        if g.state == "done" and g.winner is not None:
-            try:
-                fault = Reason(g.reason).is_fault
-            except ValueError:
-                fault = False
-            if fault:
-                loser = y if g.winner == 0 else x
-                counts = of(loser).irregular
-                counts[g.reason] = counts.get(g.reason, 0) + 1
+        if state == "done" and winner is not None and reason in faults:
+            irregular.setdefault(y if winner == 0 else x, Counter())[reason] += 1
         for name in (x, y):
-            if g.failures:
-                trouble[name] = _with(of(name), failed=g.failures)
-            if g.state == "void":
-                trouble[name] = _with(of(name), void=1)
+            failed[name] += failures
+            void[name] += state == "void"
+    trouble = [
+        EntrantTrouble(name, dict(irregular.get(name, {})), failed[name], void[name])
+        for name in sorted(set(irregular) | {n for n in failed if failed[n] or void[n]})
+    ]
     last: dict[str, list[int]] = {}
     for worker, game_id in session.execute(
         select(Game.worker, Game.id)
@@ -142,8 +146,4 @@ def operations(session: Session) -> Operations:
         kept = last.setdefault(str(worker), [])
         if len(kept) < 5:
             kept.append(game_id)
-    return Operations(dict(queue), playing, sorted(trouble.values(), key=lambda t: t.name), last)
-
-
-def _with(t: EntrantTrouble, *, failed: int = 0, void: int = 0) -> EntrantTrouble:
-    return EntrantTrouble(t.name, t.irregular, t.failed + failed, t.void + void)
+    return Operations(dict(queue), playing, trouble, last)

@@ -15,6 +15,7 @@ import contextlib
 import gzip
 import hashlib
 import os
+import shutil
 import tarfile
 import tempfile
 from dataclasses import dataclass
@@ -132,3 +133,22 @@ def unpack(archive: Path, target: Path) -> None:
     except (tarfile.TarError, OSError, EOFError) as e:
         raise ProgramError(f"the program archive does not unpack: {e}") from e
     target.chmod(0o755)
+
+
+def unpack_once(archive: Path, folder: Path) -> None:
+    """Unpacks ``archive`` into ``folder`` (named by its hash, so the same for every
+    process of the machine that wants it) whole or not at all: into a hidden sibling,
+    then renamed into place; another process that got there first keeps its copy.
+
+    :raises ProgramError: for an archive that does not unpack.
+    """
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".{folder.name[:16]}-", dir=folder.parent))
+    try:
+        unpack(archive, partial)
+        partial.rename(folder)
+    except OSError:
+        if not folder.is_dir():
+            raise ProgramError(f"cannot put the program in {folder}") from None
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)

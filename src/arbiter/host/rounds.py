@@ -187,9 +187,10 @@ def make_round(session: Session, config: ContestConfig) -> Round:
     if len(field) < 2:
         raise RoundError("a round needs at least two entrants with an accepted version")
     bye = None
-    order = _standing_order(field, standings_of(session, config, "test"))
+    table = standings_of(session, config, "test")  # fitted once: a large field's is slow
+    order = _standing_order(field, table)
     if kind == "swiss":
-        pairs, bye = _swiss_pairs(session, config, field, "test")
+        pairs, bye = _swiss_pairs(session, field, table, "test")
     elif kind == "ladder":
         pairs = _ladder_pairs(session, order)
         if not pairs:
@@ -207,13 +208,13 @@ def _final_round(session: Session, config: ContestConfig) -> Round:
     if len(field) < 2:
         raise RoundError("the final needs at least two entrants with a version from before it")
     if _phase_rounds(session, "final", "swiss") < final.rounds:
-        pairs, bye = _swiss_pairs(session, config, field, "final")
+        table = standings_of(session, config, "final")
+        pairs, bye = _swiss_pairs(session, field, table, "final")
         return _write_round(session, config, field, pairs, bye, ("final", "swiss", 2))
     basis = "final" if final.rounds else "test"
     table = standings_of(session, config, basis)
     accounts = {e.name: e for e in field}
-    byes = {a.name: p for a, p in _bye_names(session, basis).items()}
-    rows = ranked_rows(table, byes, set(), config.rank_by)
+    rows = ranked_rows(table, bye_points_by_name(session, basis), set(), config.rank_by)
     ranked = [accounts[r["name"]] for r in rows if r["name"] in accounts]
     ranked += [e for e in field if e not in ranked]
     top = ranked[: final.top]
@@ -223,17 +224,12 @@ def _final_round(session: Session, config: ContestConfig) -> Round:
     )
 
 
-def _bye_names(session: Session, phase: str) -> dict[Account, float]:
-    credited = bye_points(session, phase)
-    return {a: credited[a.id] for a in session.scalars(select(Account)) if a.id in credited}
-
-
 def _swiss_pairs(
-    session: Session, config: ContestConfig, field: Sequence[Entrant], phase: str
+    session: Session, field: Sequence[Entrant], table: Standings, phase: str
 ) -> tuple[list[tuple[int, int]], int | None]:
-    """A Swiss round's pairs among ``field`` and its bye, on the scores, meetings and
-    byes of ``phase`` alone (the final starts everyone from nothing)."""
-    table = standings_of(session, config, phase)
+    """A Swiss round's pairs among ``field`` and its bye, on the scores (``table``, the
+    standings of ``phase``), meetings and byes of ``phase`` alone (the final starts
+    everyone from nothing)."""
     order = _standing_order(field, table)
     credited = bye_points(session, phase)
     scores = {e.account: _points(table, e.name) + credited.get(e.account, 0.0) for e in field}
@@ -454,6 +450,13 @@ class ContestGame:
     id: int
     entrants: tuple[str, str]
     record: GameRecord
+
+
+def bye_points_by_name(session: Session, phase: str | None = None) -> dict[str, float]:
+    """:func:`bye_points` by entrant name, as the standings rows count them."""
+    credited = bye_points(session, phase)
+    names = session.execute(select(Account.id, Account.name).where(Account.id.in_(credited)))
+    return {name: credited[account] for account, name in names}
 
 
 def played_games(session: Session, phase: str | None = None) -> list[ContestGame]:

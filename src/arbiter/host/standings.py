@@ -26,7 +26,7 @@ from arbiter.host.ranking import RANKING_RULES, ranked_rows
 from arbiter.host.rounds import (
     COUNTED,
     RatingPoint,
-    bye_points,
+    bye_points_by_name,
     current_phase,
     rating_histories,
     standings_of,
@@ -48,10 +48,8 @@ def standings_data(
         return data
     phase = current_phase(session)
     table = standings_of(session, config, phase)
-    accounts = {a.id: a for a in session.scalars(select(Account))}
-    byes = {accounts[a].name: p for a, p in bye_points(session, phase).items()}
-    disqualified = {a.name for a in accounts.values() if a.disqualified}
-    rows = ranked_rows(table, byes, disqualified, config.rank_by)
+    disqualified = set(session.scalars(select(Account.name).where(Account.disqualified)))
+    rows = ranked_rows(table, bye_points_by_name(session, phase), disqualified, config.rank_by)
     rounds = [
         {"number": r.number, "kind": r.kind, "state": r.state, "phase": r.phase}
         for r in session.scalars(

@@ -8,10 +8,6 @@ behind the walls) and run with its language's command."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
-
 from sqlalchemy.orm import Session
 
 from arbiter.agents.spec import AgentSpec
@@ -20,7 +16,7 @@ from arbiter.errors import ArbiterError
 from arbiter.host.config import ContestConfig
 from arbiter.host.languages import fill
 from arbiter.host.models import Version
-from arbiter.host.programs import ProgramError, archive_path, store_of, unpack
+from arbiter.host.programs import ProgramError, archive_path, store_of, unpack_once
 from arbiter.host.rounds import entrants
 from arbiter.host.settle import version_name
 
@@ -45,17 +41,8 @@ def entrant_agent(session: Session, config: ContestConfig, name: str) -> AgentSp
     folder = config.folder / "play" / version.program_sha256
     if not folder.is_dir():
         try:
-            archive = archive_path(store_of(config.folder), version.program_sha256)
-            folder.parent.mkdir(parents=True, exist_ok=True)
-            partial = Path(tempfile.mkdtemp(prefix=".", dir=folder.parent))
-            try:
-                unpack(archive, partial)
-                partial.rename(folder)
-            except BaseException:
-                shutil.rmtree(partial, ignore_errors=True)
-                raise
+            unpack_once(archive_path(store_of(config.folder), version.program_sha256), folder)
         except (ProgramError, OSError) as e:
-            if not folder.is_dir():  # another request may have unpacked it meanwhile
-                raise NoOpponent(f"the program of {name!r} cannot be started: {e}") from None
+            raise NoOpponent(f"the program of {name!r} cannot be started: {e}") from None
     program = Program.from_command(fill(language.run), cwd=str(folder), name=version_name(version))
     return AgentSpec(version_name(version), program=program)

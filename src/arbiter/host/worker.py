@@ -57,7 +57,7 @@ from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.host.config import contest_supervision
 from arbiter.host.languages import fill
-from arbiter.host.programs import ProgramError, file_sha256, unpack
+from arbiter.host.programs import ProgramError, file_sha256, unpack_once
 from arbiter.host.wire import (
     INSTANCE_HEADER,
     ContestInfo,
@@ -393,13 +393,10 @@ class Worker:
             self._retrying(lambda: self._download(player.version, size, partial))
             if file_sha256(partial) != sha:
                 raise Unplayable(f"the program of {player.name} does not match its hash")
-            unpacked = Path(tempfile.mkdtemp(prefix=f".{sha[:16]}-", dir=folder.parent))
             try:
-                unpack(partial, unpacked)
+                unpack_once(partial, folder)  # another worker of this machine may be first
             except ProgramError as e:
                 raise Unplayable(f"the program of {player.name}: {e}", seat) from None
-            with contextlib.suppress(OSError):  # another worker of this machine was first
-                unpacked.rename(folder)
         finally:
             partial.unlink(missing_ok=True)
         return folder

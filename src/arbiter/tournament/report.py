@@ -116,7 +116,7 @@ def standings(
         contest_scored = contest_scored or g.record.score not in (None, (first, 1 - first))
     ratings = fit(n, results)
     pair_scores: list[list[tuple[float, float]]] = [[] for _ in range(n)]
-    duels: dict[tuple[int, int], list[int]] = {}
+    duels: dict[tuple[int, int], list[tuple[float, float]]] = {}
     for pair in by_pair.values():
         if len(pair) != 2:
             continue  # a pair not yet complete
@@ -125,9 +125,8 @@ def standings(
         pa = (one.record.outcome.points(0), two.record.outcome.points(1))
         pair_scores[a].append(pa)
         pair_scores[b].append((1 - pa[0], 1 - pa[1]))
-        low, high = min(a, b), max(a, b)
-        mine = sum(pa) if a == low else 2 - sum(pa)
-        duels.setdefault((low, high), [0] * 5)[round(2 * mine)] += 1
+        # each two agents' pairs from the side of the lower-numbered one
+        duels.setdefault((min(a, b), max(a, b)), []).append(pa if a < b else (1 - pa[0], 1 - pa[1]))
     lines = [
         Standing(
             agents[i],
@@ -156,8 +155,8 @@ def standings(
         dict(reasons.most_common()),
         contest_scored,
         tuple(
-            Duel(agents[a], agents[b], (c[0], c[1], c[2], c[3], c[4]))
-            for (a, b), c in sorted(duels.items())
+            Duel(agents[a], agents[b], pentanomial(scores))
+            for (a, b), scores in sorted(duels.items())
         ),
     )
 
