@@ -235,6 +235,7 @@ def test_a_built_in_engine_out_of_time_also_moves_its_last_marble_out_of_home() 
         assert resolve_move(reply.text, home_one, seat=0).origin == 6
 
 
+@pytest.mark.timing  # the engines plan on a 4 s clock: a busy machine cuts their searches
 def test_built_in_players_as_programs_play_whole_games_under_the_mediator(tmp_path) -> None:
     """Both seats run ``arbiter agent chinese-checkers`` as child processes on a scaled
     clock (4 s of CPU, then 1 s a move): the games end by the rules (the ply cap
