@@ -56,6 +56,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engines", ("agents/*", "games/*/player.py")),
     ("referee", ("referee/*", "games/*/referee.py")),
     ("games", ("games/__init__.py", "games/*/__init__.py")),
+    ("envs", ("envs/*",)),
     ("play", ("play/*",)),
     ("tournament", ("tournament/*",)),
     ("web", ("web/*",)),

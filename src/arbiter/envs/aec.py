@@ -1,0 +1,224 @@
+"""Each game as a PettingZoo AEC environment: two agents taking turns on the rules engine.
+
+The agents are ``player_0`` (the seat that moves first) and ``player_1``. Each observes
+``{"observation": ..., "action_mask": ...}`` (:mod:`arbiter.envs.encoding`): the board
+from its own side and, when it is to act, the legs it may play. A move of several legs
+(a capture chain) is played by the same agent acting again. The rewards are the
+contest's: +1 to the winner, -1 to the loser, 0 each for a draw, given when the game
+ends; an action the mask does not allow loses the game, as an illegal move does in
+every contest (``infos[agent]["illegal"]`` says why). The rules are the game's engine
+(on the compiled core where it is built), with its options (``max_plies=``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.logger import warn
+from pettingzoo import AECEnv
+
+from arbiter.contract import GameSpec
+from arbiter.envs.encoding import Encoding, Leg, kings_of
+from arbiter.errors import ConfigError, NotationError, Reason
+from arbiter.game import Outcome, Player
+from arbiter.games import find_game
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
+
+Observation = dict[str, npt.NDArray[np.int8]]
+"""What an agent observes: ``observation`` and ``action_mask``."""
+
+AGENTS = ("player_0", "player_1")
+"""The agents, by seat."""
+
+
+class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is untyped
+    """One game of ``game`` (a name, or a spec) at a time, as an AEC environment.
+
+    ``reset(seed=..., options=...)`` starts a game: from the start position, or from
+    ``options["position"]`` (the game's one-line position text), then
+    ``opening_plies`` random moves drawn from ``seed`` (varied openings for self-play).
+
+    :raises ConfigError: for an unknown game, one without a board, or a bad option.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute)
+        "render_modes": ["ansi", "human"],
+        "name": "arbiter",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str | GameSpec[S, M],
+        *,
+        render_mode: str | None = None,
+        opening_plies: int = 0,
+        **rules_options: Any,
+    ) -> None:
+        super().__init__()
+        spec = find_game(game) if isinstance(game, str) else game
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ConfigError(f"render_mode {render_mode!r}: expected ansi or human")
+        if opening_plies < 0:
+            raise ConfigError(f"opening_plies {opening_plies}: expected 0 or more")
+        self.metadata = {**self.metadata, "name": f"{spec.name}_v0"}
+        self.spec = spec
+        self.rules = spec.rules(**rules_options)
+        self.encoding = Encoding(spec)
+        self.render_mode = render_mode
+        self.opening_plies = opening_plies
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        box = spaces.Box(0, 1, self.encoding.shape, np.int8)
+        mask = spaces.Box(0, 1, (self.encoding.actions,), np.int8)
+        observed = spaces.Dict({"observation": box, "action_mask": mask})
+        self.observation_spaces = dict.fromkeys(AGENTS, observed)
+        self.action_spaces = dict.fromkeys(AGENTS, spaces.Discrete(self.encoding.actions))
+        self.position: S = self.rules.initial()
+        self.last_move: M | None = None
+        self.outcome: Outcome | None = None
+        self._moves: list[tuple[tuple[Leg, ...], M]] = []
+        self._next: list[Leg] = []
+        self._played: list[Leg] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts a new game (see the class docstring).
+
+        :raises ConfigError: if ``options["position"]`` is not a position of the game.
+        """
+        s = self.rules.initial()
+        if options and options.get("position"):
+            try:
+                s = self.spec.notation.parse_position(str(options["position"]))
+            except NotationError as e:
+                raise ConfigError(f"options['position']: {e}") from None
+        rng = random.Random(seed)
+        for _ in range(self.opening_plies):
+            legal = self.rules.legal_moves(s)
+            if not legal or self.rules.outcome(s) is not None:
+                break
+            s = self.rules.apply(s, rng.choice(legal))
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.last_move = None
+        self._enter(s)
+
+    def _enter(self, s: S) -> None:
+        """Makes ``s`` the position, its legal moves by their legs, and ends the game
+        if it is decided."""
+        self.position = s
+        self._played = []
+        self.outcome = self.rules.outcome(s)
+        legal = [] if self.outcome else self.rules.legal_moves(s)
+        self._narrow([(self.encoding.legs(s, m), m) for m in legal])
+        self.agent_selection = AGENTS[self.rules.to_move(s)]
+        if self.outcome is not None:
+            self._finish(self.outcome)
+
+    def _finish(self, outcome: Outcome, illegal: tuple[Player, str] | None = None) -> None:
+        self.outcome = outcome
+        for seat, agent in enumerate(AGENTS):
+            self.rewards[agent] = (
+                0.0 if outcome.winner is None else (1.0 if outcome.winner == seat else -1.0)
+            )
+            self.terminations[agent] = True
+            self.infos[agent] = {
+                "result": outcome.result(),
+                "reason": outcome.reason.value,
+                "detail": outcome.detail,
+            }
+        if illegal is not None:
+            self.infos[AGENTS[illegal[0]]]["illegal"] = illegal[1]
+
+    def _narrow(self, moves: list[tuple[tuple[Leg, ...], M]]) -> None:
+        """Keeps ``moves`` (the legal moves that begin with the legs played) and the
+        legs that may follow, worked out once per leg."""
+        k = len(self._played)
+        self._moves = moves
+        self._next = list(dict.fromkeys(legs[k] for legs, _ in moves if len(legs) > k))
+
+    def legal_legs(self) -> list[Leg]:
+        """The legs the agent to act may play now, in the order of the legal moves."""
+        return list(self._next)
+
+    def actions_of(self, m: M) -> list[int]:
+        """The actions that play the legal move ``m`` in the current position."""
+        return [self.encoding.action(leg) for leg in self.encoding.legs(self.position, m)]
+
+    def observe(self, agent: str) -> Observation:
+        seat = AGENTS.index(agent)
+        to_act = agent == self.agent_selection and self.outcome is None
+        path = [self._played[0][0], *(b for _, b in self._played)] if self._played else []
+        return {
+            "observation": self.encoding.observation(
+                self.position, seat, kings_of(self.position), path
+            ),
+            "action_mask": self.encoding.mask(self.legal_legs() if to_act else []),
+        }
+
+    def step(self, action: Any) -> None:
+        """Plays one leg for the agent to act (``None`` for an agent whose game is over)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        seat = AGENTS.index(agent)
+        leg = self._leg(action)
+        if leg is None or leg not in self._next:
+            self._illegal(seat, action, leg)
+        else:
+            k = len(self._played)
+            self._played.append(leg)
+            self._narrow([(legs, m) for legs, m in self._moves if legs[k] == leg])
+            done = [m for legs, m in self._moves if len(legs) == k + 1]
+            if done:
+                self.last_move = done[0]
+                self._enter(self.rules.apply(self.position, done[0]))
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _leg(self, action: Any) -> Leg | None:
+        try:
+            return self.encoding.leg(int(action))
+        except (TypeError, ValueError):
+            return None
+
+    def _illegal(self, seat: Player, action: Any, leg: Leg | None) -> None:
+        names = [c.label for c in sorted(self.encoding.view.layout.cells, key=lambda c: c.id)]
+        what = f"action {action!r}" + (f" ({names[leg[0]]} to {names[leg[1]]})" if leg else "")
+        why = f"{what} is not legal here" if leg else f"{what} is not one of this game's actions"
+        self._finish(Outcome(1 - seat, Reason.ILLEGAL_MOVE, why), (seat, why))
+
+    def render(self) -> str | None:
+        """The board as text (``ansi``), or printed (``human``)."""
+        if self.render_mode is None:
+            warn("render() called without a render_mode (ansi or human)")
+            return None
+        text = self.spec.notation.draw_board(self.position, self.last_move)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: the rules engine holds no resources."""

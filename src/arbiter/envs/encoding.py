@@ -1,0 +1,146 @@
+"""A game's positions as tensors and its moves as numbered actions, for learning.
+
+Built from the game's board (:class:`~arbiter.contract.layout.BoardView`), so every game
+with a board in the browser has it, and nothing here knows one game from another:
+
+- **The grid**: the board's cells laid on a rectangle by their drawn centres (8x8 for
+  Votey and checkers, 7x7 points for Alquerque, 16x16 for Halma, 17 rows by 25 half-steps
+  for the Chinese checkers star, where a channel marks the holes that exist).
+- **Actions**: ``a * N + b`` (``N`` cells) moves "from cell ``a`` to cell ``b``". A move
+  is one or more such *legs*: a Votey move, a Halma or Chinese checkers step or whole hop
+  chain is one leg from its start to its end (two chains to one square are one move);
+  a checkers or Alquerque capture chain is one leg per jump, and the player who is in
+  the middle of a chain acts again until it is complete (as OpenSpiel does for
+  checkers). In these games no move's path is the start of another's, so a chain is
+  complete exactly when its legs are a legal move's.
+- **Observations**: ``(rows, columns, CHANNELS)`` of 0/1, from the observing seat's
+  side: its pieces, the opponent's, kings (checkers), the path of the move being made
+  (a chain's start and landings so far), the cells that exist, and a plane of ones
+  when the observer is the second seat (so one network can play both seats).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from arbiter.bitboard import bits
+from arbiter.contract import GameSpec
+from arbiter.contract.layout import BoardView, WholePaths
+from arbiter.game import Player
+
+S = TypeVar("S")
+M = TypeVar("M", bound=Hashable)
+
+CHANNELS = ("mine", "theirs", "kings", "path", "board", "second")
+"""What each plane of an observation holds, in order."""
+
+Leg = tuple[int, int]
+"""One step of a move: from a cell to a cell."""
+
+
+def _axis(values: Sequence[float]) -> dict[float, int]:
+    """Each distinct coordinate with its index, smallest first."""
+    return {v: i for i, v in enumerate(sorted(set(values)))}
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """Where each cell lies on the observation's rectangle."""
+
+    rows: int
+    columns: int
+    row_of: tuple[int, ...]
+    column_of: tuple[int, ...]
+
+    @classmethod
+    def of(cls, view: BoardView[Any]) -> Grid:
+        """The grid of a board: rows by the cells' drawn heights (top first), columns by
+        their drawn positions across."""
+        cells = sorted(view.layout.cells, key=lambda c: c.id)
+        ys = _axis([c.y for c in cells])
+        xs = _axis([c.x for c in cells])
+        return cls(len(ys), len(xs), tuple(ys[c.y] for c in cells), tuple(xs[c.x] for c in cells))
+
+
+class Encoding(Generic[S, M]):
+    """One game's tensors and action numbers (see the module docstring)."""
+
+    def __init__(self, spec: GameSpec[S, M]) -> None:
+        """:raises ConfigError: if the game has no board to lay out."""
+        self.spec = spec
+        self.view = spec.board_view()
+        self.grid = Grid.of(self.view)
+        self.cells = len(self.grid.row_of)
+        self.actions = self.cells * self.cells
+        self._whole_paths = isinstance(self.view.clicks, WholePaths)
+        rows, columns = np.array(self.grid.row_of), np.array(self.grid.column_of)
+        self._rows, self._columns = rows, columns
+        board = np.zeros((self.grid.rows, self.grid.columns), np.int8)
+        board[rows, columns] = 1
+        self._board = board
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """The shape of an observation: rows, columns, channels."""
+        return (self.grid.rows, self.grid.columns, len(CHANNELS))
+
+    def legs(self, s: S, m: M) -> tuple[Leg, ...]:
+        """The legs of the legal move ``m`` in ``s``, in the order they are played."""
+        if self._whole_paths:
+            return tuple(itertools.pairwise(self.view.clicks.move_path(s, m)))
+        origin: int = getattr(m, "origin")  # noqa: B009 (a hop-chain game's moves have one)
+        target: int = getattr(m, "target")  # noqa: B009
+        return ((origin, target),)
+
+    def action(self, leg: Leg) -> int:
+        """The action number of ``leg``."""
+        return leg[0] * self.cells + leg[1]
+
+    def leg(self, action: int) -> Leg:
+        """The leg an action number stands for.
+
+        :raises ValueError: if ``action`` is not one of this game's actions.
+        """
+        if not 0 <= action < self.actions:
+            raise ValueError(f"action {action} is outside 0..{self.actions - 1}")
+        return divmod(action, self.cells)
+
+    def observation(
+        self, s: S, seat: Player, kings: int, path: Sequence[int]
+    ) -> npt.NDArray[np.int8]:
+        """The observation of ``s`` from ``seat``'s side; ``kings`` are crowned pieces as
+        bits (0 for a game without them), ``path`` the cells of the move being made."""
+        out = np.zeros(self.shape, np.int8)
+        pieces: tuple[int, int] = getattr(s, "pieces")  # noqa: B009 (every board game's)
+        for plane, owner in ((0, seat), (1, 1 - seat)):
+            self._mark(out, plane, pieces[owner])
+        self._mark(out, 2, kings)
+        for c in path:
+            out[self._rows[c], self._columns[c], 3] = 1
+        out[:, :, 4] = self._board
+        if seat == 1:
+            out[:, :, 5] = 1
+        return out
+
+    def _mark(self, out: npt.NDArray[np.int8], plane: int, cells: int) -> None:
+        if cells:
+            found = np.fromiter(bits(cells), np.intp)
+            out[self._rows[found], self._columns[found], plane] = 1
+
+    def mask(self, legal: Sequence[Leg]) -> npt.NDArray[np.int8]:
+        """The action mask allowing exactly the ``legal`` legs."""
+        out = np.zeros(self.actions, np.int8)
+        if legal:
+            out[[self.action(leg) for leg in legal]] = 1
+        return out
+
+
+def kings_of(s: Any) -> int:
+    """The crowned pieces of a position as bits (0 in a game without kings)."""
+    return int(getattr(s, "kings", 0))

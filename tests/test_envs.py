@@ -1,0 +1,205 @@
+"""The learning environments: PettingZoo's and Gymnasium's own API checks, and that
+playing through actions is playing the game's rules (every legal move reachable, no
+other, chains by the same agent, the contest's rewards and its illegal-move loss)."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from arbiter import envs
+from arbiter.games import GAME_NAMES, find_game
+
+GAMES = list(GAME_NAMES)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_api_test_passes(game: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its advice on Dict observations, as for chess
+        api_test(envs.env(game), num_cycles=200)
+        seed_test(lambda: envs.env(game, opening_plies=4), num_cycles=20)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_gymnasium_check_env_passes(game: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(envs.gym_env(game))
+
+
+def _first_legs(env: Any) -> set[tuple[int, int]]:
+    mask = env.observe(env.agent_selection)["action_mask"]
+    return {env.encoding.leg(int(a)) for a in np.flatnonzero(mask)}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_actions_play_exactly_the_rules(game: str) -> None:
+    """Random games chosen from the rules engine's own legal moves: at every turn the
+    mask allows exactly the legal moves' next legs, a move's legs are acted by one agent,
+    and the game ends with the rules' outcome and rewards of +1/-1 (0 each for a draw)."""
+    spec = find_game(game)
+    rules = spec.rules(max_plies=120)
+    env = envs.raw_env(game, max_plies=120)
+    rng = random.Random(7)
+    for seed in range(3):
+        env.reset(seed=seed)
+        s = rules.initial()
+        while rules.outcome(s) is None:
+            assert env.outcome is None
+            legal = rules.legal_moves(s)
+            m = rng.choice(legal)
+            legs = env.encoding.legs(s, m)
+            mover = env.agent_selection
+            assert mover == envs.AGENTS[rules.to_move(s)]
+            assert _first_legs(env) == {env.encoding.legs(s, x)[0] for x in legal}
+            for i, leg in enumerate(legs):
+                assert env.agent_selection == mover
+                if i:  # mid-chain: only the chains going on from here
+                    assert leg in _first_legs(env)
+                env.step(env.encoding.action(leg))
+            s = rules.apply(s, m)
+            assert env.position == s
+        outcome = rules.outcome(s)
+        assert outcome is not None and env.outcome == outcome
+        expected = (
+            [0.0, 0.0]
+            if outcome.winner is None
+            else [1.0 if outcome.winner == seat else -1.0 for seat in (0, 1)]
+        )
+        assert [env.rewards[a] for a in envs.AGENTS] == expected
+        assert all(env.terminations.values())
+        assert env.infos["player_0"]["result"] == outcome.result()
+
+
+def _double_jump() -> tuple[Any, Any]:
+    """A checkers position from random play whose only move is a double jump."""
+    rules = find_game("checkers").rules()
+    rng = random.Random(5)
+    while True:
+        s = rules.initial()
+        while rules.outcome(s) is None:
+            legal = rules.legal_moves(s)
+            if len(legal) == 1 and len(legal[0].captures) == 2:
+                return s, legal[0]
+            s = rules.apply(s, rng.choice(legal))
+
+
+def test_a_checkers_double_jump_is_two_actions_of_the_same_agent() -> None:
+    spec = find_game("checkers")
+    s, move = _double_jump()
+    env = envs.raw_env("checkers")
+    env.reset(options={"position": spec.notation.format_position(s)})
+    s = env.position  # the same pieces, counted from ply 0 (the text has no ply)
+    mover = env.agent_selection
+    first, second = env.encoding.legs(s, move)
+    assert _first_legs(env) == {first}
+    env.step(env.encoding.action(first))
+    assert env.agent_selection == mover and env.position == s  # not applied yet
+    obs = env.observe(mover)["observation"]
+    assert int(obs[:, :, 3].sum()) == 2  # the path so far: start and first landing
+    assert _first_legs(env) == {second}
+    other = envs.AGENTS[1 - envs.AGENTS.index(mover)]
+    assert not env.observe(other)["action_mask"].any()
+    env.step(env.encoding.action(second))
+    assert env.agent_selection == other
+    assert env.last_move == move
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_action_the_mask_forbids_loses_the_game(game: str) -> None:
+    env = envs.raw_env(game)
+    env.reset(seed=3)
+    mask = env.observe("player_0")["action_mask"]
+    forbidden = int(np.flatnonzero(mask == 0)[0])
+    env.step(forbidden)
+    assert env.rewards == {"player_0": -1.0, "player_1": 1.0}
+    assert all(env.terminations.values())
+    assert "is not legal here" in env.infos["player_0"]["illegal"]
+    env.step(None)  # each finished agent steps out, as PettingZoo's loop does
+    env.step(None)
+    assert env.agents == []
+
+
+def test_each_agent_sees_its_own_pieces_first() -> None:
+    env = envs.raw_env("votey")
+    env.reset()
+    s = env.position
+    for seat, agent in enumerate(envs.AGENTS):
+        obs = env.observe(agent)["observation"]
+        mine = {r * 8 + c for r, c in zip(*np.nonzero(obs[:, :, 0]), strict=True)}
+        assert mine == {c for c in range(64) if (s.pieces[seat] >> c) & 1}
+        assert bool(obs[:, :, 5].all()) == (seat == 1)
+
+
+def test_the_chinese_checkers_star_is_laid_on_its_rows_and_half_steps() -> None:
+    enc = envs.Encoding(find_game("chinese-checkers"))
+    assert enc.shape == (17, 25, len(envs.CHANNELS))
+    obs = envs.raw_env("chinese-checkers")
+    obs.reset()
+    board = obs.observe("player_0")["observation"][:, :, 4]
+    assert int(board.sum()) == 121  # every hole on a cell of its own
+    assert [int(n) for n in board.sum(axis=1)] == [
+        1,
+        2,
+        3,
+        4,
+        13,
+        12,
+        11,
+        10,
+        9,
+        10,
+        11,
+        12,
+        13,
+        4,
+        3,
+        2,
+        1,
+    ]
+
+
+def test_the_gymnasium_opponent_moves_first_from_the_first_seat_and_repeats() -> None:
+    def episode() -> list[str]:
+        env = envs.gym_env("alquerque", opponent="alphabeta:depth=1", seat=1)
+        obs, _ = env.reset(seed=11)
+        plies = [env.game.position.ply]
+        rng = np.random.default_rng(0)
+        done = False
+        while not done:
+            action = rng.choice(np.flatnonzero(obs["action_mask"]))
+            obs, reward, done, _, info = env.step(action)
+        plies.append(env.game.position.ply)
+        return [*map(str, plies), str(reward), info["result"]]
+
+    first = episode()
+    assert first[0] == "1"  # the engine, first to move, already moved
+    assert first == episode()
+
+
+def test_an_unknown_game_or_engine_is_one_clear_error() -> None:
+    from arbiter.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="unknown game 'chess'"):
+        envs.env("chess")
+    with pytest.raises(ConfigError, match="unknown engine"):
+        envs.gym_env("votey", opponent="stockfish")
+
+
+def test_the_readme_loop_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Learning environments") :]
+    code = section[section.index("```python") + len("```python") : section.index("```\n")]
+    assert len(code.strip().splitlines()) <= 10
+    exec(compile(code, "README.md", "exec"), {})
+    result, _, reason = capsys.readouterr().out.strip().partition(" ")
+    assert result in ("1-0", "0-1", "1/2-1/2") and reason
