@@ -503,6 +503,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             f"{args.file!r} is a contest export: check it with --public-key FILE "
             "(the contest's key, from its /contest page)"
         )
+    if args.file.endswith((".pdn", ".pgn")):
+        return _replay_portable(args.file)
     key = None if args.unsealed or signer is not None else record_key()
     if key is None and not args.unsealed and signer is None:
         print(f"no record key at {key_path()}: seals are not checked")
@@ -539,6 +541,43 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         raise RecordError(f"{args.file!r} holds no game records")
     print(f"{count - bad} of {count} records verified")
     return 1 if bad else 0
+
+
+def _replay_portable(path: str) -> int:
+    """Checks every game of a PDN or PGN-style file through the rules: each move legal,
+    the result the rules' where the moves end the game.
+
+    :raises RecordError: if the file cannot be read, has a malformed tag or no game.
+    """
+    from arbiter.errors import RecordError
+    from arbiter.play.portable import check_game, read_games
+
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise RecordError(f"cannot read {path!r}: {e.strerror}") from None
+    bad = count = 0
+    for game in read_games(text):
+        count += 1
+        who = " vs ".join(game.tags.get(k, "?") for k in _sides(game.tags))
+        try:
+            moves, outcome = check_game(game)
+        except RecordError as e:
+            bad += 1
+            print(f"{path}: {e}")
+            continue
+        ended = "unfinished" if outcome is None else f"{game.result} by {outcome.reason}"
+        print(f"{path}: game {game.number}: ok {game.game} {who}: {moves} moves legal, {ended}")
+    if count == 0:
+        raise RecordError(f"{path!r} holds no games")
+    print(f"{count - bad} of {count} games verified")
+    return 1 if bad else 0
+
+
+def _sides(tags: dict[str, str]) -> list[str]:
+    """The two side tags of a portable game, first mover first."""
+    names = [k for k in tags if k in ("Black", "White", "First", "Second")]
+    return names or ["Black", "White"]
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:

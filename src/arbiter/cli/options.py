@@ -441,8 +441,17 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     rp.add_argument("--tournament", metavar="NAME", help="which one (if the file holds several)")
     rp.add_argument("--json", action="store_true", help="as JSON")
 
-    ex = sub.add_parser("export", help="write a database's games as JSON lines for replay")
-    ex.add_argument("db", metavar="DB")
+    ex = sub.add_parser(
+        "export", help="write a database's (or a record file's) games: records, PDN or PGN"
+    )
+    ex.add_argument("db", metavar="DB", help="a tournament database, or a .jsonl record file")
+    ex.add_argument(
+        "--format",
+        choices=("jsonl", "pdn", "pgn"),
+        default="jsonl",
+        help="jsonl: records for arbiter replay (default); pdn: checkers as Portable "
+        "Draughts Notation; pgn: any game as tagged text (checkers as PDN)",
+    )
     ex.add_argument("--tournament", metavar="NAME")
     ex.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
 
@@ -493,7 +502,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     so.add_argument("--seed", type=_nonnegative_int, default=0)
 
     r = sub.add_parser("replay", help="re-verify every move and result of a record file")
-    r.add_argument("file")
+    r.add_argument(
+        "file", help="records (.jsonl), a contest export (.tar.gz), or PDN/PGN (.pdn, .pgn)"
+    )
     r.add_argument(
         "--unsealed", action="store_true", help="check records that carry no seal of this referee"
     )

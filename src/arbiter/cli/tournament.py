@@ -16,10 +16,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import TimeControl
 from arbiter.contract import OptionValue, Supervision
-from arbiter.errors import ConfigError
+from arbiter.errors import ConfigError, RecordError
 from arbiter.games import find_game, game_names
 from arbiter.play.series import DRAIN, GameJob
-from arbiter.record import GameRecord, record_key
+from arbiter.record import GameRecord, read_lines, record_key
 from arbiter.referee.events import EventSink
 from arbiter.referee.supervision import describe
 from arbiter.tournament.report import as_json, render, standings
@@ -252,24 +252,55 @@ def _warn(damage: str | None) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    count = 0
-    with Store(_existing_db(args.db)) as store:
-        tournaments = (
-            [_tournament_of(store, args.tournament)] if args.tournament else store.tournaments()
+    """Writes a database's games (or a record file's) as records, PDN or tagged text.
+
+    :raises ConfigError: for a missing input, an output that cannot be written, or
+        ``--format pdn`` asked of a game other than checkers.
+    """
+    from arbiter.play.portable import write_game
+
+    fmt = args.format
+    damage: str | None = None
+    if args.db.endswith(".jsonl"):
+        records = _record_file(args.db)
+    else:
+        with Store(_existing_db(args.db)) as store:
+            tournaments = (
+                [_tournament_of(store, args.tournament)] if args.tournament else store.tournaments()
+            )
+            records = [g.record for t in tournaments for g in store.games(t.id)]
+            damage = store.damage_note()
+    if fmt == "pdn" and (others := sorted({r.game for r in records} - {"checkers"})):
+        raise ConfigError(
+            f"PDN is for checkers and {args.db!r} holds {', '.join(others)} games: "
+            "--format pgn writes them as tagged text"
         )
-        try:
-            out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
-        except OSError as e:
-            raise ConfigError(f"cannot write {args.output!r}: {e.strerror}") from None
-        try:
-            for t in tournaments:
-                for game in store.games(t.id):
-                    out.write(game.record.to_json() + "\n")  # with its seal, if it has one
-                    count += 1
-        finally:
-            if out is not sys.stdout:
-                out.close()
-        damage = store.damage_note()
+    try:
+        out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    except OSError as e:
+        raise ConfigError(f"cannot write {args.output!r}: {e.strerror}") from None
+    try:
+        for record in records:
+            # a record keeps its seal, if it has one
+            out.write(record.to_json() + "\n" if fmt == "jsonl" else write_game(record))
+    finally:
+        if out is not sys.stdout:
+            out.close()
     if args.output:
-        print(f"{count} games written to {args.output}", file=sys.stderr)
+        print(f"{len(records)} games written to {args.output}", file=sys.stderr)
     return _warn(damage)
+
+
+def _record_file(path: str) -> list[GameRecord]:
+    """The records of a JSON-lines file.
+
+    :raises ConfigError: if it is missing or a line is not a record.
+    """
+    if not Path(path).is_file():
+        raise ConfigError(f"no record file {path!r}")
+    records = []
+    for number, record in read_lines(path):
+        if isinstance(record, RecordError):
+            raise ConfigError(f"{path}:{number}: {record}")
+        records.append(record)
+    return records

@@ -218,3 +218,51 @@ def draw_board(s: State, last: Move | None = None) -> str:
     side = "red (1)" if s.to_move == 0 else "white (2)"
     lines.append(f"  {side} to move, ply {s.ply}")
     return "\n".join(lines)
+
+
+_FEN_SQUARES = re.compile(r"K?([1-9]|[12][0-9]|3[0-2])(?:-K?([1-9]|[12][0-9]|3[0-2]))?")
+
+
+def format_fen(s: State) -> str:
+    """The position as PDN's FEN tag writes it: ``B:W21,22,K5:B1,2``, B (the first mover,
+    red here) or W to move, then each side's squares, kings marked ``K``.
+
+    >>> format_fen(Checkers().initial())[:14]
+    'B:W21,22,23,24'
+    """
+
+    def side(bb: int) -> str:
+        return ",".join(
+            ("K" if s.kings >> c & 1 else "") + str(c + 1) for c in range(32) if bb >> c & 1
+        )
+
+    return f"{'BW'[s.to_move]}:W{side(s.pieces[1])}:B{side(s.pieces[0])}"
+
+
+def parse_fen(text: str) -> State:
+    """Parses a PDN FEN (``B:W18,24,K10:B12,16``; squares may be ranges ``1-12``).
+
+    :raises NotationError: if it is not a side to move and two lists of squares, or
+        places a piece where the board cannot have one.
+    """
+    fields = text.strip().rstrip(".").split(":")
+    if len(fields) != 3 or fields[0] not in ("B", "W"):
+        raise NotationError(
+            f"invalid PDN FEN {text!r}: expected 'B' or 'W', then ':W' and ':B' square lists",
+            text,
+        )
+    rows = [["0"] * 8 for _ in range(8)]
+    for field_ in fields[1:]:
+        colour, squares = field_[:1], field_[1:]
+        if colour not in ("B", "W"):
+            raise NotationError(f"invalid PDN FEN {text!r}: {field_!r} is not B... or W...", text)
+        for item in filter(None, squares.split(",")):
+            found = _FEN_SQUARES.fullmatch(item.strip())
+            if found is None:
+                raise NotationError(f"invalid PDN FEN {text!r}: {item!r} is not a square", text)
+            first, last = int(found[1]), int(found[2] or found[1])
+            for square in range(first, last + 1):
+                r, c = cell_row_col(square - 1)
+                piece = (1 if colour == "B" else 2) + (2 if item.startswith("K") else 0)
+                rows[r][c] = str(piece)
+    return parse_board(["".join(row) for row in rows], "BW".index(fields[0]))
