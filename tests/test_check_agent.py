@@ -38,7 +38,14 @@ def test_a_program_that_plays_illegally_fails_with_its_transcript(capsys) -> Non
         ("checkers", {"forced capture", "multi-jump"}),
         (
             "halma",
-            {"camp first", "camp first (2)", "camp first (3)", "hop chain", "very little time"},
+            {
+                "camp first",
+                "camp first (2)",
+                "camp first (3)",
+                "camp first (4)",
+                "hop chain",
+                "very little time",
+            },
         ),
     ],
 )
@@ -143,35 +150,75 @@ from pathlib import Path
 from arbiter.bitboard import bits
 from arbiter.games.halma.contest import parse_input
 from arbiter.games.halma.notation import format_move
-from arbiter.games.halma.rules import Move, hop_paths, reach
+from arbiter.games.halma.rules import Move, hop_paths, reach, xy
 
-# any move the board and rule 1(a) allow, at random: rule 1(b) ignored
+# the moves the board and rule 1(a) allow, as if camp rule 1(b) were not there: at
+# random, or (greedy) the one that gains most towards the opposing corner, random
+# among the best
 given = parse_input(Path("input.txt").read_text())
 s, p = given.state, given.seat
 occupied = s.pieces[0] | s.pieces[1]
 moves = [(a, b) for a in bits(s.pieces[p]) for b in bits(reach(p, a, occupied))]
+if sys.argv[2] == "greedy":
+    def gain(move):
+        (x, y), (u, v) = xy(move[0]), xy(move[1])
+        return (u + v - x - y) * (1 if p == 0 else -1)
+    best = max(map(gain, moves))
+    moves = [m for m in moves if gain(m) == best]
 (a, b) = random.Random(int(sys.argv[1])).choice(moves)
 m = Move(a, b)
 if not m.is_step:
     m = Move(a, b, hop_paths(a, occupied)[b])
 Path("output.txt").write_text(format_move(m, seat=p) + "\\n")
 """
-"""A Halma program that plays any move the board and rule 1(a) allow, at random, each
-written as the contest writes it, as if camp rule 1(b) were not there."""
+"""A Halma program that ignores camp rule 1(b): it plays any move the board and rule
+1(a) allow, at random or the greediest, each written as the contest writes it."""
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_a_halma_program_that_ignores_rule_1b_at_random_fails_a_camp_check(seed) -> None:
+def test_the_camp_positions_forbid_the_tempting_moves() -> None:
+    """In each camp check's position the side to move has pieces at home, its legal
+    moves gain two squares or four, a forbidden one twelve, and nine in ten of the
+    moves the board and rule 1(a) allow are forbidden."""
+    from arbiter.bitboard import bits
+    from arbiter.games.halma import rules as halma
+    from arbiter.games.halma.probes import camp_positions
+
+    game = find_game("halma").rules()
+    for _, text, seat in camp_positions():
+        s = find_game("halma").notation.parse_position(text)
+        assert s.to_move == seat and s.pieces[seat] & halma.CAMPS[seat]
+        occupied = s.pieces[0] | s.pieces[1]
+
+        def gain(a: int, b: int, seat: int = seat) -> int:
+            (x, y), (u, v) = halma.xy(a), halma.xy(b)
+            return (u + v - x - y) * (1 if seat == 0 else -1)
+
+        legal = {(m.origin, m.target) for m in game.legal_moves(s)}
+        board = {(a, b) for a in bits(s.pieces[seat]) for b in bits(halma.reach(seat, a, occupied))}
+        assert legal < board and 10 * len(legal) <= len(board)
+        assert max(gain(*m) for m in legal) <= 4 < 12 == max(gain(*m) for m in board - legal)
+
+
+@pytest.mark.parametrize("how", ["greedy", "random"])
+def test_a_halma_program_that_ignores_rule_1b_fails_a_camp_check_whatever_its_seed(
+    how: str,
+) -> None:
+    """Ten seeds, each failing a camp check (as the gate stops at the first failure)."""
     spec = find_game("halma")
     camp = [c for c in checks(spec, None) if c.name.startswith("camp first")]
-    assert len(camp) == 3
+    assert len(camp) == 4
     with tempfile.TemporaryDirectory() as workdir:
         path = f"{workdir}/blind.py"
         with open(path, "w") as f:
             f.write(CAMP_BLIND)
-        verdicts = [run(spec, f"{sys.executable} {path} {seed}", c, workdir) for c in camp]
-    failed = [r.verdict for r in verdicts if not r.passed]
-    assert failed and all("must move one out" in v for v in failed), failed
+        for seed in range(10):
+            for check in camp:
+                result = run(spec, f"{sys.executable} {path} {seed} {how}", check, workdir)
+                if not result.passed:
+                    assert "by illegal move" in result.verdict
+                    break
+            else:
+                raise AssertionError(f"seed {seed}: a {how} 1(b)-ignoring program passed")
 
 
 ONE_NUMBERING = """\
@@ -282,6 +329,8 @@ def test_a_votey_player_that_never_claims_its_win_fails_where_it_wins(tmp_path) 
     failed = [r for r in results if not r.passed]
     assert failed and all("unclaimed win" in r.verdict for r in failed)
     assert "winning claim" in {r.check.name for r in failed}
+    # its failure is the situation itself, so the report never says it did not come up
+    assert all(r.situations() != "the situation never came up" for r in failed)
 
 
 HALF_JUMP = """\
@@ -557,3 +606,15 @@ def test_a_gate_stops_at_the_first_failed_check(game: str) -> None:
     assert len(results) == (2 if spec.supervision.charging.name == "CPU" else 1)
     assert told[0].startswith("start ") and told[-1].startswith("done ")
     assert len([t for t in told if t.startswith("done")]) == len(results)
+
+
+def test_never_came_up_is_said_only_of_a_steered_game_that_ran_its_course() -> None:
+    from arbiter.play.checkagent import Result
+
+    spec = find_game("votey")
+    steered = next(c for c in checks(spec, None) if c.steer is not None)
+    assert Result(steered, True, "1-0").situations() == "the situation never came up"
+    assert Result(steered, False, "0-1 by unclaimed win").situations() is None
+    met = Result(steered, True, "1-0", met=(("winning moves", 2),))
+    assert met.situations() == "met: 2 winning moves"
+    assert Result(checks(spec, None)[0], True, "1-0").situations() is None

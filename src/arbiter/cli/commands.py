@@ -353,9 +353,8 @@ class CheckPrinter:
         self._plies.pop(result.check.name, None)
         mark = "pass" if result.passed else "FAIL"
         lines = [f"{mark}  {result.check.name}: {result.check.about}: {result.verdict}"]
-        if result.check.steer is not None:
-            met = ", ".join(f"{n} {what}" for what, n in result.met)
-            lines.append(f"      met: {met}" if met else "      the situation never came up")
+        if (met := result.situations()) is not None:
+            lines.append(f"      {met}")
         if not result.passed:
             if result.check.start:
                 lines.append(f"      from the position {result.check.start}")

@@ -60,6 +60,19 @@ class Result:
     transcript: tuple[str, ...] = ()
     met: tuple[tuple[str, int], ...] = ()
 
+    def situations(self) -> str | None:
+        """What a steered game's program met, in words (``None`` for another check).
+
+        "Never came up" is said only of a game that ran its course: a program that
+        fails ends its game at the faulty move, often the very situation (a winning
+        move written unclaimed), before it can be counted.
+        """
+        if self.check.steer is None:
+            return None
+        if self.met:
+            return "met: " + ", ".join(f"{n} {what}" for what, n in self.met)
+        return "the situation never came up" if self.passed else None
+
 
 def checks(spec: GameSpec[Any, Any], clock: str | None) -> list[Check]:
     """The checks for ``spec``'s programs (``clock``: the whole games' clock, default

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arbiter.bitboard import bits
 from arbiter.contract.layout import BoardView, Cell, HopChains, Layout, two_sides
 from arbiter.games.halma import rules as halma
 
@@ -39,7 +40,24 @@ def _halma_move(start: int, clicks: Sequence[int]) -> halma.Move:
     return halma.Move(start, clicks[-1], hops)
 
 
+def camp_rule(game: halma.Halma, s: halma.State) -> str | None:
+    """What camp rule 1(b) asks of the side to move, where it rules moves out: a piece
+    must leave the camp, or (none can) one must move further from its corner."""
+    p = s.to_move
+    camp = halma.CAMPS[p]
+    if not s.pieces[p] & camp or game.outcome(s) is not None:
+        return None
+    occupied = s.pieces[0] | s.pieces[1]
+    free = {a: halma.reach(p, a, occupied) for a in bits(s.pieces[p])}
+    narrowed = halma.destinations(s)
+    if narrowed == {a: e for a, e in free.items() if e}:
+        return None
+    if any(e & ~camp for a, e in narrowed.items() if camp >> a & 1):
+        return "rule 1(b): while pieces are in your camp, one must leave it"
+    return "rule 1(b): no piece can leave your camp, so one must move further from your corner"
+
+
 VIEW: BoardView[halma.State] = BoardView(
-    _layout(), two_sides, HopChains(_halma_hops, _halma_move, halma.NEIGHBOURS)
+    _layout(), two_sides, HopChains(_halma_hops, _halma_move, halma.NEIGHBOURS), camp_rule
 )
 """The board, built once from the rules' tables."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from arbiter.bitboard import bits
 from arbiter.errors import IllegalMove, NotationError
 from arbiter.game import Player
 from arbiter.games.halma.rules import (
@@ -225,11 +226,23 @@ def _why(m: Move, s: State) -> str:
         return f"a piece outside its own camp may not come back into it ({there})"
     ends = destinations(s)
     if any((own >> a) & 1 and e & ~own for a, e in ends.items()):
-        return "while you have pieces in your camp, you must move one out of it if you can"
-    return (
-        "while you have pieces in your camp and none can leave it, you must move one "
-        "further from your corner"
-    )
+        why = "while you have pieces in your camp, you must move one out of it if you can"
+    else:
+        why = (
+            "while you have pieces in your camp and none can leave it, you must move one "
+            "further from your corner"
+        )
+    return f"{why} ({_alternatives(ends)})"
+
+
+def _alternatives(ends: dict[int, int]) -> str:
+    """The legal moves in words where they are few (start and ends), else the pieces
+    that may move."""
+    moves = [(a, b) for a, e in sorted(ends.items()) for b in bits(e)]
+    if len(moves) <= 6:
+        listed = ", ".join(f"{square(a)} to {square(b)}" for a, b in moves)
+        return f"your legal moves: {listed}"
+    return "the pieces that may move: " + ", ".join(square(a) for a in sorted(ends))
 
 
 def format_move(m: Move, *, seat: Player) -> str:
