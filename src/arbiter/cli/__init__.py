@@ -65,7 +65,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "solve" and len(extra) == 1 and args.file == "input.txt":
         args.file = extra[0]  # the file after the options
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        print(
+            f"arbiter {args.command}: error: unrecognized arguments: {' '.join(extra)} "
+            f"(see arbiter {args.command} --help)",
+            file=sys.stderr,
+        )
+        return 2
     if argv is None and args.command in ("match", "play", "tournament"):
         from arbiter.play.series import interrupt_on_termination
 

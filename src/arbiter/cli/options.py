@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from arbiter import __version__, core
 from arbiter.errors import ConfigError
@@ -295,6 +295,14 @@ def _writable(folder: str, flag: str) -> None:
         raise ConfigError(f"{flag}: cannot write into {folder!r}: {e.strerror}") from None
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose mistakes are one line, like every other error of the command:
+    what was wrong, and where the usage is (argparse prints the usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """Returns the argument parser of the ``arbiter`` command; the rule options offered
     are those of the game named in ``argv`` (all games' when none is)."""
@@ -306,7 +314,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     depth = _bounded_int(1, MAX_DEPTH)
     specs = _specs(argv) if argv and argv[0] in COMMANDS_WITH_GAME else []
     engines = ", ".join(ENGINES)
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="arbiter",
         description="Rules engines, referees and agents for game-AI programming contests. "
         f"Games: {', '.join(names)}.",

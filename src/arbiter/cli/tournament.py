@@ -226,6 +226,12 @@ def _tournament_of(store: Store, name: str | None) -> Tournament:
 
 
 def _existing_db(path: str) -> str:
+    """``path``, a file.
+
+    :raises ConfigError: if there is nothing there, or a directory.
+    """
+    if Path(path).is_dir():
+        raise ConfigError(f"{path!r} is a directory, not a results database")
     if not Path(path).is_file():
         raise ConfigError(f"no database {path!r}")
     return path
@@ -299,8 +305,10 @@ def _record_file(path: str) -> list[GameRecord]:
     if not Path(path).is_file():
         raise ConfigError(f"no record file {path!r}")
     records = []
-    for number, record in read_lines(path):
+    for _, record in read_lines(path):
         if isinstance(record, RecordError):
-            raise ConfigError(f"{path}:{number}: {record}")
+            raise ConfigError(str(record))  # it names the file and line
         records.append(record)
+    if not records:
+        raise ConfigError(f"{path!r} holds no game records")
     return records

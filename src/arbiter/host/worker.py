@@ -535,7 +535,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if not args.token:
-        parser.error("a worker needs its token: --token or ARBITER_WORKER_TOKEN")
+        print(
+            "arbiter worker: error: a worker needs its token: --token TOKEN or the "
+            "ARBITER_WORKER_TOKEN variable (the organiser's page gives it)",
+            file=sys.stderr,
+        )
+        return 2
     where = urllib.parse.urlsplit(args.url)
     if where.scheme not in ("http", "https") or not where.hostname:
         # a mistyped address is not a server that is away: said once, not retried
