@@ -221,7 +221,7 @@ MUTATIONS = (
         SRC + "cli/options.py",
         '    if log_dir is not None:\n        _writable(log_dir, "--log-dir")',
         '    if log_dir is None:\n        _writable(log_dir, "--log-dir")',
-        ("tests/test_cli.py",),
+        ("tests/test_mistakes.py",),
     ),
     Mutation(
         "idle-hint",
@@ -240,6 +240,85 @@ MUTATIONS = (
         ("tests/tournament/test_pentanomial.py",),
     ),
 )
+
+ENVS = ("tests/test_envs.py",)
+PORTABLE = ("tests/play/test_portable.py",)
+CHECKS = ("tests/test_check_agent.py", "tests/games/test_illegal_reasons.py")
+EXTRA = (
+    Mutation(
+        "env-illegal",
+        "an action the mask forbids loses the game",
+        SRC + "envs/aec.py",
+        "        if leg is None or leg not in self._next:",
+        "        if leg is None:",
+        ENVS,
+    ),
+    Mutation(
+        "env-chain",
+        "a capture chain is applied only once its every leg is played",
+        SRC + "envs/aec.py",
+        "            done = [m for legs, m in self._moves if len(legs) == k + 1]",
+        "            done = [m for legs, m in self._moves]",
+        ENVS,
+    ),
+    Mutation(
+        "env-side",
+        "each agent observes its own pieces in the first plane",
+        SRC + "envs/encoding.py",
+        "        for plane, owner in ((0, seat), (1, 1 - seat)):",
+        "        for plane, owner in ((0, 0), (1, 1)):",
+        ENVS,
+    ),
+    Mutation(
+        "pdn-result",
+        "PDN's result is White's score first: red (Black) winning is 0-1",
+        SRC + "play/portable.py",
+        '    return "0-1" if record.winner == 0 else "1-0"',
+        '    return "1-0" if record.winner == 0 else "0-1"',
+        PORTABLE,
+    ),
+    Mutation(
+        "portable-result",
+        "a result tag the rules' outcome contradicts is refused",
+        SRC + "play/portable.py",
+        "        if said != outcome.winner:",
+        "        if False:",
+        PORTABLE,
+    ),
+    Mutation(
+        "camp-position",
+        "the camp checks start from positions where rule 1(b) forbids the best move",
+        SRC + "games/halma/probes.py",
+        "            _position([(4, 0), *outside], white_home, 0),",
+        "            _position([(4, 4), *outside], white_home, 0),",
+        CHECKS,
+    ),
+    Mutation(
+        "camp-alternatives",
+        "a camp-rule illegal move lists the legal moves where they are few",
+        SRC + "games/halma/notation.py",
+        "    if len(moves) <= 6:",
+        "    if len(moves) <= 0:",
+        CHECKS,
+    ),
+    Mutation(
+        "never-came-up",
+        "a situation never came up is said only of a game that ran its course",
+        SRC + "play/checkagent.py",
+        '        return "the situation never came up" if self.passed else None',
+        '        return "the situation never came up"',
+        CHECKS,
+    ),
+    Mutation(
+        "usage-one-line",
+        "a usage error is one line",
+        SRC + "cli/options.py",
+        '        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\\n")',
+        "        super().error(message)",
+        ("tests/test_mistakes.py",),
+    ),
+)
+MUTATIONS = MUTATIONS + EXTRA
 
 
 if __name__ == "__main__":
