@@ -221,6 +221,7 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
         ("a_outcome", "alquerque.rules.Alquerque.outcome"),
         ("a_hash", "alquerque.rules.Alquerque.position_key"),
         ("side", "alquerque.evaluate._side"),
+        ("pressure", "alquerque.evaluate.pressure"),
         ("a_evaluate", "alquerque.evaluate.evaluate"),
         ("a_hint", "alquerque.evaluate.order_hint"),
         ("a_noisy", "alquerque.evaluate.noisy_moves"),

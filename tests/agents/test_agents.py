@@ -128,3 +128,27 @@ def test_built_in_engines_keep_to_the_shortest_clock_on_a_busy_machine() -> None
     for played in games:
         out = played.record.outcome
         assert not out.reason.is_fault, f"{out.result()} by {out.reason} ({out.detail})"
+
+
+def test_a_side_ahead_does_not_walk_back_into_a_position_it_left() -> None:
+    """Alquerque's engine a man up, asked twice in the same position (a cycle came back
+    to it): the second time it leaves a position it has not left before. Behind, or
+    in a game without the rule, nothing is ruled out."""
+    spec = find_game("alquerque")
+    game = spec.rules()
+    # white (to move) a man up: its pieces can shuffle back and forth
+    s = spec.notation.parse_position(
+        "......./..b..../......./...w.../.w...../......./....... w 120 - -"
+    )
+    agent = make_agent(spec, "alphabeta:depth=3")
+    agent.reset(game, 0, 1)
+    key = spec.evaluation.placement
+    first = agent.choose(s, Limit())
+    second = agent.choose(s, Limit())
+    assert key(game.apply(s, second)) != key(game.apply(s, first))
+    assert isinstance(agent, AlphaBetaAgent)
+    moves = list(game.legal_moves(s))
+    behind = game.apply(s, moves[0])  # black to move, a man down: no rule
+    assert agent._fresh(behind, list(game.legal_moves(behind))) == list(game.legal_moves(behind))
+    votey = make_agent(find_game("votey"), "alphabeta")
+    assert isinstance(votey, AlphaBetaAgent) and votey._repeats is None

@@ -82,6 +82,17 @@ def wall_deadline(limit: Limit, budget: float | None, safety: float, w0: float) 
     return min(found, default=None)
 
 
+@dataclass(frozen=True, slots=True)
+class Repeats(Generic[S]):
+    """When a side should not repeat itself: once its evaluation is at least ``ahead``,
+    it avoids the moves that leave a position (by ``key``, without the move count)
+    that one of its moves left before in the game, where it has another. A side ahead
+    that shuffles between positions only walks to a tie (Alquerque's 100-move tie)."""
+
+    ahead: int
+    key: Callable[[S], Hashable]
+
+
 class _Stop(Exception):
     """Raised inside the search when the budget is spent."""
 
@@ -125,6 +136,7 @@ class AlphaBetaAgent(Generic[S, M]):
         hash_mb: int = HASH_MB,
         safety: float = 0.8,
         compiled: bool = False,
+        repeats: Repeats[S] | None = None,
     ) -> None:
         self._evaluate = evaluation.evaluate
         self._hint = evaluation.order_hint
@@ -153,6 +165,8 @@ class AlphaBetaAgent(Generic[S, M]):
         self._kernel: CompiledRules[S, M] | None = None
         self._searcher: Searcher | None = None
         self._partial: tuple[M, int] | None = None
+        self._repeats = repeats
+        self._left: set[Hashable] = set()  # the positions this agent's moves left
 
     @property
     def core(self) -> str:
@@ -162,6 +176,7 @@ class AlphaBetaAgent(Generic[S, M]):
     def reset(self, game: Game[S, M], seat: Player, seed: int) -> None:
         self._game = game
         self._rng = random.Random(seed)
+        self._left.clear()
         self._tt.clear()
         self._history.clear()
         kernel: CompiledRules[S, M] | None = getattr(game, "compiled", None)
@@ -240,7 +255,7 @@ class AlphaBetaAgent(Generic[S, M]):
         if not moves:
             raise ValueError("choose() called in a finished game")
         self._rng.shuffle(moves)
-        moves = self._order(s, moves, None, 0)
+        moves = self._order(s, self._fresh(s, moves), None, 0)
         budget = None if self.depth is not None else limit.budget(self._moves_to_go(s))
         max_depth = self.depth or limit.depth or (64 if budget is not None else 4)
         self._nodes = 0
@@ -282,7 +297,18 @@ class AlphaBetaAgent(Generic[S, M]):
         if self._searcher is not None:
             self._nodes = self._searcher.nodes
         self.last_info = SearchInfo(done, best_score, self._nodes, now() - t0, best)
+        if self._repeats is not None:
+            self._left.add(self._repeats.key(game.apply(s, best)))
         return best
+
+    def _fresh(self, s: S, moves: list[M]) -> list[M]:
+        """``moves`` without those that leave a position this agent's moves left before
+        in this game, when it is ahead (:class:`Repeats`) and some move leaves a new one."""
+        game, rule = self._game, self._repeats
+        if rule is None or game is None or self._evaluate(s) < rule.ahead:
+            return moves
+        fresh = [m for m in moves if rule.key(game.apply(s, m)) not in self._left]
+        return fresh or moves
 
     def _iteration(self, s: S, moves: list[M], depth: int) -> tuple[int, M]:
         """One iteration of the deepening: in Python, or whole in the compiled kernel.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TypeVar
 
-from arbiter.agents.alphabeta import HASH_MB, AlphaBetaAgent
+from arbiter.agents.alphabeta import HASH_MB, AlphaBetaAgent, Repeats
 from arbiter.agents.greedy import GreedyAgent
 from arbiter.agents.random import RandomAgent
 from arbiter.agents.spec import ENGINES, AgentSpec
@@ -31,11 +31,15 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
     if agent.engine == "greedy":
         return GreedyAgent(ev)
     if agent.engine == "alphabeta":
+        # a game whose evaluation says when a side is ahead, and what repeats, has
+        # the side ahead avoid repeating positions
+        ahead, placement = getattr(ev, "AHEAD", None), getattr(ev, "placement", None)
         return AlphaBetaAgent(
             ev,
             depth=agent.option("depth"),
             nodes=agent.option("nodes"),
             hash_mb=agent.option("hash") or HASH_MB,
             compiled=not agent.option("pure"),
+            repeats=None if ahead is None or placement is None else Repeats(ahead, placement),
         )
     raise ConfigError(f"unknown engine {agent.name!r}: expected one of {', '.join(ENGINES)}")

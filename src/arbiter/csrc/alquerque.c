@@ -20,8 +20,17 @@ typedef struct {
 static const int DF[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int DRK[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 static int8_t NEAR[49][8], OVER[49][8], LAND[49][8]; /* -1 where the line is not */
+static uint64_t RINGS[49][7]; /* the points at each king's distance 0..6 */
 
 void alquerque_init(void) {
+    for (int c = 0; c < 49; c++) {
+        for (int d = 0; d < 7; d++) RINGS[c][d] = 0;
+        for (int o = 0; o < 49; o++) {
+            int dr = o / 7 - c / 7, df = o % 7 - c % 7;
+            int far = imax(dr < 0 ? -dr : dr, df < 0 ? -df : df);
+            RINGS[c][far] |= 1ULL << o;
+        }
+    }
     for (int c = 0; c < 49; c++) {
         int rank = c / 7, file = c % 7;
         int ndirs = (file + rank) % 2 == 0 ? 8 : 4;
@@ -189,6 +198,25 @@ static int a_outcome(const void *vs) {
 #define W_HANGING 30
 #define W_TIE_POINT 40
 #define ENDGAME_PLIES 40
+#define W_TRADE 4
+#define W_CHASE 6
+#define W_RESTRICT 4
+
+/* what own gains for pressing its lead (0 unless it has more men) */
+static int pressure(uint64_t own, uint64_t enemy, int enemy_moves) {
+    int n_own = __builtin_popcountll(own), n_enemy = __builtin_popcountll(enemy);
+    int lead = n_own - n_enemy;
+    if (lead <= 0 || !enemy) return 0;
+    int distance = 0;
+    for (uint64_t b = enemy; b; b &= b - 1) {
+        const uint64_t *rings = RINGS[__builtin_ctzll(b)];
+        int d = 1;
+        while (!(own & rings[d])) d++;
+        distance += d;
+    }
+    return W_TRADE * lead * (48 - n_own - n_enemy) - W_CHASE * distance -
+           W_RESTRICT * enemy_moves;
+}
 
 static void side(uint64_t own, uint64_t enemy, const int8_t *back, int *mobility, int *hanging) {
     uint64_t empty = ~(own | enemy);
@@ -237,6 +265,7 @@ static int a_evaluate(const void *vs) {
     int score = W_PIECE * (__builtin_popcountll(own) - __builtin_popcountll(enemy));
     score += W_MOBILITY * (m0 - m1);
     score += W_HANGING * h1 - (W_HANGING / 2) * h0;
+    score += pressure(own, enemy, m1) - pressure(enemy, own, m0);
     int near = s->ply - (TIE_PLIES - ENDGAME_PLIES);
     if (near <= 0) return score;
     return score + floordiv(a_draw_value(s) * near, ENDGAME_PLIES);

@@ -23,7 +23,7 @@ from arbiter.referee.match import play_game
 from arbiter.referee.scripted import ScriptedChannel
 
 SPEC = find_game("alquerque")
-TIE_SEED = 0
+TIE_SEED = 3
 """A seed with which two greedy players reach the 100-move tie."""
 
 

@@ -1,5 +1,6 @@
 """An Alquerque evaluation: material first, then mobility and pieces left hanging,
-giving more weight to the CodeCup tie points as the 100-move tie draws near.
+giving more weight to the CodeCup tie points as the 100-move tie draws near, and
+pressure from the side ahead.
 
 :func:`evaluate` scores a position for the side to move, in hundredths of a piece.
 Mobility counts only moves the no-going-back rule allows. Over the last
@@ -7,11 +8,25 @@ Mobility counts only moves the no-going-back rule allows. Over the last
 opponent's pieces each) weighs in more and more on top of material, which stays:
 pieces are the way to both a win and tie points. Wins and losses are the search's
 business.
+
+A side ahead on men is also paid for turning the lead into a win before the tie
+(:func:`pressure`): for trading down (each man off the board is worth more to the side
+ahead), for each enemy man it stands near (captures come from contact), and for each
+move the enemy has left (a side with no move loses). The side behind is scored the
+same way from the other side, so it runs, keeps its men apart and keeps its moves.
 """
 
 from __future__ import annotations
 
-from arbiter.games.alquerque.rules import JUMPS, STEPS, TIE_PLIES, Move, State, captures_of
+from arbiter.games.alquerque.rules import (
+    JUMPS,
+    SIZE,
+    STEPS,
+    TIE_PLIES,
+    Move,
+    State,
+    captures_of,
+)
 
 W_PIECE = 100
 W_MOBILITY = 3
@@ -20,6 +35,48 @@ W_TIE_POINT = 40
 """What one CodeCup tie point is worth, in hundredths of a piece."""
 ENDGAME_PLIES = 40
 """Over the last 40 plies before the tie, the tie's points weigh in."""
+W_TRADE = 4
+"""Per man of lead, per man off the board."""
+W_CHASE = 6
+"""Per point of distance between each enemy man and the nearest man of the side ahead."""
+W_RESTRICT = 4
+"""Per move left to the side behind, on top of mobility."""
+AHEAD = W_PIECE
+"""A side this far ahead in the evaluation avoids repeating positions (the search
+agent's rule): a repetition only brings the tie nearer."""
+
+
+def _rings() -> list[list[int]]:
+    """Per cell, the cells at each king's distance 0..6 from it, as bits."""
+    out = []
+    for c in range(SIZE * SIZE):
+        rank, file = divmod(c, SIZE)
+        rings = [0] * SIZE
+        for d in range(SIZE * SIZE):
+            r, f = divmod(d, SIZE)
+            rings[max(abs(r - rank), abs(f - file))] |= 1 << d
+        out.append(rings)
+    return out
+
+
+RINGS = _rings()
+
+
+def pressure(own: int, enemy: int, enemy_moves: int) -> int:
+    """What ``own`` gains for pressing its lead (0 unless it has more men): trading
+    down, standing near each enemy man, leaving the enemy few moves."""
+    lead = own.bit_count() - enemy.bit_count()
+    if lead <= 0 or not enemy:
+        return 0
+    off = 2 * 24 - own.bit_count() - enemy.bit_count()
+    distance = 0
+    e = enemy
+    while e:
+        low = e & -e
+        rings = RINGS[low.bit_length() - 1]
+        e ^= low
+        distance += next(d for d in range(1, SIZE) if own & rings[d])
+    return W_TRADE * lead * off - W_CHASE * distance - W_RESTRICT * enemy_moves
 
 
 def _side(own: int, enemy: int, back: tuple[int, int] | None) -> tuple[int, int]:
@@ -57,6 +114,7 @@ def evaluate(s: State) -> int:
     score += W_MOBILITY * (mine[0] - theirs[0])
     # the side to move takes first: its own hanging pieces count less than the enemy's
     score += W_HANGING * theirs[1] - (W_HANGING // 2) * mine[1]
+    score += pressure(own, enemy, theirs[0]) - pressure(enemy, own, mine[0])
     near = s.ply - (TIE_PLIES - ENDGAME_PLIES)
     if near <= 0:
         return score
@@ -85,6 +143,13 @@ def draw_value(s: State) -> int:
 
 
 def moves_to_go(s: State) -> int:
-    """The moves the side to move has left before the 100-move tie, at most 25 (most
-    games end sooner, and the early moves deserve the time)."""
-    return max(1, min(25, (TIE_PLIES - s.ply + 1) // 2))
+    """The moves the side to move has left before the 100-move tie, at most 40: the
+    early moves deserve the time, and an endgame a side is ahead in needs some (with
+    25, a 30 s game left 0.17 s a move by ply 150)."""
+    return max(1, min(40, (TIE_PLIES - s.ply + 1) // 2))
+
+
+def placement(s: State) -> tuple[int, int, int, object]:
+    """The position without its ply count: what repeats when the same position comes
+    back (:data:`AHEAD`)."""
+    return (s.pieces[0], s.pieces[1], s.to_move, s.back)
