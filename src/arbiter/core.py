@@ -279,7 +279,7 @@ PLUMBING: dict[str, tuple[str, ...]] = {
         "py_groups",
     ),
     "checkers.c": ("pop32", "cells_before"),
-    "alquerque.c": (),
+    "alquerque.c": ("shift",),
     "chinese_checkers.c": ("cell_at", "pop128", "low128", "high128"),
     "halma.c": (
         "band",

@@ -21,8 +21,21 @@ static const int DF[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int DRK[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 static int8_t NEAR[49][8], OVER[49][8], LAND[49][8]; /* -1 where the line is not */
 static uint64_t RINGS[49][7]; /* the points at each king's distance 0..6 */
+/* the directions by the cell number they lead to, lowest first (-8, -7, -6, -1, +1, +6,
+   +7, +8): chains and steps made in this order come out in the order Python sorts
+   them (by the cells visited), so they need no sort */
+static const int ORDER[8] = {7, 3, 5, 1, 0, 6, 2, 4};
+static int DELTA[8];
+/* per direction, the points a piece may step from (STEP_FROM) and jump from (JUMP_FROM)
+   along it: the evaluation counts moves and hanging pieces with shifts */
+static uint64_t STEP_FROM[8], JUMP_FROM[8];
+
+static inline uint64_t shift(uint64_t b, int delta) {
+    return delta >= 0 ? b << delta : b >> -delta;
+}
 
 void alquerque_init(void) {
+    for (int d = 0; d < 8; d++) STEP_FROM[d] = JUMP_FROM[d] = 0;
     for (int c = 0; c < 49; c++) {
         for (int d = 0; d < 7; d++) RINGS[c][d] = 0;
         for (int o = 0; o < 49; o++) {
@@ -38,11 +51,14 @@ void alquerque_init(void) {
             NEAR[c][d] = OVER[c][d] = LAND[c][d] = -1;
             if (d >= ndirs) continue;
             int f1 = file + DF[d], r1 = rank + DRK[d], f2 = file + 2 * DF[d], r2 = rank + 2 * DRK[d];
+            DELTA[d] = DF[d] + 7 * DRK[d];
             if (f1 >= 0 && f1 < 7 && r1 >= 0 && r1 < 7) {
                 NEAR[c][d] = (int8_t)(7 * r1 + f1);
+                STEP_FROM[d] |= 1ULL << c;
                 if (f2 >= 0 && f2 < 7 && r2 >= 0 && r2 < 7) {
                     OVER[c][d] = (int8_t)(7 * r1 + f1);
                     LAND[c][d] = (int8_t)(7 * r2 + f2);
+                    JUMP_FROM[d] |= 1ULL << c;
                 }
             }
         }
@@ -54,8 +70,8 @@ void alquerque_init(void) {
 static void chains(int *n, int at, uint64_t own, uint64_t enemy, Path *cur) {
     int extended = 0;
     uint64_t empty = ~(own | enemy);
-    for (int d = 0; d < 8; d++) {
-        int over = OVER[at][d], land = LAND[at][d];
+    for (int k = 0; k < 8; k++) {
+        int d = ORDER[k], over = OVER[at][d], land = LAND[at][d];
         if (over < 0) continue;
         if (((enemy >> over) & 1) && ((empty >> land) & 1) && cur->jumps < PATH_MAX_JUMPS) {
             extended = 1;
@@ -110,9 +126,9 @@ static int steps(const AState *s) {
     int n = 0;
     for (uint64_t b = s->p[s->to_move]; b; b &= b - 1) {
         int c = __builtin_ctzll(b);
-        for (unsigned dirs = step_dirs(c, empty); dirs; dirs &= dirs - 1) {
-            int d = __builtin_ctz(dirs), t = NEAR[c][d];
-            if (!goes_back(s, c, t)) path_step(&out[n++], c, t, d);
+        for (int k = 0; k < 8; k++) {
+            int d = ORDER[k], t = NEAR[c][d];
+            if (t >= 0 && ((empty >> t) & 1) && !goes_back(s, c, t)) path_step(&out[n++], c, t, d);
         }
     }
     return n;
@@ -146,7 +162,7 @@ static int moves(const AState *s) {
 }
 
 static int a_gen(const void *vs, move_t *out, int cap) {
-    return paths_finish(moves(vs), CODE, out, cap);
+    return paths_code(moves(vs), CODE, out, cap); /* made in order: no sort */
 }
 
 static int a_count(const void *vs) { return moves(vs); }
@@ -220,31 +236,18 @@ static int pressure(uint64_t own, uint64_t enemy, int enemy_moves) {
 
 static void side(uint64_t own, uint64_t enemy, const int8_t *back, int *mobility, int *hanging) {
     uint64_t empty = ~(own | enemy);
-    int mob = 0, hang = 0;
+    int mob = 0;
     if (back[0] >= 0 && ((own >> back[1]) & 1) && ((empty >> back[0]) & 1)) mob -= 1;
-    /* moves counted here, not through step_dirs: the evaluation's hot loop, measured
-       faster */
-    for (uint64_t b = own; b; b &= b - 1) {
-        int c = __builtin_ctzll(b);
-        for (int d = 0; d < 8; d++) {
-            int t = NEAR[c][d];
-            if (t >= 0 && ((empty >> t) & 1)) mob++;
-        }
-    }
-    uint64_t seen = 0;
-    for (uint64_t b = enemy; b; b &= b - 1) {
-        int c = __builtin_ctzll(b);
-        for (int d = 0; d < 8; d++) {
-            int over = OVER[c][d];
-            if (over < 0) continue;
-            if (((own >> over) & 1) && ((empty >> LAND[c][d]) & 1) && !((seen >> over) & 1)) {
-                seen |= 1ULL << over;
-                hang++;
-            }
-        }
+    /* by direction, with shifts: each piece's steps onto empty points, and the pieces an
+       enemy piece can jump (over one of own to the empty point behind), once each */
+    uint64_t hung = 0;
+    for (int d = 0; d < 8; d++) {
+        int delta = DELTA[d];
+        mob += __builtin_popcountll(shift(own & STEP_FROM[d], delta) & empty);
+        hung |= shift(enemy & JUMP_FROM[d], delta) & own & shift(empty, -delta);
     }
     *mobility = mob;
-    *hanging = hang;
+    *hanging = __builtin_popcountll(hung);
 }
 
 static int a_draw_value(const void *vs) {

@@ -93,4 +93,12 @@ static inline int paths_finish(int n, PathCode code, move_t *out, int cap) {
     return n;
 }
 
+/* writes the codes of the scratch's first n paths, already in order, as many as fit in
+   out: n, or -1 when n is -1 (a generator that makes its paths sorted: Alquerque's) */
+static inline int paths_code(int n, PathCode code, move_t *out, int cap) {
+    if (n < 0) return -1;
+    for (int i = 0; i < n && i < cap; i++) out[i] = path_encode(&scratch[i], code);
+    return n;
+}
+
 #endif

@@ -125,3 +125,21 @@ def test_the_search_values_a_tie_as_codecup_scores_it(game: Alquerque) -> None:
     s = put({"a1": "w", "b1": "w", "c1": "w", "g7": "b"}, to_move="w", ply=200)
     assert draw_value(s) == W_TIE_POINT * (6 - 4)
     assert draw_value(State(s.pieces, 1, 200)) == -W_TIE_POINT * (6 - 4)
+
+
+def test_the_side_ahead_is_paid_for_pressing_its_lead() -> None:
+    """Two men against one: standing next to the enemy man is worth more than standing
+    far from it; the side behind is never paid; trading down pays the side ahead."""
+    from arbiter.bitboard import mask
+    from arbiter.games.alquerque.evaluate import pressure
+    from arbiter.games.alquerque.rules import cell
+
+    enemy = mask([cell(3, 3)])
+    near = mask([cell(2, 2), cell(0, 6)])
+    far = mask([cell(6, 0), cell(0, 6)])
+    assert pressure(near, enemy, 4) > pressure(far, enemy, 4)
+    assert pressure(near, enemy, 1) > pressure(near, enemy, 4)  # fewer enemy moves
+    assert pressure(enemy, near, 4) == 0  # behind
+    more = mask([cell(2, 2), cell(0, 6), cell(6, 6)])
+    two = mask([cell(3, 3), cell(5, 5)])
+    assert pressure(near, enemy, 4) > pressure(more, two, 4)  # a trade brings the win on
