@@ -215,23 +215,27 @@ static int a_outcome(const void *vs) {
 #define W_TIE_POINT 40
 #define ENDGAME_PLIES 40
 #define W_TRADE 4
-#define W_CHASE 6
+#define W_CHASE 10
 #define W_RESTRICT 4
 
-/* what own gains for pressing its lead (0 unless it has more men) */
+#define FEW 8
+#define CRAMPED 12
+
+/* what own gains for pressing its lead (0 unless it has more men; never less) */
 static int pressure(uint64_t own, uint64_t enemy, int enemy_moves) {
     int n_own = __builtin_popcountll(own), n_enemy = __builtin_popcountll(enemy);
     int lead = n_own - n_enemy;
     if (lead <= 0 || !enemy) return 0;
-    int distance = 0;
+    int gain = W_TRADE * lead * (48 - n_own - n_enemy);
+    if (n_enemy > FEW) return gain;
+    int near = 0;
     for (uint64_t b = enemy; b; b &= b - 1) {
         const uint64_t *rings = RINGS[__builtin_ctzll(b)];
         int d = 1;
         while (!(own & rings[d])) d++;
-        distance += d;
+        near += 7 - d;
     }
-    return W_TRADE * lead * (48 - n_own - n_enemy) - W_CHASE * distance -
-           W_RESTRICT * enemy_moves;
+    return gain + W_CHASE * near / n_enemy + W_RESTRICT * imax(0, CRAMPED - enemy_moves);
 }
 
 static void side(uint64_t own, uint64_t enemy, const int8_t *back, int *mobility, int *hanging) {

@@ -11,8 +11,8 @@ business.
 
 A side ahead on men is also paid for turning the lead into a win before the tie
 (:func:`pressure`): for trading down (each man off the board is worth more to the side
-ahead), for each enemy man it stands near (captures come from contact), and for each
-move the enemy has left (a side with no move loses). The side behind is scored the
+ahead), and in the endgame for each enemy man it stands near (captures come from
+contact) and each move the enemy lacks (a side with no move loses). The side behind is scored the
 same way from the other side, so it runs, keeps its men apart and keeps its moves.
 """
 
@@ -37,10 +37,14 @@ ENDGAME_PLIES = 40
 """Over the last 40 plies before the tie, the tie's points weigh in."""
 W_TRADE = 4
 """Per man of lead, per man off the board."""
-W_CHASE = 6
-"""Per point of distance between each enemy man and the nearest man of the side ahead."""
+W_CHASE = 10
+"""Per point the enemy's men are nearer, on average, than 7 to the nearest man of the
+side ahead."""
 W_RESTRICT = 4
-"""Per move left to the side behind, on top of mobility."""
+"""Per move the side behind has fewer than :data:`CRAMPED`, on top of mobility."""
+FEW = 8
+"""The enemy men at most, for nearness and moves to count."""
+CRAMPED = 12
 AHEAD = W_PIECE
 """A side this far ahead in the evaluation avoids repeating positions (the search
 agent's rule): a repetition only brings the tie nearer."""
@@ -63,20 +67,25 @@ RINGS = _rings()
 
 
 def pressure(own: int, enemy: int, enemy_moves: int) -> int:
-    """What ``own`` gains for pressing its lead (0 unless it has more men): trading
-    down, standing near each enemy man, leaving the enemy few moves."""
+    """What ``own`` gains for pressing its lead (0 unless it has more men; never less):
+    trading down, and once the enemy has :data:`FEW` men or fewer, standing near each
+    of them and leaving them few moves. (Paid over the whole board, nearness and
+    moves would swamp a middlegame's material.)"""
     lead = own.bit_count() - enemy.bit_count()
     if lead <= 0 or not enemy:
         return 0
-    off = 2 * 24 - own.bit_count() - enemy.bit_count()
-    distance = 0
+    gain = W_TRADE * lead * (2 * 24 - own.bit_count() - enemy.bit_count())
+    if enemy.bit_count() > FEW:
+        return gain
+    near = 0
     e = enemy
     while e:
         low = e & -e
         rings = RINGS[low.bit_length() - 1]
         e ^= low
-        distance += next(d for d in range(1, SIZE) if own & rings[d])
-    return W_TRADE * lead * off - W_CHASE * distance - W_RESTRICT * enemy_moves
+        near += SIZE - next(d for d in range(1, SIZE) if own & rings[d])
+    # on average over the enemy's men: a man more to chase is no gain
+    return gain + W_CHASE * near // enemy.bit_count() + W_RESTRICT * max(0, CRAMPED - enemy_moves)
 
 
 def _side(own: int, enemy: int, back: tuple[int, int] | None) -> tuple[int, int]:
@@ -143,10 +152,10 @@ def draw_value(s: State) -> int:
 
 
 def moves_to_go(s: State) -> int:
-    """The moves the side to move has left before the 100-move tie, at most 40: the
-    early moves deserve the time, and an endgame a side is ahead in needs some (with
-    25, a 30 s game left 0.17 s a move by ply 150)."""
-    return max(1, min(40, (TIE_PLIES - s.ply + 1) // 2))
+    """The moves the side to move has left before the 100-move tie, at most 25 (most
+    games end sooner, and the early moves deserve the time: planning on 40 lost
+    material in the middlegame for no gain in the endgame)."""
+    return max(1, min(25, (TIE_PLIES - s.ply + 1) // 2))
 
 
 def placement(s: State) -> tuple[int, int, int, object]:
