@@ -215,10 +215,10 @@ static int a_outcome(const void *vs) {
 #define W_TIE_POINT 40
 #define ENDGAME_PLIES 40
 #define W_TRADE 4
-#define W_CHASE 10
+#define W_CHASE 12
 #define W_RESTRICT 4
 
-#define FEW 8
+#define FEW 12
 #define CRAMPED 12
 
 /* what own gains for pressing its lead (0 unless it has more men; never less) */

@@ -37,12 +37,12 @@ ENDGAME_PLIES = 40
 """Over the last 40 plies before the tie, the tie's points weigh in."""
 W_TRADE = 4
 """Per man of lead, per man off the board."""
-W_CHASE = 10
+W_CHASE = 12
 """Per point the enemy's men are nearer, on average, than 7 to the nearest man of the
 side ahead."""
 W_RESTRICT = 4
 """Per move the side behind has fewer than :data:`CRAMPED`, on top of mobility."""
-FEW = 8
+FEW = 12
 """The enemy men at most, for nearness and moves to count."""
 CRAMPED = 12
 AHEAD = W_PIECE
