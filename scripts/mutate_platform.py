@@ -318,7 +318,25 @@ EXTRA = (
         ("tests/test_mistakes.py",),
     ),
 )
-MUTATIONS = MUTATIONS + EXTRA
+STRENGTH = (
+    Mutation(
+        "repeats",
+        "a side ahead avoids the positions its own moves left before",
+        SRC + "agents/alphabeta.py",
+        "        return fresh or moves",
+        "        return moves",
+        ("tests/agents/test_agents.py",),
+    ),
+    Mutation(
+        "alquerque-chase",
+        "Alquerque's side ahead is paid for standing near the enemy's men",
+        SRC + "games/alquerque/evaluate.py",
+        "    return gain + W_CHASE * near // enemy.bit_count()",
+        "    return gain - W_CHASE * near // enemy.bit_count()",
+        ("tests/games/alquerque/test_rules.py",),
+    ),
+)
+MUTATIONS = MUTATIONS + EXTRA + STRENGTH
 
 
 if __name__ == "__main__":
