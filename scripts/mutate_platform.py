@@ -273,8 +273,8 @@ EXTRA = (
         "pdn-result",
         "PDN's result is White's score first: red (Black) winning is 0-1",
         SRC + "play/portable.py",
-        '    return "0-1" if record.winner == 0 else "1-0"',
-        '    return "1-0" if record.winner == 0 else "0-1"',
+        '    return "0-1" if winner == 0 else "1-0"',
+        '    return "1-0" if winner == 0 else "0-1"',
         PORTABLE,
     ),
     Mutation(

@@ -71,6 +71,14 @@ static inline move_t path_encode(const Path *m, PathCode code) {
     return c;
 }
 
+/* writes the codes of the scratch's first n paths, already in order, as many as fit in
+   out: n, or -1 when n is -1 (a generator that makes its paths sorted: Alquerque's) */
+static inline int paths_code(int n, PathCode code, move_t *out, int cap) {
+    if (n < 0) return -1;
+    for (int i = 0; i < n && i < cap; i++) out[i] = path_encode(&scratch[i], code);
+    return n;
+}
+
 /* sorts the scratch's first n paths and writes the codes of as many as fit in out:
    n, or -1 when n is -1 (memory ran out) */
 static inline int paths_finish(int n, PathCode code, move_t *out, int cap) {
@@ -89,16 +97,7 @@ static inline int paths_finish(int n, PathCode code, move_t *out, int cap) {
             paths[j] = m;
         }
     }
-    for (int i = 0; i < n && i < cap; i++) out[i] = path_encode(&paths[i], code);
-    return n;
-}
-
-/* writes the codes of the scratch's first n paths, already in order, as many as fit in
-   out: n, or -1 when n is -1 (a generator that makes its paths sorted: Alquerque's) */
-static inline int paths_code(int n, PathCode code, move_t *out, int cap) {
-    if (n < 0) return -1;
-    for (int i = 0; i < n && i < cap; i++) out[i] = path_encode(&scratch[i], code);
-    return n;
+    return paths_code(n, code, out, cap);
 }
 
 #endif

@@ -85,7 +85,7 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         self.last_move: M | None = None
         self.outcome: Outcome | None = None
         self._moves: list[tuple[tuple[Leg, ...], M]] = []
-        self._next: list[Leg] = []
+        self._next: dict[Leg, None] = {}  # the legs that may follow, in order
         self._played: list[Leg] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -152,7 +152,7 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         legs that may follow, worked out once per leg."""
         k = len(self._played)
         self._moves = moves
-        self._next = list(dict.fromkeys(legs[k] for legs, _ in moves if len(legs) > k))
+        self._next = dict.fromkeys(legs[k] for legs, _ in moves if len(legs) > k)
 
     def legal_legs(self) -> list[Leg]:
         """The legs the agent to act may play now, in the order of the legal moves."""

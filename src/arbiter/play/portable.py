@@ -43,11 +43,12 @@ def _quoted(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _pdn_result(record: GameRecord) -> str:
-    """PDN's result: White's (the second mover's) score first."""
-    if record.winner is None:
+def _pdn_result(winner: int | None) -> str:
+    """PDN's result of a game ``winner`` (a seat) won: White's (the second mover's)
+    score first."""
+    if winner is None:
         return "1/2-1/2"
-    return "0-1" if record.winner == 0 else "1-0"
+    return "0-1" if winner == 0 else "1-0"
 
 
 def _termination(reason: Reason) -> str:
@@ -70,7 +71,7 @@ def write_game(record: GameRecord, spec: GameSpec[Any, Any] | None = None) -> st
     if draughts:
         sides = ["Black", "White"]  # PDN's names: Black moves first
     players = list(record.players) + ["?"] * (2 - len(record.players))
-    result = _pdn_result(record) if draughts else record.outcome.result()
+    result = _pdn_result(record.winner) if draughts else record.outcome.result()
     tags: list[tuple[str, str]] = [
         ("Event", "arbiter " + (f"round {record.round}" if record.round is not None else "game")),
         ("Site", "?"),
@@ -257,7 +258,7 @@ def check_game(game: PortableGame) -> tuple[int, Outcome | None]:
         if said != outcome.winner:
             raise RecordError(
                 f"game {game.number}: the result {game.result} is not the rules' "
-                f"{outcome.result() if not draughts else _pdn_token(outcome.winner)} "
+                f"{outcome.result() if not draughts else _pdn_result(outcome.winner)} "
                 f"({outcome.reason})"
             )
     return len(game.moves), outcome
@@ -268,10 +269,6 @@ def _said_winner(token: str, draughts: bool) -> int | None:
         return None
     first_won = token == "1-0"
     return (1 if first_won else 0) if draughts else (0 if first_won else 1)
-
-
-def _pdn_token(winner: int | None) -> str:
-    return "1/2-1/2" if winner is None else ("0-1" if winner == 0 else "1-0")
 
 
 def _resolve(spec: GameSpec[Any, Any], rules: Any, s: Any, text: str) -> Any:
