@@ -168,6 +168,8 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
         ("connected", "votey.rules.connected"),
         ("groups", "votey.rules.groups"),
         ("moves_from", "votey.rules.moves_from"),
+        ("line_sets", "votey.rules.count_moves"),
+        ("count_on", "votey.rules.count_moves"),
         ("count_moves", "votey.rules.count_moves"),
         ("has_move", "votey.rules.has_move"),
         ("v_gen", "votey.rules.Votey.legal_moves"),

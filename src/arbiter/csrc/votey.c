@@ -19,8 +19,28 @@ static uint64_t BETWEEN[64][8][9];
 static const int LINE_OF[8] = {0, 1, 2, 3, 3, 2, 1, 0};
 static const int DR[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 static const int DC[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
-static uint64_t ROWS[8], COLS[8], RING[4];
+static uint64_t RING[4];
+/* ROW_BIT[j] (COL_BIT[j]): the cells whose row (column) has bit j set, so a set's sum
+   of rows is three counts; AROUND[cell][d]: the cells d king's steps from cell */
+static uint64_t ROW_BIT[3], COL_BIT[3], AROUND[64][8];
+/* the 46 lines (15 diagonals, 8 columns, 15 anti-diagonals, 8 rows) and each cell's
+   four: a position's pieces per line are counted once for both sides' moves */
+#define VOTEY_LINES 46
+static uint64_t LINE_MASK[VOTEY_LINES];
+static uint8_t LINE_ID[64][4];
+/* FROM_OK[d][k]: the cells from which k steps in direction d stay on the board */
+static uint64_t FROM_OK[8][9];
+static int DELTA[8];
 static const int RING_BONUS[4] = {16, 10, 4, -6};
+#define W_CONCENTRATION 24
+#define W_CENTRAL 1
+#define W_COM 6
+#define W_QUAD 14
+#define W_PAIRS 4
+#define W_GROUPS 22
+#define W_MOBILITY 3
+#define W_CAPTURE 2
+
 static int MIN_SPREAD[13];
 
 void votey_init(void) {
@@ -39,6 +59,11 @@ void votey_init(void) {
         LINES[cell][1] = col;
         LINES[cell][2] = anti;
         LINES[cell][3] = row;
+        LINE_ID[cell][0] = (uint8_t)(r - c + 7);
+        LINE_ID[cell][1] = (uint8_t)(15 + c);
+        LINE_ID[cell][2] = (uint8_t)(23 + r + c);
+        LINE_ID[cell][3] = (uint8_t)(38 + r);
+        for (int l = 0; l < 4; l++) LINE_MASK[LINE_ID[cell][l]] = LINES[cell][l];
         for (int d = 0; d < 8; d++) {
             TARGET[cell][d][0] = -1;
             BETWEEN[cell][d][0] = 0;
@@ -55,9 +80,28 @@ void votey_init(void) {
             }
         }
     }
-    for (int i = 0; i < 8; i++) {
-        ROWS[i] = 0xFFULL << (8 * i);
-        COLS[i] = COL1 << i;
+    for (int d = 0; d < 8; d++) {
+        DELTA[d] = 8 * DR[d] + DC[d];
+        for (int k = 0; k <= 8; k++) {
+            FROM_OK[d][k] = 0;
+            for (int cell = 0; cell < 64; cell++)
+                if (TARGET[cell][d][k] >= 0) FROM_OK[d][k] |= 1ULL << cell;
+        }
+    }
+    for (int j = 0; j < 3; j++) {
+        ROW_BIT[j] = COL_BIT[j] = 0;
+        for (int i = 0; i < 8; i++)
+            if ((i >> j) & 1) {
+                ROW_BIT[j] |= 0xFFULL << (8 * i);
+                COL_BIT[j] |= COL1 << i;
+            }
+    }
+    for (int cell = 0; cell < 64; cell++) {
+        for (int d = 0; d < 8; d++) AROUND[cell][d] = 0;
+        for (int other = 0; other < 64; other++) {
+            int d = imax(iabs((cell >> 3) - (other >> 3)), iabs((cell & 7) - (other & 7)));
+            AROUND[cell][d] |= 1ULL << other;
+        }
     }
     for (int k = 0; k < 4; k++) RING[k] = 0;
     for (int r = 0; r < 8; r++)
@@ -136,24 +180,67 @@ static int moves_from(uint64_t own, uint64_t enemy, move_t *out) {
     return n;
 }
 
-static void count_moves(uint64_t own, uint64_t enemy, int *moves, int *captures) {
-    uint64_t occupied = own | enemy;
+/* the cells of the lines holding k pieces, per line kind (LINES' order) and k: a
+   piece on such a line moves exactly k steps along it */
+typedef struct {
+    uint64_t on[4][9];
+    int top[4]; /* the most pieces on a line of the kind */
+} LineSets;
+
+static const int KIND_FIRST[5] = {0, 15, 23, 38, VOTEY_LINES};
+
+static void line_sets(uint64_t occupied, LineSets *sets) {
+    for (int kind = 0; kind < 4; kind++) {
+        int first = KIND_FIRST[kind], last = KIND_FIRST[kind + 1], count[15], top = 0;
+        for (int i = first; i < last; i++) {
+            count[i - first] = popcount(occupied & LINE_MASK[i]);
+            top = imax(top, count[i - first]);
+        }
+        uint64_t *on = sets->on[kind];
+        for (int k = 0; k <= top; k++) on[k] = 0;
+        for (int i = first; i < last; i++) on[count[i - first]] |= LINE_MASK[i];
+        sets->top[kind] = top;
+    }
+}
+
+/* own's moves and captures against enemy: per direction and distance k, all pieces
+   that move k steps that way at once (the pieces on lines of k, from cells where k
+   steps stay on the board, none of the k - 1 cells on the way an enemy), counted
+   without looking at pieces one by one */
+static void count_on(const LineSets *sets, uint64_t own, uint64_t enemy, int *moves,
+                     int *captures) {
     int m = 0, c = 0;
-    for (uint64_t b = own; b; b &= b - 1) {
-        int cell = __builtin_ctzll(b);
-        int counts[4];
-        for (int l = 0; l < 4; l++) counts[l] = popcount(occupied & LINES[cell][l]);
-        for (int d = 0; d < 8; d++) {
-            int k = counts[LINE_OF[d]];
-            int t = TARGET[cell][d][k];
-            if (t >= 0 && !((own >> t) & 1) && !(BETWEEN[cell][d][k] & enemy)) {
-                m++;
-                c += (int)((enemy >> t) & 1);
-            }
+    /* directions 0-3 lower the cell number, 4-7 raise it: a shift each way */
+    for (int d = 0; d < 4; d++) {
+        const uint64_t *on = sets->on[LINE_OF[d]];
+        int step = -DELTA[d], top = imin(sets->top[LINE_OF[d]], 7);
+        uint64_t blocked = 0; /* pieces with an enemy fewer than k steps away */
+        for (int k = 1; k <= top; k++) {
+            uint64_t to = ((own & on[k] & FROM_OK[d][k] & ~blocked) >> (k * step)) & ~own;
+            m += popcount(to);
+            c += popcount(to & enemy);
+            blocked |= enemy << (k * step);
+        }
+    }
+    for (int d = 4; d < 8; d++) {
+        const uint64_t *on = sets->on[LINE_OF[d]];
+        int step = DELTA[d], top = imin(sets->top[LINE_OF[d]], 7);
+        uint64_t blocked = 0;
+        for (int k = 1; k <= top; k++) {
+            uint64_t to = ((own & on[k] & FROM_OK[d][k] & ~blocked) << (k * step)) & ~own;
+            m += popcount(to);
+            c += popcount(to & enemy);
+            blocked |= enemy >> (k * step);
         }
     }
     *moves = m;
     *captures = c;
+}
+
+static void count_moves(uint64_t own, uint64_t enemy, int *moves, int *captures) {
+    LineSets sets;
+    line_sets(own | enemy, &sets);
+    count_on(&sets, own, enemy, moves, captures);
 }
 
 static int has_move(uint64_t own, uint64_t enemy) {
@@ -219,30 +306,17 @@ static int v_outcome(const void *vs) {
     return OUT_NONE;
 }
 
-#define W_CONCENTRATION 24
-#define W_CENTRAL 1
-#define W_COM 6
-#define W_QUAD 14
-#define W_PAIRS 4
-#define W_GROUPS 22
-#define W_MOBILITY 3
-#define W_CAPTURE 2
-
 static int shape(uint64_t own) {
     int n = popcount(own);
     if (n <= 1) return 0;
     int row_sum = 0, col_sum = 0;
-    for (int i = 0; i < 8; i++) {
-        row_sum += i * popcount(own & ROWS[i]);
-        col_sum += i * popcount(own & COLS[i]);
+    for (int j = 0; j < 3; j++) {
+        row_sum += popcount(own & ROW_BIT[j]) << j;
+        col_sum += popcount(own & COL_BIT[j]) << j;
     }
     int cr = (2 * row_sum + n) / (2 * n), cc = (2 * col_sum + n) / (2 * n);
-    int spread_sum = 0;
-    for (uint64_t b = own; b; b &= b - 1) {
-        int cell = __builtin_ctzll(b);
-        int dr = iabs((cell >> 3) - cr), dc = iabs((cell & 7) - cc);
-        spread_sum += dr > dc ? dr : dc;
-    }
+    int spread_sum = 0; /* the pieces' king's distances from (cr, cc) */
+    for (int d = 1; d < 8; d++) spread_sum += d * popcount(own & AROUND[8 * cr + cc][d]);
     int excess = spread_sum - MIN_SPREAD[n];
     int concentration = floordiv(-W_CONCENTRATION * excess, n - 1);
     int central = 0;
@@ -258,16 +332,19 @@ static int shape(uint64_t own) {
            W_PAIRS * pairs - W_GROUPS * (groups(own) - 1);
 }
 
-static int mobility(uint64_t own, uint64_t enemy) {
+static int mobility(const LineSets *sets, uint64_t own, uint64_t enemy) {
     int m, c;
-    count_moves(own, enemy, &m, &c);
+    count_on(sets, own, enemy, &m, &c);
     return W_MOBILITY * m + W_CAPTURE * c;
 }
 
 static int v_evaluate(const void *vs) {
     const VState *s = vs;
     uint64_t own = s->p[s->to_move], enemy = s->p[1 - s->to_move];
-    return shape(own) - shape(enemy) + mobility(own, enemy) - mobility(enemy, own) + 8;
+    LineSets sets;
+    line_sets(own | enemy, &sets);
+    return shape(own) - shape(enemy) + mobility(&sets, own, enemy) -
+           mobility(&sets, enemy, own) + 8;
 }
 
 static int v_hint(const void *vs, move_t m) {
