@@ -41,7 +41,7 @@ def positions(game: Any, count: int = 4, seed: int = 1) -> list[Any]:
     return out
 
 
-FIXED_DEPTH = {"votey": 6, "checkers": 13, "alquerque": 9, "chinese-checkers": 5, "halma": 5}
+FIXED_DEPTH = {"votey": 6, "checkers": 13, "alquerque": 9, "chinese-checkers": 5, "halma": 7}
 """The depth of the fixed-depth searches (``--fixed``): about a second a game."""
 
 

@@ -43,11 +43,13 @@ def positions(game: Any, seed: int, count: int = 3, plies: tuple[int, int] = (10
 
 
 def searched(name: str, position: str, depth: int) -> dict[str, Any]:
-    """The compiled search of ``position`` at ``depth``: nodes, score and move."""
+    """The compiled search of ``position`` at ``depth``, with the game's own late-move
+    reductions (its evaluation's ``REDUCE``): nodes, score and move."""
     spec = find_game(name)
     game = spec.make()
     s = spec.notation.parse_position(position)
-    agent = AlphaBetaAgent(spec.evaluation, depth=depth, compiled=True)
+    reduce = bool(getattr(spec.evaluation, "REDUCE", False))
+    agent = AlphaBetaAgent(spec.evaluation, depth=depth, compiled=True, reduce=reduce)
     agent.reset(game, game.to_move(s), 1)
     move = agent.choose(s, Limit())
     assert agent.core == "compiled" and agent.last_info is not None

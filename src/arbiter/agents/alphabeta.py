@@ -49,6 +49,11 @@ at about 560 bytes in Alquerque, the largest keys here."""
 _MATE_ZONE = WIN - 10_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 10 * WIN
+REDUCE_FROM = 3
+"""With late-move reductions, a node's moves from this one on (in the search order) are
+first searched a ply shallower..."""
+REDUCE_DEPTH = 3
+"""...where the node has this depth or more left."""
 RESERVE = 0.01
 """Seconds kept back from every timed search for what follows it: writing the reply, and
 the move list and ordering that precede the search (which matter on a 0.1 s move)."""
@@ -137,6 +142,7 @@ class AlphaBetaAgent(Generic[S, M]):
         safety: float = 0.8,
         compiled: bool = False,
         repeats: Repeats[S] | None = None,
+        reduce: bool = False,
     ) -> None:
         self._evaluate = evaluation.evaluate
         self._hint = evaluation.order_hint
@@ -166,6 +172,7 @@ class AlphaBetaAgent(Generic[S, M]):
         self._searcher: Searcher | None = None
         self._partial: tuple[M, int] | None = None
         self._repeats = repeats
+        self.reduce = reduce
         self._left: set[Hashable] = set()  # the positions this agent's moves left
 
     @property
@@ -189,7 +196,7 @@ class AlphaBetaAgent(Generic[S, M]):
         ):
             self._searcher.clear()  # the same game again: its table, emptied
         else:
-            self._searcher = kernel.core.Searcher(kernel.name, self._hash_mb)
+            self._searcher = kernel.core.Searcher(kernel.name, self._hash_mb, self.reduce)
         self._kernel = kernel
 
     def observe(self, s: S, m: M) -> None:
@@ -387,16 +394,22 @@ class AlphaBetaAgent(Generic[S, M]):
                     return e_score
         original_alpha = alpha
         best_score, best_move = -_INF, None
-        first = True
-        for m in self._order(s, game.legal_moves(s), tt_move, ply):
+        reduce = self.reduce and depth >= REDUCE_DEPTH
+        for i, m in enumerate(self._order(s, game.legal_moves(s), tt_move, ply)):
             child = game.apply(s, m)
-            if first:
+            if i == 0:
                 score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
-                first = False
             else:
                 # principal variation search: prove the move no better with a null window,
-                # and search it again with the full window only when it is
-                score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                # and search it again with the full window only when it is; a late move
+                # (reduce) is first searched a ply shallower, and at full depth only
+                # when that does not prove it worse
+                if reduce and i >= REDUCE_FROM:
+                    score = -self._search(child, depth - 2, -alpha - 1, -alpha, ply + 1)
+                    if score > alpha:
+                        score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                else:
+                    score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
                 if alpha < score < beta:
                     score = -self._search(child, depth - 1, -beta, -score, ply + 1)
             if score > best_score:

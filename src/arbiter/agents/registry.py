@@ -34,6 +34,8 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
         # a game whose evaluation says when a side is ahead, and what repeats, has
         # the side ahead avoid repeating positions
         ahead, placement = getattr(ev, "AHEAD", None), getattr(ev, "placement", None)
+        # late-move reductions where the game's evaluation asks for them (REDUCE)
+        reduce = agent.option("reduce")
         return AlphaBetaAgent(
             ev,
             depth=agent.option("depth"),
@@ -41,5 +43,6 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
             hash_mb=agent.option("hash") or HASH_MB,
             compiled=not agent.option("pure"),
             repeats=None if ahead is None or placement is None else Repeats(ahead, placement),
+            reduce=bool(getattr(ev, "REDUCE", False) if reduce is None else reduce),
         )
     raise ConfigError(f"unknown engine {agent.name!r}: expected one of {', '.join(ENGINES)}")

@@ -25,15 +25,19 @@ MAX_DEPTH = 64
 ENGINES: dict[str, tuple[str, ...]] = {
     "random": (),
     "greedy": (),
-    "alphabeta": ("depth", "nodes", "hash", "pure"),
+    "alphabeta": ("depth", "nodes", "hash", "pure", "reduce"),
 }
 """The built-in engines and the whole-number options each takes (``hash``: the
 transposition table in megabytes; ``pure=1``: search in Python even where the game
-has a compiled kernel)."""
+has a compiled kernel; ``reduce=1``/``reduce=0``: late-move reductions on or off,
+whatever the game's default)."""
 
-OPTION_LIMITS = {"depth": MAX_DEPTH, "nodes": 10**12, "hash": 4096, "pure": 1}
+OPTION_LIMITS = {"depth": MAX_DEPTH, "nodes": 10**12, "hash": 4096, "pure": 1, "reduce": 1}
 """The largest value of each engine option (a table of 4 GB is already far past what
 any contest's memory allows)."""
+
+SWITCHES = frozenset({"pure", "reduce"})
+"""The options that are 0 or 1 (the others start at 1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +67,9 @@ class AgentSpec:
                     raise ConfigError(
                         f"agent {text!r}: unknown option {part!r} for {head} (options: {known})"
                     )
-                if not value.isdigit() or int(value) < 1:
-                    raise ConfigError(f"agent {text!r}: {key} must be a whole number >= 1")
+                least = 0 if key in SWITCHES else 1
+                if not value.isdigit() or int(value) < least:
+                    raise ConfigError(f"agent {text!r}: {key} must be a whole number >= {least}")
                 if int(value) > OPTION_LIMITS[key]:
                     raise ConfigError(f"agent {text!r}: {key} must be at most {OPTION_LIMITS[key]}")
                 options.append((key, int(value)))

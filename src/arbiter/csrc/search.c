@@ -1,6 +1,7 @@
 /* The compiled alpha-beta search: the same negamax as arbiter.agents.alphabeta (PVS,
  * a transposition table, table move, killers, history and the game's hint for
- * ordering, quiescence over forced moves without standing pat), over any game's
+ * ordering, late-move reductions when asked, quiescence over forced moves without
+ * standing pat), over any game's
  * GameVT, without a Python call per node.
  *
  * Python keeps the iterative deepening and the time budget and calls root() once per
@@ -20,6 +21,10 @@
 #define INF (10 * WIN)
 #define CHECK_EVERY 256
 #define HISTORY 65536
+/* late-move reductions: from this move of a node on, at this depth or more, a move is
+   first searched a ply shallower (as arbiter.agents.alphabeta.REDUCE_FROM) */
+#define REDUCE_FROM 3
+#define REDUCE_DEPTH 3
 enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
 typedef struct {
@@ -41,6 +46,7 @@ typedef struct {
     int nkillers[MAX_PLY + 1];
     int32_t history[HISTORY];
     volatile int halted;
+    int reduce; /* late-move reductions */
     int stopped, failed; /* failed: memory ran out */
     long long nodes, node_limit, next_check;
     double deadline, wall_deadline; /* < 0: none */
@@ -284,7 +290,15 @@ static int search(Searcher *S, int depth, int alpha, int beta, int ply) {
         if (i == 0) {
             score = -search(S, depth - 1, -beta, -alpha, ply + 1);
         } else {
-            score = -search(S, depth - 1, -alpha - 1, -alpha, ply + 1);
+            if (S->reduce && i >= REDUCE_FROM && depth >= REDUCE_DEPTH) {
+                /* a late move, likely worse: a shallower null-window search first, the
+                   full depth only when it is not proved worse */
+                score = -search(S, depth - 2, -alpha - 1, -alpha, ply + 1);
+                if (!S->stopped && score > alpha)
+                    score = -search(S, depth - 1, -alpha - 1, -alpha, ply + 1);
+            } else {
+                score = -search(S, depth - 1, -alpha - 1, -alpha, ply + 1);
+            }
             if (!S->stopped && alpha < score && score < beta) {
                 /* the child is still in its slot: searches below it write deeper */
                 score = -search(S, depth - 1, -beta, -score, ply + 1);
@@ -323,10 +337,12 @@ static int search(Searcher *S, int depth, int alpha, int beta, int ply) {
 /* -- the Python type ------------------------------------------------------------- */
 
 static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-    static char *names[] = {"game", "hash_mb", NULL};
+    static char *names[] = {"game", "hash_mb", "reduce", NULL};
     const char *game;
     double hash_mb = 16;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|d", names, &game, &hash_mb)) return NULL;
+    int reduce = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|dp", names, &game, &hash_mb, &reduce))
+        return NULL;
     const GameVT *vt = find_vt(game);
     if (!vt) {
         PyErr_Format(PyExc_ValueError, "no compiled kernel for %s", game);
@@ -339,6 +355,7 @@ static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
     Searcher *S = (Searcher *)type->tp_alloc(type, 0);
     if (!S) return NULL;
     S->vt = vt;
+    S->reduce = reduce;
     S->node_limit = -1;
     S->deadline = S->wall_deadline = -1;
     S->entries = (size_t)(hash_mb * 1048576.0) / sizeof(Entry);
