@@ -335,6 +335,22 @@ STRENGTH = (
         "    return gain - W_CHASE * near // enemy.bit_count()",
         ("tests/games/alquerque/test_rules.py",),
     ),
+    Mutation(
+        "reduce-from",
+        "the pure search reduces from the same move on as the compiled one",
+        SRC + "agents/alphabeta.py",
+        "                if reduce and i >= REDUCE_FROM:",
+        "                if reduce and i > REDUCE_FROM:",
+        ("tests/agents/test_reductions.py",),
+    ),
+    Mutation(
+        "reduce-option",
+        "the engine option reduce=0/1 overrides the game's REDUCE",
+        SRC + "agents/registry.py",
+        '            reduce=bool(getattr(ev, "REDUCE", False) if reduce is None else reduce),',
+        '            reduce=bool(getattr(ev, "REDUCE", False)),',
+        ("tests/agents/test_reductions.py",),
+    ),
 )
 MUTATIONS = MUTATIONS + EXTRA + STRENGTH
 
