@@ -20,14 +20,19 @@ static const int ROW_LENGTHS[17] = {1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 1
 static const int DX[6] = {2, -2, 1, -1, 1, -1}, DY[6] = {0, 0, 1, 1, -1, -1};
 static int X[CELLS], Y[CELLS];
 static int NLINES[CELLS];
-static int RAY[CELLS][6][17], RAYLEN[CELLS][6]; /* the lines with at least one hole */
+static int RAY[CELLS][6][17]; /* the lines with at least one hole */
 static u128 CLEAR[CELLS][6][9];                  /* per line and distance k: holes k+1..2k */
 static u128 LINE[CELLS][6];                      /* per line: all its holes */
 static int8_t RISING[CELLS][6];                  /* its holes' numbers grow along it */
-static int8_t ACROSS[CELLS][6];                  /* it crosses rows (not along one) */
 static u128 AROUND[CELLS]; /* the holes next to each, as a set */
+static int8_t STEPS[CELLS][CELLS]; /* the holes from one to another along their line */
+static int8_t LANDING[CELLS][6][17]; /* per line and distance k: the hole 2k along, or -1 */
 static u128 HOME[2], NEUTRAL, FULLB;
 static int DIST[2][CELLS];
+/* DIST_BIT[p][j]: the holes whose DIST[p] has bit j set (a set's total distance is five
+   counts); AT_DIST[p][d]: the holes at distance d */
+#define FARTHEST 16
+static u128 DIST_BIT[2][5], AT_DIST[2][FARTHEST + 1];
 
 static int cell_at(int x, int y) {
     for (int c = 0; c < CELLS; c++)
@@ -56,13 +61,14 @@ void chinese_checkers_init(void) {
             }
             if (!n) continue;
             int l = NLINES[c]++;
-            RAYLEN[c][l] = n;
             /* holes are numbered row by row, left to right */
             RISING[c][l] = (int8_t)(DY[d] > 0 || (DY[d] == 0 && DX[d] > 0));
-            ACROSS[c][l] = (int8_t)(DY[d] != 0);
             LINE[c][l] = 0;
             for (int i = 0; i < n; i++) LINE[c][l] |= ONE << RAY[c][l][i];
             AROUND[c] |= ONE << RAY[c][l][0];
+            for (int i = 0; i < n; i++) STEPS[c][RAY[c][l][i]] = (int8_t)(i + 1);
+            for (int k = 0; k < 17; k++)
+                LANDING[c][l][k] = (int8_t)(k >= 1 && 2 * k <= n ? RAY[c][l][2 * k - 1] : -1);
             for (int k = 1; k <= n / 2; k++) {
                 u128 m = 0;
                 for (int i = k; i < 2 * k; i++) m |= ONE << RAY[c][l][i];
@@ -85,6 +91,14 @@ void chinese_checkers_init(void) {
         for (c = 0; c < CELLS; c++) {
             int dx = iabs(X[c] - X[tips[p]]), dy = iabs(Y[c] - Y[tips[p]]);
             DIST[p][c] = dy + imax(0, floordiv(dx - dy, 2));
+        }
+    memset(DIST_BIT, 0, sizeof DIST_BIT);
+    memset(AT_DIST, 0, sizeof AT_DIST);
+    for (int p = 0; p < 2; p++)
+        for (c = 0; c < CELLS; c++) {
+            for (int j = 0; j < 5; j++)
+                if ((DIST[p][c] >> j) & 1) DIST_BIT[p][j] |= ONE << c;
+            AT_DIST[p][DIST[p][c]] |= ONE << c;
         }
 }
 
@@ -116,10 +130,9 @@ static u128 hops_from(int start, u128 occupied) {
         for (int l = 0; l < NLINES[at]; l++) {
             u128 on = occupied & LINE[at][l];
             if (!on) continue;
-            int first = RISING[at][l] ? low128(on) : high128(on);
-            int k = ACROSS[at][l] ? iabs(Y[first] - Y[at]) : iabs(X[first] - X[at]) / 2;
-            if (2 * k > RAYLEN[at][l]) continue;
-            int land = RAY[at][l][2 * k - 1];
+            int k = STEPS[at][RISING[at][l] ? low128(on) : high128(on)];
+            int land = LANDING[at][l][k];
+            if (land < 0) continue;
             if (!(occupied & CLEAR[at][l][k]) && !((reached >> land) & 1)) {
                 reached |= ONE << land;
                 frontier[nf++] = land;
@@ -207,12 +220,9 @@ static int x_outcome(const void *vs) {
 #define TRAP_FROM 6
 
 static int side(const XState *s, int p) {
-    int total = 0, rear = 0;
-    for (u128 b = s->p[p]; b; b &= b - 1) {
-        int d = DIST[p][low128(b)];
-        total += d;
-        if (d > rear) rear = d;
-    }
+    int total = 0, rear = FARTHEST;
+    for (int j = 0; j < 5; j++) total += pop128(s->p[p] & DIST_BIT[p][j]) << j;
+    while (rear > 0 && !(s->p[p] & AT_DIST[p][rear])) rear--;
     int score = -W_STEP * total - W_STRAGGLER * rear;
     if (s->ply >= HOME_FROM_PLY) {
         score -= W_HOME * pop128(s->p[p] & HOME[p]);
