@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,13 +40,19 @@ def failing_test(tests: Sequence[str], *, sqlite_only: bool) -> str | None:
     if sqlite_only:
         env.pop("ARBITER_POSTGRES_URL", None)
     pytest = [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider"]
-    done = subprocess.run(
-        [*pytest, "-rfE", *tests],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    with tempfile.TemporaryDirectory(prefix="arbiter-mutation-") as bytecode:
+        # compiled fresh each run: a bytecode file records its source's size and its
+        # time in whole seconds, so a mutant of the same size written and restored
+        # within a second would otherwise be run from a stale file (the mutant in a
+        # later run, or the original in place of the mutant)
+        env["PYTHONPYCACHEPREFIX"] = bytecode
+        done = subprocess.run(
+            [*pytest, "-rfE", *tests],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
     if done.returncode == 0:
         return None
     found = re.search(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.M)
