@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from arbiter.agents import alphabeta, greedy
+from arbiter.agents import program as program_module
 from arbiter.agents.program import ProgramClock
 from arbiter.agents.registry import make_agent
 from arbiter.clock import STARVED_MARGIN, Charging, Clock, Limit, TimeControl
@@ -103,6 +104,9 @@ class StoppedClock:
     def thread_time(self) -> float:
         return 0.0
 
+    def process_time(self) -> float:
+        return 0.0
+
 
 @pytest.mark.parametrize(("tc", "stop"), [("st=3", 7.0), ("st=1", 3.0), ("30", 30.0)])
 def test_an_engine_in_process_is_told_the_referees_stop(
@@ -125,7 +129,10 @@ def test_an_engine_in_process_is_told_the_referees_stop(
     assert engine.limits[0].wall_stop == stop  # no time passed on the stopped clock
 
 
-def test_an_engine_as_a_program_is_told_the_referees_stop_less_its_wait() -> None:
+def test_an_engine_as_a_program_is_told_the_referees_stop_less_its_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(program_module, "time", StoppedClock())  # no wait but the unseen
     clock = ProgramClock(TimeControl.parse("st=3"), 0, Charging.CPU)
     clock.message_received()
     clock.replied()

@@ -128,13 +128,15 @@ def test_a_hard_kill_loses_no_game_and_a_rerun_plays_only_what_is_missing(tmp_pa
     process.wait()
     before = stored(db)
     assert 2 <= len(before) < 12
-    _, alive = psutil.wait_procs(children, timeout=10)
+    _, alive = psutil.wait_procs(children, timeout=60)
     assert alive == [], "a worker or program outlived the killed tournament"
     assert left_behind(wrapper) == [], "a program outlived the killed tournament"
-    # nor a box: the watchdogs removed the killed workers' work directories
+    # nor a box: the watchdogs removed the killed workers' work directories (waited for
+    # as long as a busy machine needs; the loop ends as soon as they are gone)
     killed = {process.pid, *(c.pid for c in children)}
     boxes: list[str] = []
-    for _ in range(50):
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         boxes = [
             b
             for b in os.listdir(tempfile.gettempdir())
@@ -183,7 +185,7 @@ def test_ctrl_c_stops_the_games_under_way_in_their_workers_and_keeps_what_finish
     out = "".join(said) + out
     assert process.returncode == 130
     assert "interrupted: the games finished so far are stored" in out
-    _, alive = psutil.wait_procs(children, timeout=10)
+    _, alive = psutil.wait_procs(children, timeout=60)
     assert alive == [], "a worker or program outlived the interrupted tournament"
     assert left_behind(wrapper) == []
     assert set(before) <= set(stored(db)) and len(stored(db)) < 6

@@ -346,18 +346,35 @@ def test_a_bad_start_position_is_refused_by_name(client: TestClient) -> None:
     assert r.status_code == 422 and r.json()["error"].startswith("bad position: ")
 
 
+class SessionClock:
+    """The sessions' ``time`` module with a monotonic clock that moves only when told:
+    which games count as abandoned does not depend on the machine's load."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
 def test_abandoned_games_are_ended_so_they_never_fill_the_server(monkeypatch) -> None:
     from arbiter.web import served as web
+    from arbiter.web import sessions
 
     monkeypatch.setattr(web, "MAX_SESSIONS", 3)
     monkeypatch.setattr(web, "ABANDONED_AFTER", 0.5)
+    clock = SessionClock()
+    monkeypatch.setattr(sessions, "time", clock)
     new = {"game": "votey", "engine": "random", "move_time": 0.1}
     with TestClient(create_app()) as client:
         sids = [client.post("/api/sessions", json=new).json()["id"] for _ in range(3)]
         assert client.post("/api/sessions", json=new).status_code == 503  # all three fresh
         with client.websocket_connect(f"/api/sessions/{sids[0]}/live") as watched:
             watched.receive_json()
-            time.sleep(0.8)  # the other two are closed pages now
+            clock.now += 0.8  # the other two are closed pages now
             r = client.post("/api/sessions", json=new)
             assert r.status_code == 201, r.json()
             assert client.get(f"/api/sessions/{sids[0]}").status_code == 200  # watched: kept
