@@ -26,21 +26,13 @@ static uint64_t ROW_BIT[3], COL_BIT[3], AROUND[64][8];
 /* the 46 lines (15 diagonals, 8 columns, 15 anti-diagonals, 8 rows) and each cell's
    four: a position's pieces per line are counted once for both sides' moves */
 #define VOTEY_LINES 46
+static const int KIND_FIRST[5] = {0, 15, 23, 38, VOTEY_LINES}; /* each kind's first line */
 static uint64_t LINE_MASK[VOTEY_LINES];
 static uint8_t LINE_ID[64][4];
 /* FROM_OK[d][k]: the cells from which k steps in direction d stay on the board */
 static uint64_t FROM_OK[8][9];
 static int DELTA[8];
 static const int RING_BONUS[4] = {16, 10, 4, -6};
-#define W_CONCENTRATION 24
-#define W_CENTRAL 1
-#define W_COM 6
-#define W_QUAD 14
-#define W_PAIRS 4
-#define W_GROUPS 22
-#define W_MOBILITY 3
-#define W_CAPTURE 2
-
 static int MIN_SPREAD[13];
 
 void votey_init(void) {
@@ -59,10 +51,10 @@ void votey_init(void) {
         LINES[cell][1] = col;
         LINES[cell][2] = anti;
         LINES[cell][3] = row;
-        LINE_ID[cell][0] = (uint8_t)(r - c + 7);
-        LINE_ID[cell][1] = (uint8_t)(15 + c);
-        LINE_ID[cell][2] = (uint8_t)(23 + r + c);
-        LINE_ID[cell][3] = (uint8_t)(38 + r);
+        LINE_ID[cell][0] = (uint8_t)(KIND_FIRST[0] + r - c + 7);
+        LINE_ID[cell][1] = (uint8_t)(KIND_FIRST[1] + c);
+        LINE_ID[cell][2] = (uint8_t)(KIND_FIRST[2] + r + c);
+        LINE_ID[cell][3] = (uint8_t)(KIND_FIRST[3] + r);
         for (int l = 0; l < 4; l++) LINE_MASK[LINE_ID[cell][l]] = LINES[cell][l];
         for (int d = 0; d < 8; d++) {
             TARGET[cell][d][0] = -1;
@@ -187,8 +179,6 @@ typedef struct {
     int top[4]; /* the most pieces on a line of the kind */
 } LineSets;
 
-static const int KIND_FIRST[5] = {0, 15, 23, 38, VOTEY_LINES};
-
 static void line_sets(uint64_t occupied, LineSets *sets) {
     for (int kind = 0; kind < 4; kind++) {
         int first = KIND_FIRST[kind], last = KIND_FIRST[kind + 1], count[15], top = 0;
@@ -305,6 +295,15 @@ static int v_outcome(const void *vs) {
     if (!has_move(s->p[s->to_move], s->p[1 - s->to_move])) return OUT_LOSS;
     return OUT_NONE;
 }
+
+#define W_CONCENTRATION 24
+#define W_CENTRAL 1
+#define W_COM 6
+#define W_QUAD 14
+#define W_PAIRS 4
+#define W_GROUPS 22
+#define W_MOBILITY 3
+#define W_CAPTURE 2
 
 static int shape(uint64_t own) {
     int n = popcount(own);

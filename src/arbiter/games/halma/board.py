@@ -49,7 +49,7 @@ def camp_rule(game: halma.Halma, s: halma.State) -> str | None:
         return None
     occupied = s.pieces[0] | s.pieces[1]
     free = {a: halma.reach(p, a, occupied) for a in bits(s.pieces[p])}
-    narrowed = halma._narrow(s, free)  # what destinations() gives, reach not found again
+    narrowed = halma.narrow(s, free)  # what destinations() gives, reach not found again
     if narrowed == {a: e for a, e in free.items() if e}:
         return None
     if any(e & ~camp for a, e in narrowed.items() if camp >> a & 1):

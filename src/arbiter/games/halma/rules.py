@@ -204,7 +204,7 @@ def _candidates(s: State) -> dict[int, tuple[int, Paths]]:
     return every
 
 
-def _narrow(s: State, every: dict[int, int]) -> dict[int, int]:
+def narrow(s: State, every: dict[int, int]) -> dict[int, int]:
     """Applies camp rule 1(b) to the pieces' ends, keeping only pieces that may move."""
     camp = CAMPS[s.to_move]
     at_home = [a for a in every if (camp >> a) & 1]
@@ -225,7 +225,7 @@ def destinations(s: State) -> dict[int, int]:
     may end on, after every camp rule."""
     p = s.to_move
     occupied = s.pieces[0] | s.pieces[1]
-    return _narrow(s, {a: reach(p, a, occupied) for a in bits(s.pieces[p])})
+    return narrow(s, {a: reach(p, a, occupied) for a in bits(s.pieces[p])})
 
 
 def can_move(s: State) -> bool:
@@ -276,7 +276,7 @@ class Halma(CrossingRules[State, Move]):
             found = self.compiled.core.halma_moves(self.pack(s))
             return [Move(a, b, hops) for a, b, hops in found]
         candidates = _candidates(s)
-        narrowed = _narrow(s, {a: ends for a, (ends, _) in candidates.items()})
+        narrowed = narrow(s, {a: ends for a, (ends, _) in candidates.items()})
         moves: list[Move] = []
         for a, ends in sorted(narrowed.items()):
             paths = candidates[a][1]
