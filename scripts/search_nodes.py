@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter import core
-from arbiter.agents.alphabeta import AlphaBetaAgent
+from arbiter.agents.alphabeta import AlphaBetaAgent, Reductions
 from arbiter.clock import Limit
 from arbiter.games import GAME_NAMES, find_game
 
@@ -48,7 +48,7 @@ def searched(name: str, position: str, depth: int) -> dict[str, Any]:
     spec = find_game(name)
     game = spec.make()
     s = spec.notation.parse_position(position)
-    reduce = bool(getattr(spec.evaluation, "REDUCE", False))
+    reduce = Reductions(getattr(spec.evaluation, "REDUCE", 0))
     agent = AlphaBetaAgent(spec.evaluation, depth=depth, compiled=True, reduce=reduce)
     agent.reset(game, game.to_move(s), 1)
     move = agent.choose(s, Limit())

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from arbiter import core
-from arbiter.agents.alphabeta import AlphaBetaAgent
+from arbiter.agents.alphabeta import AlphaBetaAgent, Reductions
 from arbiter.agents.registry import make_agent
 from arbiter.agents.spec import AgentSpec
 from arbiter.clock import Limit
@@ -19,7 +19,7 @@ from scripts.search_nodes import positions
 DEPTH = {"votey": 4, "checkers": 6, "chinese-checkers": 4, "halma": 4}
 
 
-def searched(name: str, s: Any, *, compiled: bool, reduce: bool) -> tuple[int, int]:
+def searched(name: str, s: Any, *, compiled: bool, reduce: Reductions) -> tuple[int, int]:
     """Nodes and score of a table-less search of ``s`` at the game's test depth."""
     spec = find_game(name)
     if compiled:
@@ -42,14 +42,19 @@ def searched(name: str, s: Any, *, compiled: bool, reduce: bool) -> tuple[int, i
 def test_both_paths_reduce_the_same_moves(name: str) -> None:
     """Without a table the two searches order moves alike, so with reductions they
     must visit the same nodes: a reduction taken on one path only, or from another
-    move or depth, shows as a different count; and the reductions must prune."""
+    move or depth, or of a move the mode keeps at full depth, shows as a different
+    count; and the quiet-only mode must prune, less than reducing every late move
+    (in checkers, where only captures are hinted and they are forced, as much)."""
     game = find_game(name).make()
     pruned = 0
     for s in positions(game, seed=5, count=2):
-        reduced = searched(name, s, compiled=True, reduce=True)
-        assert reduced == searched(name, s, compiled=False, reduce=True)
-        full = searched(name, s, compiled=True, reduce=False)
-        pruned += reduced[0] < full[0]
+        full = searched(name, s, compiled=True, reduce=Reductions.NONE)
+        every = searched(name, s, compiled=True, reduce=Reductions.ALL)
+        quiet = searched(name, s, compiled=True, reduce=Reductions.QUIET)
+        assert every == searched(name, s, compiled=False, reduce=Reductions.ALL)
+        assert quiet == searched(name, s, compiled=False, reduce=Reductions.QUIET)
+        assert every[0] <= quiet[0] <= full[0]
+        pruned += quiet[0] < full[0]
     assert pruned >= 1
 
 
@@ -58,12 +63,19 @@ def test_the_game_says_whether_its_engine_reduces_and_the_engine_option_override
     assert make_agent(votey, "alphabeta").reduce  # type: ignore[attr-defined]
     assert not make_agent(votey, "alphabeta:reduce=0").reduce  # type: ignore[attr-defined]
     assert not make_agent(checkers, "alphabeta").reduce  # type: ignore[attr-defined]
-    assert make_agent(checkers, "alphabeta:reduce=1").reduce  # type: ignore[attr-defined]
+    assert make_agent(checkers, "alphabeta:reduce=1").reduce == Reductions.ALL  # type: ignore[attr-defined]
+    assert make_agent(votey, "alphabeta:reduce=2").reduce == Reductions.QUIET  # type: ignore[attr-defined]
 
 
 def test_switch_options_take_zero_and_the_others_do_not() -> None:
     assert AgentSpec.parse("alphabeta:reduce=0,pure=0").options == (("reduce", 0), ("pure", 0))
     with pytest.raises(ConfigError, match="depth must be a whole number >= 1"):
         AgentSpec.parse("alphabeta:depth=0")
-    with pytest.raises(ConfigError, match="reduce must be at most 1"):
-        AgentSpec.parse("alphabeta:reduce=2")
+    with pytest.raises(ConfigError, match="reduce must be at most 2"):
+        AgentSpec.parse("alphabeta:reduce=3")
+
+
+@pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+def test_the_compiled_searcher_refuses_an_unknown_mode() -> None:
+    with pytest.raises(ValueError, match="reduce must be 0, 1 or 2, not 3"):
+        core.compiled().Searcher("votey", 0, 3)  # type: ignore[union-attr]

@@ -26,6 +26,7 @@ import random
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from arbiter.clock import Limit
@@ -49,6 +50,21 @@ at about 560 bytes in Alquerque, the largest keys here."""
 _MATE_ZONE = WIN - 10_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 10 * WIN
+
+
+class Reductions(IntEnum):
+    """Which late moves the search reduces (a game's evaluation names its default in
+    ``REDUCE``, the engine option ``reduce`` overrides it)."""
+
+    NONE = 0
+    ALL = 1
+    """Every late move."""
+    QUIET = 2
+    """Only the late moves the game's ``order_hint`` does not favour (a hint of 0 or
+    less): where the moves that advance are few and decide the race, they keep their
+    full depth."""
+
+
 REDUCE_FROM = 3
 """With late-move reductions, a node's moves from this one on (in the search order) are
 first searched a ply shallower..."""
@@ -142,7 +158,7 @@ class AlphaBetaAgent(Generic[S, M]):
         safety: float = 0.8,
         compiled: bool = False,
         repeats: Repeats[S] | None = None,
-        reduce: bool = False,
+        reduce: Reductions = Reductions.NONE,
     ) -> None:
         self._evaluate = evaluation.evaluate
         self._hint = evaluation.order_hint
@@ -404,7 +420,11 @@ class AlphaBetaAgent(Generic[S, M]):
                 # and search it again with the full window only when it is; a late move
                 # (reduce) is first searched a ply shallower, and at full depth only
                 # when that does not prove it worse
-                if reduce and i >= REDUCE_FROM:
+                if (
+                    reduce
+                    and i >= REDUCE_FROM
+                    and (self.reduce == Reductions.ALL or self._hint(s, m) <= 0)
+                ):
                     score = -self._search(child, depth - 2, -alpha - 1, -alpha, ply + 1)
                     if score > alpha:
                         score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TypeVar
 
-from arbiter.agents.alphabeta import HASH_MB, AlphaBetaAgent, Repeats
+from arbiter.agents.alphabeta import HASH_MB, AlphaBetaAgent, Reductions, Repeats
 from arbiter.agents.greedy import GreedyAgent
 from arbiter.agents.random import RandomAgent
 from arbiter.agents.spec import ENGINES, AgentSpec
@@ -43,6 +43,6 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
             hash_mb=agent.option("hash") or HASH_MB,
             compiled=not agent.option("pure"),
             repeats=None if ahead is None or placement is None else Repeats(ahead, placement),
-            reduce=bool(getattr(ev, "REDUCE", False) if reduce is None else reduce),
+            reduce=Reductions(getattr(ev, "REDUCE", 0) if reduce is None else reduce),
         )
     raise ConfigError(f"unknown engine {agent.name!r}: expected one of {', '.join(ENGINES)}")

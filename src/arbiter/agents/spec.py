@@ -29,15 +29,15 @@ ENGINES: dict[str, tuple[str, ...]] = {
 }
 """The built-in engines and the whole-number options each takes (``hash``: the
 transposition table in megabytes; ``pure=1``: search in Python even where the game
-has a compiled kernel; ``reduce=1``/``reduce=0``: late-move reductions on or off,
-whatever the game's default)."""
+has a compiled kernel; ``reduce=0``/``1``/``2``: late-move reductions off, on every
+late move, or on the quiet ones only, whatever the game's default)."""
 
-OPTION_LIMITS = {"depth": MAX_DEPTH, "nodes": 10**12, "hash": 4096, "pure": 1, "reduce": 1}
+OPTION_LIMITS = {"depth": MAX_DEPTH, "nodes": 10**12, "hash": 4096, "pure": 1, "reduce": 2}
 """The largest value of each engine option (a table of 4 GB is already far past what
 any contest's memory allows)."""
 
 SWITCHES = frozenset({"pure", "reduce"})
-"""The options that are 0 or 1 (the others start at 1)."""
+"""The options that may be 0 (the others start at 1)."""
 
 
 @dataclass(frozen=True, slots=True)

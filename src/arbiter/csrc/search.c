@@ -25,6 +25,8 @@
    first searched a ply shallower (as arbiter.agents.alphabeta.REDUCE_FROM) */
 #define REDUCE_FROM 3
 #define REDUCE_DEPTH 3
+#define REDUCE_ALL 1   /* as arbiter.agents.alphabeta.Reductions */
+#define REDUCE_QUIET 2
 enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
 typedef struct {
@@ -46,7 +48,7 @@ typedef struct {
     int nkillers[MAX_PLY + 1];
     int32_t history[HISTORY];
     volatile int halted;
-    int reduce; /* late-move reductions */
+    int reduce; /* late-move reductions: 0 none, 1 every late move, 2 the quiet ones */
     int stopped, failed; /* failed: memory ran out */
     long long nodes, node_limit, next_check;
     double deadline, wall_deadline; /* < 0: none */
@@ -290,7 +292,8 @@ static int search(Searcher *S, int depth, int alpha, int beta, int ply) {
         if (i == 0) {
             score = -search(S, depth - 1, -beta, -alpha, ply + 1);
         } else {
-            if (S->reduce && i >= REDUCE_FROM && depth >= REDUCE_DEPTH) {
+            if (S->reduce && i >= REDUCE_FROM && depth >= REDUCE_DEPTH &&
+                (S->reduce == REDUCE_ALL || vt->hint(s, m) <= 0)) {
                 /* a late move, likely worse: a shallower null-window search first, the
                    full depth only when it is not proved worse */
                 score = -search(S, depth - 2, -alpha - 1, -alpha, ply + 1);
@@ -341,8 +344,12 @@ static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
     const char *game;
     double hash_mb = 16;
     int reduce = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|dp", names, &game, &hash_mb, &reduce))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|di", names, &game, &hash_mb, &reduce))
         return NULL;
+    if (reduce < 0 || reduce > REDUCE_QUIET) {
+        PyErr_Format(PyExc_ValueError, "reduce must be 0, 1 or 2, not %d", reduce);
+        return NULL;
+    }
     const GameVT *vt = find_vt(game);
     if (!vt) {
         PyErr_Format(PyExc_ValueError, "no compiled kernel for %s", game);
