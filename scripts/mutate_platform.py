@@ -352,6 +352,14 @@ STRENGTH = (
         ("tests/agents/test_reductions.py",),
     ),
     Mutation(
+        "fixed-time-spent",
+        "a fixed time per move is spent to its deadline, not saved as on a game clock",
+        SRC + "agents/alphabeta.py",
+        "        fixed = limit.time is not None",
+        "        fixed = False",
+        ("tests/agents/test_time_use.py",),
+    ),
+    Mutation(
         "reduce-option",
         "the engine option reduce=0/1/2 overrides the game's REDUCE",
         SRC + "agents/registry.py",
