@@ -63,8 +63,6 @@ def test_the_game_says_whether_its_engine_reduces_and_the_engine_option_override
     assert make_agent(votey, "alphabeta").reduce  # type: ignore[attr-defined]
     assert not make_agent(votey, "alphabeta:reduce=0").reduce  # type: ignore[attr-defined]
     assert not make_agent(checkers, "alphabeta").reduce  # type: ignore[attr-defined]
-    chinese = find_game("chinese-checkers")
-    assert make_agent(chinese, "alphabeta").reduce == Reductions.QUIET  # type: ignore[attr-defined]
     assert make_agent(checkers, "alphabeta:reduce=1").reduce == Reductions.ALL  # type: ignore[attr-defined]
     assert make_agent(votey, "alphabeta:reduce=2").reduce == Reductions.QUIET  # type: ignore[attr-defined]
 
