@@ -360,6 +360,14 @@ STRENGTH = (
         ("tests/agents/test_time_use.py",),
     ),
     Mutation(
+        "resume-recount",
+        "a resumed match counts the games its record holds",
+        SRC + "tournament/match.py",
+        "            state = self._count(job, record, pairs)\n            self.resumed += 1",
+        "            self.resumed += 1",
+        ("tests/tournament/test_match.py",),
+    ),
+    Mutation(
         "reduce-option",
         "the engine option reduce=0/1/2 overrides the game's REDUCE",
         SRC + "agents/registry.py",

@@ -62,6 +62,22 @@ def test_match_command_records_and_replays(tmp_path, capsys) -> None:
     assert "2 of 2 records verified" in capsys.readouterr().out
 
 
+def test_match_resumed_from_its_record_says_so_and_plays_the_rest(tmp_path, capsys) -> None:
+    record = tmp_path / "games.jsonl"
+    recorded_match(record, "votey greedy random --games 2 --move-time 2")
+    capsys.readouterr()
+    words = ["votey", "greedy", "random", "--games", "4", "--move-time", "2", "--resume"]
+    assert main(["match", *words, "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert f"resumed: 2 games already in {record}, score greedy" in out
+    assert "game 3/4" in out and "game 1/4" not in out
+    # another match's record (other names) is refused, naming the line
+    assert main(["match", *words, "--names", "a", "b", "--record", str(record)]) == 1
+    err = capsys.readouterr().err
+    assert "games.jsonl:1: game 1 (votey, greedy vs random) is not one this match plays" in err
+    assert "Traceback" not in err
+
+
 def test_match_against_external_command(tmp_path, capsys) -> None:
     command = " ".join([*AGENT, "--engine", "random", "--seed", "1"])
     assert main(["match", "votey", command, "greedy", "--games", "1", "--move-time", "5"]) == 0

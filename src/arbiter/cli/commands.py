@@ -56,6 +56,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         concurrency=args.concurrency,
         sprt=sprt,
         record=args.record,
+        resume=args.resume,
     )
 
     def show(event: Event) -> None:
@@ -85,6 +86,13 @@ def _cmd_match(args: argparse.Namespace) -> int:
     )
     if any(agent.program is not None for agent in match.agents):
         print(describe_walls(supervision), flush=True)
+    if match.resumed:
+        pa, pb = match.score.points
+        print(
+            f"resumed: {match.resumed} games already in {args.record}, score {labels[0]} "
+            f"{pa:g} - {pb:g} {labels[1]}, pairs {'-'.join(map(str, match.pentanomial))}",
+            flush=True,
+        )
 
     from arbiter.play.series import DRAIN
 

@@ -346,6 +346,13 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     _add_time_options(m, "default: the contest's clock")
     _add_opening_options(m)
     m.add_argument("--record", metavar="FILE", help="append each game as a JSON line to FILE")
+    m.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the games the --record file holds (a match or SPRT stopped part "
+        "way, run again with the same arguments, or more games): they count, the rest "
+        "are played",
+    )
     m.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
     m.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
     _add_supervision_options(m)

@@ -27,7 +27,7 @@ from arbiter.contract import GameSpec, Supervision
 from arbiter.errors import ConfigError
 from arbiter.games import find_game
 from arbiter.play.series import GameJob, run_series
-from arbiter.record import GameRecord, append_record, open_records, record_key
+from arbiter.record import GameRecord, append_record, open_records, read_records, record_key
 from arbiter.referee.events import EventSink, ignore
 from arbiter.tournament.openings import for_pairs, select_openings
 from arbiter.tournament.pentanomial import PairStats
@@ -79,12 +79,17 @@ class Match:
     concurrency: int = 1
     sprt: Sprt | None = None
     record: str | None = None
+    resume: bool = False
+    """Go on from the games ``record`` already holds (a match stopped part way, or
+    one to lengthen): they count as played, and only the others are played."""
     score: MatchScore = field(init=False)
     points: list[float] = field(init=False)
     pentanomial: list[int] = field(init=False)
     """The first agent's complete pairs scoring 0, ¼, ½, ¾ and 1 (fastchess's
     pentanomial), counted whether or not an SPRT runs."""
     played: int = field(init=False, default=0)
+    resumed: int = field(init=False, default=0)
+    """How many of the games came from ``record`` (with ``resume``)."""
 
     def __post_init__(self) -> None:
         self.score = MatchScore((self.agents[0].name, self.agents[1].name))
@@ -175,10 +180,16 @@ class Match:
         the SPRT decides. ``events`` hears every move. What can be checked before the
         first game is checked when this is called, not when the first game is asked.
 
-        :raises ConfigError: if the record file cannot be written, or for openings
-            that cannot be played.
+        :raises ConfigError: if the record file cannot be written, for openings that
+            cannot be played, or with ``resume``, for a record file that another match
+            wrote.
+        :raises RecordError: with ``resume``, naming the line of a broken record.
         """
         jobs = self.jobs()
+        pairs: dict[int, list[float]] = {}  # the first agent's points in each open pair
+        done, state = self._resume(jobs, pairs) if self.resume else (set(), None)
+        if state is not None and state.decision is not None:
+            return iter(())
         key = None
         if self.record is not None:
             try:
@@ -188,33 +199,80 @@ class Match:
                     f"cannot write records to {self.record!r}: {e.strerror}"
                 ) from None
             key = record_key(create=True)
-        return self._games(jobs, key, events)
+        return self._games([j for j in jobs if j.number not in done], key, events, pairs)
+
+    def _resume(
+        self, jobs: list[GameJob], pairs: dict[int, list[float]]
+    ) -> tuple[set[int], SprtState | None]:
+        """Counts the games ``record`` already holds as played; returns their numbers
+        and where the SPRT stands after them.
+
+        :raises ConfigError: for a record that is not a game this match would play
+            (another game, other players or seats, another seed, a number past its
+            end) or a game recorded twice.
+        :raises RecordError: naming the line of a broken record.
+        """
+        if self.record is None:
+            raise ConfigError("resuming a match needs the record file it wrote")
+        done: set[int] = set()
+        if not os.path.exists(self.record):
+            return done, None
+        by_number = {job.number: job for job in jobs}
+        state = None
+        for line, record in read_records(self.record):
+            job = by_number.pop(record.round, None) if record.round is not None else None
+            expected = None if job is None else (job.agents[0].name, job.agents[1].name)
+            if job is None or (record.game, record.players, record.seed) != (
+                self.spec.name,
+                expected,
+                job.seed,
+            ):
+                raise ConfigError(
+                    f"{self.record}:{line}: game {record.round} ({record.game}, "
+                    f"{' vs '.join(record.players)}) is not one this match plays, or is "
+                    "there twice: resume only the match that wrote the file, with its "
+                    "names, seed and number of games or more"
+                )
+            done.add(job.number)
+            state = self._count(job, record, pairs)
+            self.resumed += 1
+        return done, state
+
+    def _count(
+        self, job: GameJob, record: GameRecord, pairs: dict[int, list[float]]
+    ) -> SprtState | None:
+        """Adds a finished game to the score, the contest's points and, when it
+        completes its pair, the pentanomial; returns the SPRT then (None without one,
+        or mid-pair)."""
+        self.played += 1
+        first = 0 if job.agents[0] is self.agents[0] else 1
+        self.score.add(record.outcome, first=first)
+        if record.score is not None:
+            for seat, got in enumerate(record.score):
+                self.points[seat if first == 0 else 1 - seat] += got
+        pairs.setdefault(job.seed, []).append(record.outcome.points(first))
+        if len(pairs[job.seed]) < 2:
+            return None
+        counts = self.pentanomial
+        counts[round(2 * sum(pairs.pop(job.seed)))] += 1
+        if self.sprt is None:
+            return None
+        return SprtState(
+            self.sprt.llr(counts), self.sprt.bounds, tuple(counts), self.sprt.decision(counts)
+        )
 
     def _games(
-        self, jobs: list[GameJob], key: bytes | None, events: EventSink
+        self,
+        jobs: list[GameJob],
+        key: bytes | None,
+        events: EventSink,
+        pairs: dict[int, list[float]],
     ) -> Iterator[PlayedGame]:
-        pairs: dict[int, list[float]] = {}  # the first agent's points in each open pair
-        counts = self.pentanomial
         for job, record in run_series(jobs, self.concurrency, events):
             if self.record is not None:
                 append_record(self.record, record, key)
-            self.played += 1
             first = 0 if job.agents[0] is self.agents[0] else 1
-            self.score.add(record.outcome, first=first)
-            if record.score is not None:
-                for seat, got in enumerate(record.score):
-                    self.points[seat if first == 0 else 1 - seat] += got
-            state = None
-            pairs.setdefault(job.seed, []).append(record.outcome.points(first))
-            if len(pairs[job.seed]) == 2:
-                counts[round(2 * sum(pairs.pop(job.seed)))] += 1
-                if self.sprt is not None:
-                    state = SprtState(
-                        self.sprt.llr(counts),
-                        self.sprt.bounds,
-                        tuple(counts),
-                        self.sprt.decision(counts),
-                    )
+            state = self._count(job, record, pairs)
             yield PlayedGame(job, record, first, state)
             if state is not None and state.decision is not None:
                 return
