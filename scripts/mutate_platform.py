@@ -363,8 +363,8 @@ STRENGTH = (
         "resume-recount",
         "a resumed match counts the games its record holds",
         SRC + "tournament/match.py",
-        "            state = self._count(job, record, pairs)\n            self.resumed += 1",
-        "            self.resumed += 1",
+        "            done.add(job.number)\n            state = self._count(job, record, pairs)\n",
+        "            done.add(job.number)\n",
         ("tests/tournament/test_match.py",),
     ),
     Mutation(

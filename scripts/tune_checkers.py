@@ -24,16 +24,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from arbiter.bitboard import mask
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.games.checkers import evaluate as ev
 from arbiter.games.checkers.rules import State, captures_of
 from arbiter.record import read_records
 
-EDGE = 0
-for _c in range(32):
-    if ev._COL[_c] in (0, 7) or ev._ROW[_c] in (0, 7):
-        EDGE |= 1 << _c
+EDGE = mask(c for c in range(32) if ev._COL[c] in (0, 7) or ev._ROW[c] in (0, 7))
 
 CURRENT = {
     "men": ev.MAN,

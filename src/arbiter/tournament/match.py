@@ -235,8 +235,12 @@ class Match:
                 )
             done.add(job.number)
             state = self._count(job, record, pairs)
-            self.resumed += 1
+        self.resumed = len(done)
         return done, state
+
+    def _first(self, job: GameJob) -> int:
+        """The seat the match's first agent has in ``job``."""
+        return 0 if job.agents[0] is self.agents[0] else 1
 
     def _count(
         self, job: GameJob, record: GameRecord, pairs: dict[int, list[float]]
@@ -245,7 +249,7 @@ class Match:
         completes its pair, the pentanomial; returns the SPRT then (None without one,
         or mid-pair)."""
         self.played += 1
-        first = 0 if job.agents[0] is self.agents[0] else 1
+        first = self._first(job)
         self.score.add(record.outcome, first=first)
         if record.score is not None:
             for seat, got in enumerate(record.score):
@@ -271,9 +275,8 @@ class Match:
         for job, record in run_series(jobs, self.concurrency, events):
             if self.record is not None:
                 append_record(self.record, record, key)
-            first = 0 if job.agents[0] is self.agents[0] else 1
             state = self._count(job, record, pairs)
-            yield PlayedGame(job, record, first, state)
+            yield PlayedGame(job, record, self._first(job), state)
             if state is not None and state.decision is not None:
                 return
 
