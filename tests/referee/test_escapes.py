@@ -81,17 +81,21 @@ def under_way(fault: str, tag: str) -> bool:
 def test_a_referee_stopped_by_a_signal_ends_its_programs_and_sums_up(sig, fault) -> None:
     tag = fault_tag()
     referee = start_match(fault, tag)
-    # the sleeper is waiting for its move; the detached burner has left its group
+    # the referee has said what it plays (its first line, before any game starts), so
+    # the signal finds it in its match whatever the machine's load; then the sleeper is
+    # waiting for its move, or the detached burner has left its group
+    assert referee.stdout is not None
+    before = referee.stdout.readline()
+    assert " vs " in before, before + referee.communicate(timeout=30)[1]
     wait_for(lambda: under_way(fault, tag))
     if sig == signal.SIGINT:  # the first Ctrl-C drains: the second stops it now
-        before = "".join(stop_now(referee, referee.send_signal))
+        before += "".join(stop_now(referee, referee.send_signal))
     else:
         referee.send_signal(sig)
-        before = ""
     out, err = referee.communicate(timeout=30)
     out = before + out
     assert referee.returncode == 130, err
-    assert "interrupted after 0 of 4 games" in out, out  # the first game is held
+    assert "interrupted after 0 of 4 games" in out, out + err  # the first game is held
     assert "Elo difference" in out
     assert left_behind(tag) == []
 
