@@ -322,3 +322,19 @@ def test_input_txt_gives_an_agent_its_own_time_not_its_opponents(seat: int) -> N
     assert given.seat == seat
     assert given.remaining == pytest.approx(clock.remaining[seat], abs=0.001)
     assert clock.remaining[0] != clock.remaining[1]
+
+
+def test_a_fixed_time_per_move_is_written_as_a_single_move() -> None:
+    """On ``--move-time`` the agent is told SINGLE with the move's seconds: told GAME,
+    it would spread one second over the whole game."""
+    from arbiter.clock import Clock
+
+    halma = SPEC.program_seat(Program(("true",)), supervision=SPEC.supervision)
+    halma.seat = 1
+    clock = Clock.start(TimeControl.per_move_seconds(1.5)).spend(1, 1.2)
+    text = halma.input_text(GAME.initial(), clock)
+    given = parse_input(text)
+    assert text.splitlines()[0] == "SINGLE"
+    assert given.single and given.remaining == pytest.approx(1.5)
+    game_clock = Clock.start(TimeControl.parse("300 kill=10"))
+    assert not parse_input(halma.input_text(GAME.initial(), game_clock)).single

@@ -15,10 +15,14 @@ from arbiter.referee.file_seat import FileSeat
 
 
 class HalmaSeat(FileSeat[State, Move]):
-    """An agent run once per move in GAME mode."""
+    """An agent run once per move: in GAME mode on a game clock (the contest's), in
+    SINGLE mode on a fixed time per move (``--move-time``), whose seconds are the
+    move's own, as the sheet's SINGLE mode gives them. Told GAME with a second, an
+    agent would share that second over the rest of the game."""
 
     def input_text(self, s: State, clock: Clock) -> str:
-        return input_text(s, self.seat, clock.remaining[self.seat])
+        single = clock.tc.per_move is not None
+        return input_text(s, self.seat, clock.remaining[self.seat], single=single)
 
     def reply_text(self, output: str) -> str:
         """The move in ``output.txt``, checked for form.
