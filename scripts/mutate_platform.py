@@ -368,6 +368,14 @@ STRENGTH = (
         ("tests/tournament/test_match.py",),
     ),
     Mutation(
+        "halma-single",
+        "on a fixed time per move Halma's agent is told SINGLE with the move's seconds",
+        SRC + "games/halma/referee.py",
+        "        single = clock.tc.per_move is not None\n",
+        "        single = False\n",
+        ("tests/games/halma/test_protocol.py",),
+    ),
+    Mutation(
         "reduce-option",
         "the engine option reduce=0/1/2 overrides the game's REDUCE",
         SRC + "agents/registry.py",
