@@ -376,6 +376,14 @@ STRENGTH = (
         ("tests/games/halma/test_protocol.py",),
     ),
     Mutation(
+        "proven-win",
+        "iterative deepening stops on a win only once the win lies within the depth searched",
+        SRC + "agents/alphabeta.py",
+        "    return abs(score) >= _MATE_ZONE and WIN - abs(score) <= depth\n",
+        "    return abs(score) >= _MATE_ZONE\n",
+        ("tests/agents/test_agents.py",),
+    ),
+    Mutation(
         "reduce-option",
         "the engine option reduce=0/1/2 overrides the game's REDUCE",
         SRC + "agents/registry.py",

@@ -52,6 +52,19 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 10 * WIN
 
 
+def proven(score: int, depth: int) -> bool:
+    """True when an iteration ``depth`` plies deep has settled the game: a won or lost
+    ``score`` whose end lies within those plies. A deeper iteration can find no
+    quicker win (or slower loss) then. A win further off came from the table, from a
+    position an earlier search proved: taken as final, it has the winner go back
+    there, find the same far win again, and never arrive (a cycle to the move limit).
+
+    >>> proven(WIN - 3, 3), proven(WIN - 7, 2), proven(3 - WIN, 5), proven(0, 64)
+    (True, False, True, False)
+    """
+    return abs(score) >= _MATE_ZONE and WIN - abs(score) <= depth
+
+
 class Reductions(IntEnum):
     """Which late moves the search reduces (a game's evaluation names its default in
     ``REDUCE``, the engine option ``reduce`` overrides it)."""
@@ -322,7 +335,7 @@ class AlphaBetaAgent(Generic[S, M]):
                 best, best_score, done = move, score, depth
                 moves.remove(move)
                 moves.insert(0, move)
-                if abs(score) >= _MATE_ZONE:
+                if proven(score, depth):
                     break
                 if budget is not None and not fixed and now() - t0 > budget * safety * 0.5:
                     break
