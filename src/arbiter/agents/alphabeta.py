@@ -6,7 +6,8 @@ windows after the first move), a transposition table keyed by
 ``order_hint``, history heuristic) and, where the game gives ``noisy_moves``, a
 quiescence search over them. Iterative deepening stops when the time budget is
 near, returning the best move of the deepest finished iteration (or a better move
-found part way through the next one).
+found part way through the next one), or once an iteration proves the game's end
+within its depth (:func:`proven`).
 
 Given a seed and a fixed depth, the choices are repeatable: the seed only
 shuffles the root moves before ordering, so different seeds give different games
