@@ -91,6 +91,10 @@ def test_a_decided_sprt_resumed_plays_nothing_more(tmp_path) -> None:
     )
     assert list(again.play()) == [] and again.resumed == n
     assert again.pentanomial == decided.pentanomial
+    # its summary says where the test stands, as the finished match's did
+    standing = [line for line in again.summary() if line.startswith("SPRT")]
+    assert standing == [line for line in decided.summary() if line.startswith("SPRT")]
+    assert standing[0].startswith("SPRT [0, 400]: LLR ") and standing[0].endswith("accepts H1")
 
 
 def test_resuming_another_matchs_record_or_none_is_refused(tmp_path) -> None:

@@ -282,12 +282,21 @@ class Match:
 
     def summary(self) -> list[str]:
         """The closing lines: each agent's record overall and per seat, the Elo
-        difference, the reasons games ended, and the contest's points where it scores
-        otherwise than 1-½-0."""
+        difference, the reasons games ended, the contest's points where it scores
+        otherwise than 1-½-0, and where the SPRT stands (so a stopped or resumed test
+        says how far it is from deciding)."""
         lines = self.score.summary(self.spec.seat_names)
         a, b = self.score.names
         if tuple(self.points) != self.score.points:
             lines.append(f"Contest points: {a} {self.points[0]:g} - {self.points[1]:g} {b}")
         c = self.pentanomial
         lines += PairStats((c[0], c[1], c[2], c[3], c[4])).lines(a, b)
+        if self.sprt is not None:
+            lower, upper = self.sprt.bounds
+            decision = self.sprt.decision(c)
+            lines.append(
+                f"SPRT [{self.sprt.elo0:g}, {self.sprt.elo1:g}]: LLR {self.sprt.llr(c):.2f} "
+                f"({lower:.2f}, {upper:.2f}), "
+                + (f"accepts {decision}" if decision else "undecided")
+            )
         return lines
