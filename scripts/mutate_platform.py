@@ -391,6 +391,30 @@ STRENGTH = (
         '            reduce=Reductions(getattr(ev, "REDUCE", 0)),',
         ("tests/agents/test_reductions.py",),
     ),
+    Mutation(
+        "prune-keep",
+        "the pure search keeps as many moves at a pruned node as the compiled one",
+        SRC + "agents/alphabeta.py",
+        "            del ordered[PRUNE_KEEP * depth :]",
+        "            del ordered[PRUNE_KEEP * depth + 1 :]",
+        ("tests/agents/test_reductions.py",),
+    ),
+    Mutation(
+        "prune-depth",
+        "the pure search prunes at the same plies left as the compiled one",
+        SRC + "agents/alphabeta.py",
+        "        if depth <= self.prune:\n",
+        "        if depth < self.prune:\n",
+        ("tests/agents/test_reductions.py",),
+    ),
+    Mutation(
+        "prune-option",
+        "the engine option prune=N overrides the game's PRUNE",
+        SRC + "agents/registry.py",
+        '            prune=getattr(ev, "PRUNE", 0) if prune is None else prune,',
+        '            prune=getattr(ev, "PRUNE", 0),',
+        ("tests/agents/test_reductions.py",),
+    ),
 )
 MUTATIONS = MUTATIONS + EXTRA + STRENGTH
 

@@ -44,12 +44,14 @@ def positions(game: Any, seed: int, count: int = 3, plies: tuple[int, int] = (10
 
 def searched(name: str, position: str, depth: int) -> dict[str, Any]:
     """The compiled search of ``position`` at ``depth``, with the game's own late-move
-    reductions (its evaluation's ``REDUCE``): nodes, score and move."""
+    reductions and pruning (its evaluation's ``REDUCE`` and ``PRUNE``): nodes, score
+    and move."""
     spec = find_game(name)
     game = spec.make()
     s = spec.notation.parse_position(position)
     reduce = Reductions(getattr(spec.evaluation, "REDUCE", 0))
-    agent = AlphaBetaAgent(spec.evaluation, depth=depth, compiled=True, reduce=reduce)
+    prune = getattr(spec.evaluation, "PRUNE", 0)
+    agent = AlphaBetaAgent(spec.evaluation, depth=depth, compiled=True, reduce=reduce, prune=prune)
     agent.reset(game, game.to_move(s), 1)
     move = agent.choose(s, Limit())
     assert agent.core == "compiled" and agent.last_info is not None

@@ -7,7 +7,8 @@ windows after the first move), a transposition table keyed by
 quiescence search over them. Iterative deepening stops when the time budget is
 near, returning the best move of the deepest finished iteration (or a better move
 found part way through the next one), or once an iteration proves the game's end
-within its depth (:func:`proven`).
+within its depth (:func:`proven`). Late-move reductions (``reduce``) and late-move
+pruning (``prune``, :data:`PRUNE_KEEP`) are on where a game's evaluation asks for them.
 
 Given a seed and a fixed depth, the choices are repeatable: the seed only
 shuffles the root moves before ordering, so different seeds give different games
@@ -99,6 +100,13 @@ WALL_RESERVE = 0.015
 busy machine the search's thread can wait that long for a core, and a wall clock runs
 on while it waits (a CPU clock does not). A 0.05 s move on a 2-core machine with every
 core taken overran by over 20 ms with the CPU's reserve alone."""
+PRUNE_KEEP = 8
+"""With late-move pruning (the engine option ``prune=N``, a game's default ``PRUNE``), a
+node with N plies or fewer left searches only its first PRUNE_KEEP moves a ply left, in
+the search order (the table move, killers, history and the game's hint first). In
+Halma's middle game a side has 150-200 moves and a search at 0.7 s reached depth 4;
+a race is decided by the few moves that advance most, and pruning the rest near the
+leaves reaches depth 5 in a tenth of the time."""
 CHECK_EVERY = 16
 """Nodes between two looks at the clock: a Chinese checkers node (its hop chains) costs
 up to a millisecond, so 256 nodes overran a 0.1 s move; a look costs a microsecond."""
@@ -165,7 +173,9 @@ class AlphaBetaAgent(Generic[S, M]):
     until the next move, where a full table starts again empty, so the engine's
     memory never grows past it. ``compiled``: search in the game's compiled kernel
     when the game has one; only for the game's own evaluation, which the kernel
-    carries (a different ``evaluation`` must leave it False).
+    carries (a different ``evaluation`` must leave it False). ``reduce`` and
+    ``prune``: late-move reductions (:class:`Reductions`) and late-move pruning at nodes
+    with ``prune`` plies or fewer left (:data:`PRUNE_KEEP`), 0 for none.
     """
 
     name = "alphabeta"
@@ -181,6 +191,7 @@ class AlphaBetaAgent(Generic[S, M]):
         compiled: bool = False,
         repeats: Repeats[S] | None = None,
         reduce: Reductions = Reductions.NONE,
+        prune: int = 0,
     ) -> None:
         self._evaluate = evaluation.evaluate
         self._hint = evaluation.order_hint
@@ -211,6 +222,7 @@ class AlphaBetaAgent(Generic[S, M]):
         self._partial: tuple[M, int] | None = None
         self._repeats = repeats
         self.reduce = reduce
+        self.prune = prune
         self._left: set[Hashable] = set()  # the positions this agent's moves left
 
     @property
@@ -234,7 +246,9 @@ class AlphaBetaAgent(Generic[S, M]):
         ):
             self._searcher.clear()  # the same game again: its table, emptied
         else:
-            self._searcher = kernel.core.Searcher(kernel.name, self._hash_mb, self.reduce)
+            self._searcher = kernel.core.Searcher(
+                kernel.name, self._hash_mb, self.reduce, self.prune
+            )
         self._kernel = kernel
 
     def observe(self, s: S, m: M) -> None:
@@ -435,7 +449,10 @@ class AlphaBetaAgent(Generic[S, M]):
         original_alpha = alpha
         best_score, best_move = -_INF, None
         reduce = self.reduce and depth >= REDUCE_DEPTH
-        for i, m in enumerate(self._order(s, game.legal_moves(s), tt_move, ply)):
+        ordered = self._order(s, game.legal_moves(s), tt_move, ply)
+        if depth <= self.prune:
+            del ordered[PRUNE_KEEP * depth :]  # late-move pruning near the leaves
+        for i, m in enumerate(ordered):
             child = game.apply(s, m)
             if i == 0:
                 score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)

@@ -34,8 +34,9 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
         # a game whose evaluation says when a side is ahead, and what repeats, has
         # the side ahead avoid repeating positions
         ahead, placement = getattr(ev, "AHEAD", None), getattr(ev, "placement", None)
-        # late-move reductions where the game's evaluation asks for them (REDUCE)
-        reduce = agent.option("reduce")
+        # late-move reductions and frontier pruning where the game's evaluation asks
+        # for them (REDUCE, PRUNE)
+        reduce, prune = agent.option("reduce"), agent.option("prune")
         return AlphaBetaAgent(
             ev,
             depth=agent.option("depth"),
@@ -44,5 +45,6 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
             compiled=not agent.option("pure"),
             repeats=None if ahead is None or placement is None else Repeats(ahead, placement),
             reduce=Reductions(getattr(ev, "REDUCE", 0) if reduce is None else reduce),
+            prune=getattr(ev, "PRUNE", 0) if prune is None else prune,
         )
     raise ConfigError(f"unknown engine {agent.name!r}: expected one of {', '.join(ENGINES)}")

@@ -25,18 +25,27 @@ MAX_DEPTH = 64
 ENGINES: dict[str, tuple[str, ...]] = {
     "random": (),
     "greedy": (),
-    "alphabeta": ("depth", "nodes", "hash", "pure", "reduce"),
+    "alphabeta": ("depth", "nodes", "hash", "pure", "reduce", "prune"),
 }
 """The built-in engines and the whole-number options each takes (``hash``: the
 transposition table in megabytes; ``pure=1``: search in Python even where the game
 has a compiled kernel; ``reduce=0``/``1``/``2``: late-move reductions off, on every
-late move, or on the quiet ones only, whatever the game's default)."""
+late move, or on the quiet ones only, whatever the game's default; ``prune=N``:
+late-move pruning at nodes with N plies or fewer left, 0 for none, see
+:data:`arbiter.agents.alphabeta.PRUNE_KEEP`)."""
 
-OPTION_LIMITS = {"depth": MAX_DEPTH, "nodes": 10**12, "hash": 4096, "pure": 1, "reduce": 2}
+OPTION_LIMITS = {
+    "depth": MAX_DEPTH,
+    "nodes": 10**12,
+    "hash": 4096,
+    "pure": 1,
+    "reduce": 2,
+    "prune": 4,
+}
 """The largest value of each engine option (a table of 4 GB is already far past what
 any contest's memory allows)."""
 
-SWITCHES = frozenset({"pure", "reduce"})
+SWITCHES = frozenset({"pure", "reduce", "prune"})
 """The options that may be 0 (the others start at 1)."""
 
 

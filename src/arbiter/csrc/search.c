@@ -1,8 +1,8 @@
 /* The compiled alpha-beta search: the same negamax as arbiter.agents.alphabeta (PVS,
  * a transposition table, table move, killers, history and the game's hint for
- * ordering, late-move reductions when asked, quiescence over forced moves without
- * standing pat), over any game's
- * GameVT, without a Python call per node.
+ * ordering, late-move reductions and late-move pruning when asked, quiescence over
+ * forced moves without standing pat), over any game's GameVT, without a Python call
+ * per node.
  *
  * Python keeps the iterative deepening and the time budget and calls root() once per
  * depth; root() releases the GIL, so the referee's loop runs meanwhile and halt()
@@ -27,6 +27,10 @@
 #define REDUCE_DEPTH 3
 #define REDUCE_ALL 1   /* as arbiter.agents.alphabeta.Reductions */
 #define REDUCE_QUIET 2
+/* late-move pruning: at this depth or less (the engine option prune), a node searches
+   only its first PRUNE_KEEP moves a ply (as arbiter.agents.alphabeta.PRUNE_KEEP) */
+#define PRUNE_KEEP 8
+#define PRUNE_MAX 4 /* as arbiter.agents.spec.OPTION_LIMITS["prune"] */
 enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
 typedef struct {
@@ -49,6 +53,8 @@ typedef struct {
     int32_t history[HISTORY];
     volatile int halted;
     int reduce; /* late-move reductions: 0 none, 1 every late move, 2 the quiet ones */
+    int prune;  /* late-move pruning: at this depth or less, only the first PRUNE_KEEP
+                   moves a ply left are searched; 0 none */
     int stopped, failed; /* failed: memory ran out */
     long long nodes, node_limit, next_check;
     double deadline, wall_deadline; /* < 0: none */
@@ -284,7 +290,8 @@ static int search(Searcher *S, int depth, int alpha, int beta, int ply) {
     move_t *moves = S->lists[ply].at;
     keys(S, s, moves, n, tt_move, has_tt, ply);
     void *child = S->stack[ply + 1];
-    for (int i = 0; i < n; i++) {
+    int searched = depth <= S->prune && PRUNE_KEEP * depth < n ? PRUNE_KEEP * depth : n;
+    for (int i = 0; i < searched; i++) {
         if (!pick(S, ply, moves, i, n)) return 0;
         move_t m = moves[i];
         vt->apply(s, m, child);
@@ -340,14 +347,19 @@ static int search(Searcher *S, int depth, int alpha, int beta, int ply) {
 /* -- the Python type ------------------------------------------------------------- */
 
 static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-    static char *names[] = {"game", "hash_mb", "reduce", NULL};
+    static char *names[] = {"game", "hash_mb", "reduce", "prune", NULL};
     const char *game;
     double hash_mb = 16;
-    int reduce = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|di", names, &game, &hash_mb, &reduce))
+    int reduce = 0, prune = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|dii", names, &game, &hash_mb, &reduce,
+                                     &prune))
         return NULL;
     if (reduce < 0 || reduce > REDUCE_QUIET) {
         PyErr_Format(PyExc_ValueError, "reduce must be 0, 1 or 2, not %d", reduce);
+        return NULL;
+    }
+    if (prune < 0 || prune > PRUNE_MAX) {
+        PyErr_Format(PyExc_ValueError, "prune must be 0 to %d, not %d", PRUNE_MAX, prune);
         return NULL;
     }
     const GameVT *vt = find_vt(game);
@@ -363,6 +375,7 @@ static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kw) 
     if (!S) return NULL;
     S->vt = vt;
     S->reduce = reduce;
+    S->prune = prune;
     S->node_limit = -1;
     S->deadline = S->wall_deadline = -1;
     S->entries = (size_t)(hash_mb * 1048576.0) / sizeof(Entry);
