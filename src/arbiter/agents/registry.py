@@ -34,7 +34,7 @@ def make_agent(spec: GameSpec[S, M], agent: AgentSpec | str) -> Agent[S, M]:
         # a game whose evaluation says when a side is ahead, and what repeats, has
         # the side ahead avoid repeating positions
         ahead, placement = getattr(ev, "AHEAD", None), getattr(ev, "placement", None)
-        # late-move reductions and frontier pruning where the game's evaluation asks
+        # late-move reductions and late-move pruning where the game's evaluation asks
         # for them (REDUCE, PRUNE)
         reduce, prune = agent.option("reduce"), agent.option("prune")
         return AlphaBetaAgent(

@@ -139,12 +139,8 @@ def _follow_match(
             flush=True,
         )
         if game.sprt is not None and sprt is not None:
-            lower, upper = game.sprt.bounds
-            print(
-                f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}]: LLR {game.sprt.llr:.2f} "
-                f"({lower:.2f}, {upper:.2f}), pairs {'-'.join(map(str, game.sprt.counts))}",
-                flush=True,
-            )
+            counts = game.sprt.counts
+            print(f"{sprt.standing(counts)}, pairs {'-'.join(map(str, counts))}", flush=True)
             if game.sprt.decision is not None:
                 decision = game.sprt.decision
                 elo = sprt.elo1 if decision == "H1" else sprt.elo0

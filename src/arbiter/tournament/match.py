@@ -292,11 +292,8 @@ class Match:
         c = self.pentanomial
         lines += PairStats((c[0], c[1], c[2], c[3], c[4])).lines(a, b)
         if self.sprt is not None:
-            lower, upper = self.sprt.bounds
             decision = self.sprt.decision(c)
             lines.append(
-                f"SPRT [{self.sprt.elo0:g}, {self.sprt.elo1:g}]: LLR {self.sprt.llr(c):.2f} "
-                f"({lower:.2f}, {upper:.2f}), "
-                + (f"accepts {decision}" if decision else "undecided")
+                f"{self.sprt.standing(c)}, " + (f"accepts {decision}" if decision else "undecided")
             )
         return lines

@@ -85,6 +85,15 @@ class Sprt:
         s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
         return pairs * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
+    def standing(self, counts: Sequence[int]) -> str:
+        """``SPRT [elo0, elo1]: LLR x (lower, upper)``: where the test stands after
+        ``counts``."""
+        lower, upper = self.bounds
+        return (
+            f"SPRT [{self.elo0:g}, {self.elo1:g}]: LLR {self.llr(counts):.2f} "
+            f"({lower:.2f}, {upper:.2f})"
+        )
+
     def decision(self, counts: Sequence[int]) -> str | None:
         """``"H1"`` (the agent is at least ``elo1`` better), ``"H0"`` (not better than
         ``elo0``), or ``None`` to play on."""
