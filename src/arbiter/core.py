@@ -247,6 +247,8 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
     "halma.c": (
         ("halma_init", "halma.rules._further"),
         ("steps_from", "halma.rules.steps_from"),
+        ("hop_chains", "halma.rules.hop_paths"),
+        ("hop_table", "halma.rules.hops_from"),
         ("hops_from", "halma.rules.hops_from"),
         ("allowed", "halma.rules.allowed"),
         ("reach", "halma.rules.reach"),
@@ -293,6 +295,7 @@ PLUMBING: dict[str, tuple[str, ...]] = {
         "empty",
         "has",
         "set",
+        "shift_by",
         "py_halma_moves",
     ),
 }

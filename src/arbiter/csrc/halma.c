@@ -53,6 +53,24 @@ static inline int pop_low(B *a) {
 static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 static B AROUND[CELLS]; /* the squares next to each, as a set */
 static int OVER[CELLS][8], LAND[CELLS][8], NHOPS[CELLS];
+static int STEP[8];    /* a direction's move in cell numbers: 16 * DY + DX */
+static B HOP_ROOM[8];  /* the squares with a square two away in a direction on the board */
+
+/* a shifted towards higher cells by n (lower, n < 0), |n| < 64; cells past the board's
+   ends are lost, so only masked results (HOP_ROOM) are meaningful across a row */
+static inline B shift_by(B a, int n) {
+    B r;
+    if (n >= 0) {
+        int m = 64 - n;
+        r.w[0] = a.w[0] << n;
+        for (int i = 1; i < 4; i++) r.w[i] = (a.w[i] << n) | (n ? a.w[i - 1] >> m : 0);
+    } else {
+        int k = -n, m = 64 - k;
+        r.w[3] = a.w[3] >> k;
+        for (int i = 0; i < 3; i++) r.w[i] = (a.w[i] >> k) | (a.w[i + 1] << m);
+    }
+    return r;
+}
 static B CAMP[2], FURTHER[2][CELLS];
 static int DIST[2][CELLS], COST[2][CELLS];
 
@@ -79,10 +97,15 @@ void halma_init(void) {
         NHOPS[c] = 0;
         for (int d = 0; d < 8; d++) {
             int x1 = x + DX[d], y1 = y + DY[d], x2 = x + 2 * DX[d], y2 = y + 2 * DY[d];
+            if (c == 0) {
+                STEP[d] = 16 * DY[d] + DX[d];
+                HOP_ROOM[d] = (B){{0, 0, 0, 0}};
+            }
             if (x1 >= 0 && x1 < SIZE && y1 >= 0 && y1 < SIZE) set(&AROUND[c], 16 * y1 + x1);
             if (x2 >= 0 && x2 < SIZE && y2 >= 0 && y2 < SIZE) {
                 OVER[c][NHOPS[c]] = 16 * y1 + x1;
                 LAND[c][NHOPS[c]++] = 16 * y2 + x2;
+                set(&HOP_ROOM[d], c);
             }
         }
         for (int p = 0; p < 2; p++) {
@@ -102,9 +125,10 @@ void halma_init(void) {
 
 static B steps_from(int start, B occupied) { return bandnot(AROUND[start], occupied); }
 
-/* the squares hop chains from start reach (start's square empty); with prev, each
-   square's landing before it on a shortest chain (breadth first, as hop_paths) */
-static B hops_from(int start, B occupied, int16_t *prev) {
+/* the squares hop chains from start reach (start's square empty), each with its
+   landing before it on a shortest chain in prev (breadth first, as hop_paths): the
+   chains the rules' own move list shows */
+static B hop_chains(int start, B occupied, int16_t *prev) {
     clear(&occupied, start);
     B reached = {{0, 0, 0, 0}};
     int16_t queue[CELLS + 1];
@@ -116,9 +140,51 @@ static B hops_from(int start, B occupied, int16_t *prev) {
             int over = OVER[at][i], land = LAND[at][i];
             if (has(&occupied, over) && !has(&occupied, land) && !has(&reached, land)) {
                 set(&reached, land);
-                if (prev) prev[land] = (int16_t)at;
+                prev[land] = (int16_t)at;
                 queue[tail++] = (int16_t)land;
             }
+        }
+    }
+    return reached;
+}
+
+/* The hops open on the whole board, by direction: open[d] holds the squares from which
+   a hop in direction d goes over a piece onto an empty square, every piece on the
+   board. Made once a position by shifts, it serves every piece's chains (hops_from),
+   which then test one bit a direction where they tested three squares. */
+typedef struct {
+    B open[8];
+    B any; /* the squares with a hop open in some direction */
+} HopTable;
+
+static void hop_table(B occupied, HopTable *t) {
+    t->any = (B){{0, 0, 0, 0}};
+    for (int d = 0; d < 8; d++) {
+        t->open[d] = bandnot(band(HOP_ROOM[d], shift_by(occupied, -STEP[d])),
+                             shift_by(occupied, -2 * STEP[d]));
+        t->any = bor(t->any, t->open[d]);
+    }
+}
+
+/* the squares hop chains from start reach (start's square empty), from the position's
+   table, which counts start's piece as on the board. That changes nothing: a chain
+   lands only an even number of squares from start each way, so never next to it to
+   hop over it; and a hop back onto start (barred by the table) reaches nothing start's
+   own hops did not, nor is start a move's end */
+static B hops_from(const HopTable *t, int start) {
+    B reached = {{0, 0, 0, 0}};
+    int16_t pending[CELLS + 1];
+    int n = 0;
+    pending[n++] = (int16_t)start;
+    while (n) {
+        int at = pending[--n], w = at >> 6, bit = at & 63;
+        if (!((t->any.w[w] >> bit) & 1)) continue;
+        for (int d = 0; d < 8; d++) {
+            if (!((t->open[d].w[w] >> bit) & 1)) continue;
+            int land = at + 2 * STEP[d];
+            if (has(&reached, land)) continue;
+            set(&reached, land);
+            pending[n++] = (int16_t)land;
         }
     }
     return reached;
@@ -130,8 +196,8 @@ static B allowed(int p, int start, B ends) {
     return ends;
 }
 
-static B reach(int p, int start, B occupied) {
-    B ends = bor(steps_from(start, occupied), hops_from(start, occupied, NULL));
+static B reach(int p, int start, B occupied, const HopTable *hops) {
+    B ends = bor(steps_from(start, occupied), hops_from(hops, start));
     clear(&ends, start);
     return allowed(p, start, ends);
 }
@@ -154,11 +220,13 @@ static int decided(const HState *s) {
 static int destinations(const HState *s, int *pieces, B *ends) {
     int p = s->to_move;
     B occupied = bor(s->p[0], s->p[1]);
+    HopTable hops;
+    hop_table(occupied, &hops);
     int n = 0;
     for (B b = s->p[p]; !empty(b);) {
         int a = pop_low(&b);
         pieces[n] = a;
-        ends[n++] = reach(p, a, occupied);
+        ends[n++] = reach(p, a, occupied, &hops);
     }
     /* camp rule 1(b): out of the camp first, then further from the corner within it */
     int any_home = 0, any_out = 0, any_within = 0;
@@ -227,9 +295,11 @@ static int h_outcome(const void *vs) {
         int a = pop_low(&b);
         if (!empty(allowed(p, a, steps_from(a, occupied)))) return OUT_NONE;
     }
+    HopTable hops;
+    hop_table(occupied, &hops);
     for (B b = s->p[p]; !empty(b);) {
         int a = pop_low(&b);
-        if (!empty(reach(p, a, occupied))) return OUT_NONE;
+        if (!empty(reach(p, a, occupied, &hops))) return OUT_NONE;
     }
     return OUT_LOSS;
 }
@@ -303,7 +373,7 @@ static PyObject *py_halma_moves(PyObject *self, PyObject *arg) {
     for (int i = 0; i < np; i++) {
         if (empty(ends[i])) continue;
         int16_t prev[CELLS];
-        B hopped = hops_from(pieces[i], occupied, prev);
+        B hopped = hop_chains(pieces[i], occupied, prev);
         for (B e = ends[i]; !empty(e);) {
             int b = pop_low(&e);
             int chain[CELLS], k = 0;
