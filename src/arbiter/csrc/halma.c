@@ -73,6 +73,11 @@ static inline B shift_by(B a, int n) {
 }
 static B CAMP[2], FURTHER[2][CELLS];
 static int DIST[2][CELLS], COST[2][CELLS];
+/* the evaluation's per-square parts: FIXED, a piece's score that does not depend on the
+   target's holes (COST, and for a piece beyond NEAR_CORNER its distance past the camp's
+   edge); NEAR, the squares outside the target whose part depends on them */
+static int FIXED[2][CELLS];
+static B NEAR[2];
 
 static const int CAMP_ROWS[5] = {5, 5, 4, 3, 2};
 
@@ -119,6 +124,17 @@ void halma_init(void) {
             int d = p == 0 ? 2 * (SIZE - 1) - x - y : x + y;
             DIST[p][c] = has(&CAMP[1 - p], c) ? d : imax(d, CAMP_EDGE + 1);
             COST[p][c] = W_STEP * DIST[p][c] + W_LANE * iabs(x - y);
+        }
+    }
+    for (int p = 0; p < 2; p++) {
+        NEAR[p] = (B){{0, 0, 0, 0}};
+        for (int c = 0; c < CELLS; c++) {
+            FIXED[p][c] = COST[p][c];
+            if (has(&CAMP[1 - p], c)) continue;
+            if (DIST[p][c] <= NEAR_CORNER)
+                set(&NEAR[p], c);
+            else
+                FIXED[p][c] += W_HOLE * (DIST[p][c] - CAMP_EDGE);
         }
     }
 }
@@ -305,30 +321,32 @@ static int h_outcome(const void *vs) {
 }
 
 static int side(const HState *s, int p) {
-    B target = CAMP[1 - p];
-    B holes = bandnot(target, bor(s->p[0], s->p[1]));
+    B holes = bandnot(CAMP[1 - p], bor(s->p[0], s->p[1]));
     int have_holes = !empty(holes);
     int total = 0, rear = 0, away = 0;
-    /* every leaf of a search scores both sides: the pieces are read a word at a time */
+    /* every leaf of a search scores both sides: the pieces are read a word at a time,
+       each piece's part that the holes leave alone is one lookup (FIXED) */
     for (int w = 0; w < 4; w++)
         for (uint64_t bits = s->p[p].w[w]; bits; bits &= bits - 1) {
             int c = 64 * w + __builtin_ctzll(bits);
-            int d = DIST[p][c];
-            total += COST[p][c];
-            if (d > rear) rear = d;
-            if (has(&target, c)) continue;
-            if (d <= NEAR_CORNER && have_holes) {
-                int x = c % SIZE, y = c / SIZE, best = 1 << 30;
-                for (B h = holes; !empty(h);) {
-                    int k = pop_low(&h);
-                    int dd = iabs(x - k % SIZE) + iabs(y - k / SIZE);
-                    if (dd < best) best = dd;
-                }
-                away += best;
-            } else {
-                away += d - CAMP_EDGE;
-            }
+            total += FIXED[p][c];
+            rear = imax(rear, DIST[p][c]);
         }
+    /* the pieces near the target, outside it: the way to its nearest hole */
+    for (B near = band(s->p[p], NEAR[p]); !empty(near);) {
+        int c = pop_low(&near);
+        if (!have_holes) {
+            away += DIST[p][c] - CAMP_EDGE;
+            continue;
+        }
+        int x = c % SIZE, y = c / SIZE, best = 1 << 30;
+        for (B h = holes; !empty(h);) {
+            int k = pop_low(&h);
+            int dd = iabs(x - k % SIZE) + iabs(y - k / SIZE);
+            if (dd < best) best = dd;
+        }
+        away += best;
+    }
     int camp = count(band(s->p[p], CAMP[p]));
     return -total - W_STRAGGLER * rear - W_CAMP * camp - W_HOLE * away;
 }
