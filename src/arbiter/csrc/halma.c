@@ -92,6 +92,8 @@ static const int CAMP_ROWS[5] = {5, 5, 4, 3, 2};
 void halma_init(void) {
     memset(CAMP, 0, sizeof CAMP);
     memset(AROUND, 0, sizeof AROUND);
+    memset(HOP_ROOM, 0, sizeof HOP_ROOM);
+    for (int d = 0; d < 8; d++) STEP[d] = 16 * DY[d] + DX[d];
     for (int y = 0; y < 5; y++)
         for (int x = 0; x < CAMP_ROWS[y]; x++) {
             set(&CAMP[0], 16 * y + x);
@@ -102,10 +104,6 @@ void halma_init(void) {
         NHOPS[c] = 0;
         for (int d = 0; d < 8; d++) {
             int x1 = x + DX[d], y1 = y + DY[d], x2 = x + 2 * DX[d], y2 = y + 2 * DY[d];
-            if (c == 0) {
-                STEP[d] = 16 * DY[d] + DX[d];
-                HOP_ROOM[d] = (B){{0, 0, 0, 0}};
-            }
             if (x1 >= 0 && x1 < SIZE && y1 >= 0 && y1 < SIZE) set(&AROUND[c], 16 * y1 + x1);
             if (x2 >= 0 && x2 < SIZE && y2 >= 0 && y2 < SIZE) {
                 OVER[c][NHOPS[c]] = 16 * y1 + x1;
