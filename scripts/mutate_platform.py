@@ -415,6 +415,22 @@ STRENGTH = (
         '            prune=getattr(ev, "PRUNE", 0),',
         ("tests/agents/test_reductions.py",),
     ),
+    Mutation(
+        "halma-hop-room",
+        "Halma's compiled hops stay on the board (the hop table's row ends)",
+        SRC + "csrc/halma.c",
+        "t->open[d] = bandnot(band(HOP_ROOM[d], shift_by(occupied, -STEP[d])),",
+        "t->open[d] = bandnot(shift_by(occupied, -STEP[d]),",
+        ("tests/test_core.py::test_both_paths_agree_along_random_games[halma]",),
+    ),
+    Mutation(
+        "halma-near",
+        "Halma's compiled evaluation measures the same pieces to the target's holes",
+        SRC + "csrc/halma.c",
+        "            if (DIST[p][c] <= NEAR_CORNER)",
+        "            if (DIST[p][c] < NEAR_CORNER)",
+        ("tests/test_core.py::test_both_paths_agree_deep_into_long_games[halma]",),
+    ),
 )
 MUTATIONS = MUTATIONS + EXTRA + STRENGTH
 

@@ -59,18 +59,49 @@ def failing_test(tests: Sequence[str], *, sqlite_only: bool) -> str | None:
     return found.group(1) if found else f"pytest exit {done.returncode}"
 
 
+def build_core() -> None:
+    """Builds the compiled core in place from its sources as they are now: a core built
+    from other sources is never loaded (the pure path runs instead), so a bug put in a
+    C file runs only once built, and the original must be built again after it.
+
+    :raises SystemExit: if the build fails or leaves a core of other sources.
+    """
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "-e", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    same = "raise SystemExit(_core.SOURCES != core.sources_digest())"
+    check = subprocess.run(
+        [sys.executable, "-c", f"from arbiter import _core, core; {same}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if built.returncode or check.returncode:
+        said = (built.stderr or check.stderr).strip().splitlines()
+        raise SystemExit(f"the compiled core did not build from its sources: {said[-1:]}")
+
+
 def run(mutation: Mutation, *, sqlite_only: bool) -> tuple[str | None, float]:
-    """Puts the bug in, runs its tests, takes it out; the test that caught it."""
+    """Puts the bug in (building the compiled core for a bug in its C sources), runs
+    its tests, takes it out; the test that caught it."""
     path = ROOT / mutation.path
     text = path.read_text()
     if text.count(mutation.old) != 1:
         raise SystemExit(f"{mutation.name}: the text to replace is not in {mutation.path} once")
+    compiled = path.suffix in (".c", ".h")
     started = time.monotonic()
     try:
         path.write_text(text.replace(mutation.old, mutation.new))
+        if compiled:
+            build_core()
         caught = failing_test(mutation.tests, sqlite_only=sqlite_only)
     finally:
         path.write_text(text)
+        if compiled:
+            build_core()
     return caught, time.monotonic() - started
 
 
