@@ -52,18 +52,17 @@ static inline int pop_low(B *a) {
 
 static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 static B AROUND[CELLS]; /* the squares next to each, as a set */
-static int OVER[CELLS][8], LAND[CELLS][8], NHOPS[CELLS];
 static int STEP[8];    /* a direction's move in cell numbers: 16 * DY + DX */
 static B HOP_ROOM[8];  /* the squares with a square two away in a direction on the board */
 
-/* a shifted towards higher cells by n (lower, n < 0), |n| < 64; cells past the board's
-   ends are lost, so only masked results (HOP_ROOM) are meaningful across a row */
+/* a shifted towards higher cells by n (lower, n < 0), 0 < |n| < 64; cells past the
+   board's ends are lost, so only masked results (HOP_ROOM) are meaningful across a row */
 static inline B shift_by(B a, int n) {
     B r;
-    if (n >= 0) {
+    if (n > 0) {
         int m = 64 - n;
         r.w[0] = a.w[0] << n;
-        for (int i = 1; i < 4; i++) r.w[i] = (a.w[i] << n) | (n ? a.w[i - 1] >> m : 0);
+        for (int i = 1; i < 4; i++) r.w[i] = (a.w[i] << n) | (a.w[i - 1] >> m);
     } else {
         int k = -n, m = 64 - k;
         r.w[3] = a.w[3] >> k;
@@ -101,15 +100,10 @@ void halma_init(void) {
         }
     for (int c = 0; c < CELLS; c++) {
         int x = c % SIZE, y = c / SIZE;
-        NHOPS[c] = 0;
         for (int d = 0; d < 8; d++) {
             int x1 = x + DX[d], y1 = y + DY[d], x2 = x + 2 * DX[d], y2 = y + 2 * DY[d];
             if (x1 >= 0 && x1 < SIZE && y1 >= 0 && y1 < SIZE) set(&AROUND[c], 16 * y1 + x1);
-            if (x2 >= 0 && x2 < SIZE && y2 >= 0 && y2 < SIZE) {
-                OVER[c][NHOPS[c]] = 16 * y1 + x1;
-                LAND[c][NHOPS[c]++] = 16 * y2 + x2;
-                set(&HOP_ROOM[d], c);
-            }
+            if (x2 >= 0 && x2 < SIZE && y2 >= 0 && y2 < SIZE) set(&HOP_ROOM[d], c);
         }
         for (int p = 0; p < 2; p++) {
             B f = {{0, 0, 0, 0}};
@@ -150,8 +144,9 @@ static B hop_chains(int start, B occupied, int16_t *prev) {
     queue[tail++] = (int16_t)start;
     while (head < tail) {
         int at = queue[head++];
-        for (int i = 0; i < NHOPS[at]; i++) {
-            int over = OVER[at][i], land = LAND[at][i];
+        for (int d = 0; d < 8; d++) {
+            if (!has(&HOP_ROOM[d], at)) continue;
+            int over = at + STEP[d], land = over + STEP[d];
             if (has(&occupied, over) && !has(&occupied, land) && !has(&reached, land)) {
                 set(&reached, land);
                 prev[land] = (int16_t)at;
