@@ -231,3 +231,17 @@ def test_the_seal_covers_every_field_of_a_record(name: str) -> None:
     # the same seal on a record changed in this one field no longer holds
     assert not GameRecord.from_json(changed.to_json()).sealed_by(key)
     assert not sealed.sealed_by(b"x" * 32)
+
+
+def test_the_fields_a_signature_covers_are_every_field_but_the_seal_and_signature() -> None:
+    """A field added to the record and left out of what is signed would go unsigned
+    (and unwritten)."""
+    from dataclasses import fields
+
+    from arbiter.errors import Reason
+    from arbiter.record import GameRecord
+
+    record = GameRecord("votey", ("a", "b"), ("1234",), (0.5,), 0, Reason.CONNECTED)
+    covered = set(json.loads(record.canonical()))
+    assert covered == {f.name for f in fields(GameRecord)} - {"seal", "signature"}
+    assert GameRecord.from_json(record.to_json()) == record

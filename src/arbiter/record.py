@@ -18,6 +18,7 @@ or confined so they cannot read it.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
@@ -25,7 +26,7 @@ import math
 import os
 import secrets
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,14 +62,26 @@ class GameRecord:
         return Outcome(self.winner, self.reason, self.detail)
 
     def _fields(self) -> dict[str, Any]:
-        d = asdict(self)
-        del d["seal"], d["signature"]
-        d["reason"] = str(self.reason)
-        d["players"] = list(self.players)
-        d["moves"] = list(self.moves)
-        d["times"] = [round(t, 6) for t in self.times]
-        d["score"] = None if self.score is None else list(self.score)
-        return d
+        """The fields as JSON values, in their declared order, built directly (a deep
+        copy of the whole record, as ``dataclasses.asdict`` makes, cost an export of
+        100,000 games over a minute)."""
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "moves": list(self.moves),
+            "times": [round(t, 6) for t in self.times],
+            "winner": self.winner,
+            "reason": str(self.reason),
+            "detail": self.detail,
+            "offending": self.offending,
+            "time_control": self.time_control,
+            "seed": self.seed,
+            "options": copy.deepcopy(self.options),
+            "start": self.start,
+            "date": self.date,
+            "round": self.round,
+            "score": None if self.score is None else list(self.score),
+        }
 
     def to_json(self, key: bytes | None = None) -> str:
         """Returns the record as one line of JSON, sealed with ``key`` if given."""

@@ -8,13 +8,18 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from arbiter.agents.random import RandomAgent
+from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.host import accounts, queue
+from arbiter.host import accounts, queue, tallies
 from arbiter.host.config import ContestConfig, from_dict
 from arbiter.host.db import Database
-from arbiter.host.models import Game, Version
+from arbiter.host.models import Account, Game, Round, Version
 from arbiter.host.settle import version_name
+from arbiter.host.signing import ContestKey
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
@@ -79,8 +84,9 @@ def record_for(db: Database, game_id: int, start: str | None = None, **options: 
         return record.to_json()
 
 
-def play_round(db: Database, config: ContestConfig) -> None:
-    """Plays every game the queue hands out, as a worker would."""
+def play_round(db: Database, config: ContestConfig, key: ContestKey | None = None) -> None:
+    """Plays every game the queue hands out, as a worker would (the results stored
+    signed with ``key``, as the server stores them)."""
     while True:
         with db.session() as s:
             lease = queue.lease(s, "w", 60)
@@ -88,4 +94,61 @@ def play_round(db: Database, config: ContestConfig) -> None:
             return
         text = record_for(db, lease.game_id)
         with db.session() as s:
-            queue.finish(s, lease.game_id, lease.token, text, ("", ""), ("alquerque", config.clock))
+            contest = ("alquerque", config.clock)
+            queue.finish(s, lease.game_id, lease.token, text, ("", ""), contest, key)
+
+
+def stored_game(
+    s: Session,
+    rnd: Round,
+    number: int,
+    entrants: tuple[str, str],
+    winner: int | None,
+    reason: Reason,
+    score: tuple[float, float],
+) -> Game:
+    """A game of ``rnd`` between the newest versions of ``entrants``, stored with a
+    record of no moves and the given result as the server stores one: its columns
+    and its pair's tally (not committed)."""
+    versions = [
+        s.scalar(
+            select(Version)
+            .join(Account, Account.id == Version.account_id)
+            .where(Account.name == name)
+            .order_by(Version.number.desc())
+            .limit(1)
+        )
+        for name in entrants
+    ]
+    first, second = versions
+    assert first is not None and second is not None
+    record = GameRecord(
+        "alquerque",
+        (version_name(first), version_name(second)),
+        (),
+        (),
+        winner,
+        reason,
+        round=rnd.number,
+        score=score,
+    )
+    game = Game(
+        round_id=rnd.id,
+        number=number,
+        pair=number,
+        first_id=first.id,
+        second_id=second.id,
+        seed=number,
+        state="done",
+        phase=rnd.phase or "test",
+        round_number=rnd.number,
+        first_account_id=first.account_id,
+        second_account_id=second.account_id,
+        record=record.to_json(),
+        **tallies.result_columns(winner, str(reason), score),
+    )
+    s.add(game)
+    s.flush()
+    tallies.count(s, game)
+    rnd.size = max(rnd.size or 0, number)
+    return game

@@ -14,12 +14,12 @@ import pytest
 from sqlalchemy import select
 
 from arbiter.cli import main
+from arbiter.host import export
 from arbiter.host.db import Database
-from arbiter.host.export import ExportError, Verified, verify_export, write_export
-from arbiter.host.models import Game
+from arbiter.host.export_check import ExportError, Verified, verify_export
+from arbiter.host.models import ExportJob, Game
 from arbiter.host.rounds import finish_round_if_done, make_round
 from arbiter.host.signing import ContestKey, public_key, record_signed
-from arbiter.host.standings import standings_data
 from arbiter.record import GameRecord
 from tests.host.contests import play_round, seeded
 
@@ -28,21 +28,31 @@ Exported = tuple[Path, bytes, ContestKey]
 
 @pytest.fixture(scope="module")
 def contest(tmp_path_factory: pytest.TempPathFactory) -> Exported:
-    """Two Swiss rounds of three entrants (so two byes), exported."""
+    """Two Swiss rounds of three entrants (so two byes), exported as the organiser's
+    page does: a job, written by the server's export process. The first round's
+    records were signed as they were stored, the second's (stored unsigned, as a
+    contest made before records were signed when stored) are signed by the export."""
     tmp_path = tmp_path_factory.mktemp("export")
     db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob", "carol"))
+    key = ContestKey.of_folder(config.folder)
     for number in (1, 2):
         with db.session() as s:
             make_round(s, config)
-        play_round(db, config)
+        play_round(db, config, key if number == 1 else None)
         with db.session() as s:
             assert finish_round_if_done(s, number)
-    key = ContestKey.of_folder(config.folder)
     with db.session() as s:
-        data = write_export(s, config, key, standings_data(s, config, live=True), logs=True)
+        job = export.start(s, None, sources=False, logs=True)
+        assert export.start(s, None, sources=True, logs=False).id == job.id  # one at a time
+        assert (job.state, job.done, job.total) == ("running", 0, 4)
+    export.run(config, job.id)
+    with db.session() as s:
+        done = s.get(ExportJob, job.id)
+        assert done is not None and (done.state, done.done, done.total) == ("done", 4, 4)
+        path = export.file_of(config, done)
+        assert path is not None and path.stat().st_size == done.size
+        assert path.stat().st_mode & 0o077 == 0  # the organiser's alone, as the folder
     db.close()
-    path = tmp_path / "contest.tar.gz"
-    path.write_bytes(data)
     return path, key.public_pem.encode(), key
 
 

@@ -124,7 +124,8 @@ def test_every_state_changing_route_refuses_a_request_without_its_csrf_token(sit
     ("method", "path"),
     [
         ("GET", "/organiser"),
-        ("GET", "/organiser/export"),
+        ("POST", "/organiser/export"),
+        ("GET", "/organiser/exports/1"),
         ("POST", "/organiser/rounds"),
         ("POST", "/organiser/pause"),
         ("POST", "/organiser/disqualify"),

@@ -42,7 +42,7 @@ def test_the_operations_view_shows_the_queue_the_games_under_way_and_the_trouble
         queue.release(s, lease.game_id, lease.token)
     play_round(db, config)
     with db.session() as s:
-        view = operations(s)
+        view = operations(s, ["w"])
         assert view.queue["done"] == 6 and not view.playing
         assert len(view.last_games["w"]) == 5  # a worker's last five games, newest first
         assert view.last_games["w"] == sorted(view.last_games["w"], reverse=True)

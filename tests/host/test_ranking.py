@@ -16,34 +16,23 @@ import pytest
 from sqlalchemy import select
 
 from arbiter.errors import ConfigError, Reason
-from arbiter.host import standings
 from arbiter.host.config import ContestConfig, from_dict
 from arbiter.host.models import Account, Bye, Round
 from arbiter.host.ranking import win_without_play
-from arbiter.host.rounds import ContestGame, table_of
 from arbiter.host.standings import standings_data
-from arbiter.record import GameRecord
-from tests.host.contests import seeded
+from tests.host.contests import seeded, stored_game
 
 WIN = (12.0, 0.0)
 
-
-def game(
-    number: int, first: str, second: str, winner: int | None, reason: Reason, score: Any
-) -> ContestGame:
-    record = GameRecord("alquerque", (first, second), (), (), winner, reason, score=tuple(score))
-    return ContestGame(1, number, number, (first, second), record)
-
-
 GAMES = [
-    game(1, "alice", "dave", 0, Reason.NO_PIECES, WIN),
-    game(2, "alice", "dave", 0, Reason.NO_PIECES, WIN),
-    game(3, "alice", "carol", 1, Reason.ILLEGAL_MOVE, (0.0, 12.0)),  # alice's fault
-    game(4, "bob", "dave", 0, Reason.NO_PIECES, WIN),
-    game(5, "bob", "dave", None, Reason.MOVE_LIMIT, (7.0, 3.0)),
-    game(6, "bob", "dave", None, Reason.MOVE_LIMIT, (7.0, 2.0)),
-    game(7, "carol", "dave", 0, Reason.NO_MOVES, WIN),
-    game(8, "carol", "dave", None, Reason.MOVE_LIMIT, (1.0, 5.0)),
+    ("alice", "dave", 0, Reason.NO_PIECES, WIN),
+    ("alice", "dave", 0, Reason.NO_PIECES, WIN),
+    ("alice", "carol", 1, Reason.ILLEGAL_MOVE, (0.0, 12.0)),  # alice's fault
+    ("bob", "dave", 0, Reason.NO_PIECES, WIN),
+    ("bob", "dave", None, Reason.MOVE_LIMIT, (7.0, 3.0)),
+    ("bob", "dave", None, Reason.MOVE_LIMIT, (7.0, 2.0)),
+    ("carol", "dave", 0, Reason.NO_MOVES, WIN),
+    ("carol", "dave", None, Reason.MOVE_LIMIT, (1.0, 5.0)),
 ]
 """alice 2 wins 1 loss (irregular): 2 points, 24 contest points; bob 1 win 2 draws: 2
 points, 26; carol 2 wins 1 draw: 2.5 points, 25, and a bye of one game: 3.5 points, 37;
@@ -51,19 +40,20 @@ dave (disqualified) 0.5 points, 10; erin, a bye of 2 games and no game: 2 points
 
 
 @pytest.fixture
-def contest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+def contest(tmp_path: Path) -> Any:
     names = ("alice", "bob", "carol", "dave", "erin")
     db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", names)
     with db.session() as s:
         accounts = {a.name: a for a in s.scalars(select(Account))}
         accounts["dave"].disqualified = True
-        rnd = Round(number=1, kind="swiss")
+        rnd = Round(number=1, kind="swiss", state="done")
         s.add(rnd)
         s.flush()
         s.add(Bye(round_id=rnd.id, account_id=accounts["erin"].id, points=2.0))
         s.add(Bye(round_id=rnd.id, account_id=accounts["carol"].id, points=1.0))
+        for number, (first, second, winner, reason, score) in enumerate(GAMES, 1):
+            stored_game(s, rnd, number, (first, second), winner, reason, score)
         s.commit()
-    monkeypatch.setattr(standings, "standings_of", lambda s, c, phase=None: table_of(c, GAMES))
     return db, config
 
 

@@ -11,6 +11,7 @@ import pytest
 from arbiter.host.config import from_dict
 from arbiter.host.models import Account, Bye, Game, Version
 from arbiter.host.plot import rating_svg
+from arbiter.host.ratings import rate_finished_rounds
 from arbiter.host.rounds import (
     RoundError,
     bye_points,
@@ -18,12 +19,13 @@ from arbiter.host.rounds import (
     finish_round_if_done,
     irregular_games,
     make_round,
-    rating_history,
     rerun_round,
     round_blocked,
     standings_of,
 )
 from arbiter.host.service import Service
+from arbiter.host.standings import history as rating_history
+from arbiter.host.tallies import result_columns
 from tests.host.contests import play_round, seeded, version
 
 
@@ -64,13 +66,13 @@ def test_the_latest_round_is_played_again_with_the_same_pairings(
         ]
     play_round(db, config)
     with db.session() as s:
-        assert standings_of(s, config).games == 2
+        assert standings_of(s).games == 2
         rerun_round(s, 1)
         after = [
             (g.first_id, g.second_id, g.seed, g.start) for g in s.query(Game).order_by(Game.id)
         ]
         assert after == before and all(g.state == "queued" for g in s.query(Game))
-        assert standings_of(s, config).games == 0
+        assert standings_of(s).games == 0
         with pytest.raises(RoundError, match="no round 7"):
             rerun_round(s, 7)
 
@@ -130,13 +132,15 @@ def test_the_rating_history_has_a_point_for_each_round_played(
         with db.session() as s:
             finish_round_if_done(s, rnd.id)
     with db.session() as s:
-        history = rating_history(s, config, "alice")
+        assert rating_history(s, "alice") == []  # not rated until the server rates them
+        assert rate_finished_rounds(s) == 2 and rate_finished_rounds(s) == 0
+        history = rating_history(s, "alice")
         assert [p.round for p in history] == [1, 2]
-        final = {line.name: line.rating.elo for line in standings_of(s, config).lines}
+        final = {line.name: line.rating.elo for line in standings_of(s).lines}
         assert history[-1].elo == pytest.approx(final["alice"])
         svg = rating_svg(history)
         assert svg.startswith("<svg") and svg.count("<circle") == 2
-        assert rating_history(s, config, "nobody") == [] and rating_svg([]) == ""
+        assert rating_history(s, "nobody") == [] and rating_svg([]) == ""
 
 
 def test_a_ladder_places_each_new_version_by_itself(tmp_path: Path, database_url: str) -> None:
@@ -192,7 +196,9 @@ def test_an_entrants_irregular_games_are_those_its_programs_lost_by_a_fault(
         endings = [("illegal move", "'a1-a9' is not a move"), ("no pieces", "")]
         for g, (reason, detail) in zip(games, endings, strict=True):
             mine = 0 if g.first.account_id == alice.id else 1
-            g.state, g.winner, g.reason, g.detail = "done", 1 - mine, reason, detail
+            g.state, g.detail = "done", detail
+            for column, value in result_columns(1 - mine, reason, None).items():
+                setattr(g, column, value)  # as the server stores a result
         s.commit()
         found = irregular_games(s, alice.id)
         bob = s.query(Account).filter_by(name="bob").one()

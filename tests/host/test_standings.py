@@ -1,110 +1,63 @@
-"""The standings and rating histories are computed once for each change and shared:
-a page or a stream asking again between two pieces of news costs nothing."""
+"""The standings are computed away from requests and shared: a page or a stream
+takes the latest table at once, and only a refresh (the server's background work,
+after news) computes one, from the tallies, its fit started from the last."""
 
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from arbiter.host import standings
-from arbiter.host.db import Database
-from arbiter.host.rounds import (
-    RatingPoint,
-    finish_round_if_done,
-    make_round,
-    rating_histories,
-    rating_history,
-)
+from arbiter.host.models import Setting
+from arbiter.host.rounds import finish_round_if_done, make_round
 from arbiter.host.standings import Board
 from tests.host.contests import play_round, seeded
 
 
-def test_the_standings_are_computed_once_per_piece_of_news(tmp_path: Path) -> None:
+def test_pages_read_the_latest_table_and_only_a_refresh_computes_one(tmp_path: Path) -> None:
     db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob", "carol"))
-    news = [0]
-    board = Board(config, db.session, lambda: news[0])
-    assert board.cached() is None
-    first = board.payload()
+    board = Board(config, db.session)
+    first = board.latest()  # a server's first table, before any refresh
     for _ in range(5):
-        assert board.payload() == first and board.cached() == first
-    assert board.computed == 1
+        assert board.latest() == first and board.payload() == first[1]
+    assert board.computed == 1 and json.loads(first[1])["games"] == 0
     with db.session() as s:
         make_round(s, config)
     play_round(db, config)
-    assert json.loads(board.payload())["games"] == 0  # no news yet: the old table
-    news[0] += 1
-    assert board.cached() is None
-    assert json.loads(board.payload())["games"] > 0 and board.computed == 2
+    assert board.latest() == first  # no refresh yet: the old table, at once
+    number, text = board.refresh()
+    assert number == first[0] + 1 and json.loads(text)["games"] > 0
+    assert board.latest() == (number, text) and board.computed == 2
     data = board.data()
     data["rows"] = []  # a caller's copy: the shared payload is untouched
     assert json.loads(board.payload())["rows"]
 
 
-def test_rating_histories_are_fitted_once_per_set_of_finished_rounds(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    db, config = seeded(
-        tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob", "carol"), kind="round-robin"
-    )
-    fits = []
+def test_a_page_gets_the_last_table_at_once_while_one_is_computed(tmp_path: Path) -> None:
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
+    board = Board(config, db.session)
+    first = board.refresh()
+    got: list[tuple[int, str]] = []
+    with board._lock:  # a refresh under way
+        asking = threading.Thread(target=lambda: got.append(board.latest()))
+        asking.start()
+        asking.join(timeout=10)
+        assert not asking.is_alive(), "a page queued behind the refresh"
+    assert got == [first]
 
-    def counted(*args: Any) -> dict[str, list[RatingPoint]]:
-        fits.append(args)
-        return rating_histories(*args)
 
-    monkeypatch.setattr(standings, "rating_histories", counted)
-    board = Board(config, db.session, lambda: 0)
-    assert board.history("alice") == []
+def test_a_frozen_table_is_what_the_organiser_froze(tmp_path: Path) -> None:
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
+    board = Board(config, db.session)
     with db.session() as s:
         make_round(s, config)
     play_round(db, config)
     with db.session() as s:
-        assert finish_round_if_done(s, 1)
-        expected = rating_history(s, config, "alice")
-    assert len(expected) == 1
-    for name in ("alice", "bob", "alice", "carol"):  # many pages, one fit
-        board.history(name)
-    assert board.history("alice") == expected and len(fits) == 2
-
-
-def test_a_page_computes_in_its_own_session_and_never_waits_for_a_second(
-    tmp_path: Path,
-) -> None:
-    """With every connection of the pool held by a page (here the pool's only one),
-    the standings and ratings still come: a page never asks the pool for more."""
-    from sqlalchemy import create_engine
-    from sqlalchemy.orm import sessionmaker
-
-    _, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
-    engine = create_engine(
-        f"sqlite:///{tmp_path / 'cup.db'}", pool_size=1, max_overflow=0, pool_timeout=1
-    )
-    sessions = sessionmaker(engine)
-    board = Board(config, sessions, lambda: 0)
-    with sessions() as page:
-        page.connection()  # the page's request holds the pool's one connection
-        assert board.data(page)["games"] == 0
-        assert board.history("alice", page) == []
-    engine.dispose()
-
-
-def test_while_the_table_is_refitted_a_page_gets_the_previous_one_at_once(tmp_path: Path) -> None:
-    import threading
-
-    _, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
-    db = Database(config.database)
-    news = [0]
-    board = Board(config, db.session, lambda: news[0])
-    first = board.latest()
-    news[0] += 1
-    got: list[tuple[int, str]] = []
-    with board._lock:  # another thread is refitting the table of news 1
-        asking = threading.Thread(target=lambda: got.append(board.latest()))
-        asking.start()
-        asking.join(timeout=10)
-        assert not asking.is_alive(), "a page queued behind the refit"
-    assert got == [first] and first[0] == 0  # the previous table, saying so
-    assert board.latest()[0] == 1  # and the fresh one once the refit is done
+        finish_round_if_done(s, 1)
+        s.merge(Setting(key="frozen", value=json.dumps({"rows": [], "games": 0})))
+        s.commit()
+    assert json.loads(board.refresh()[1]) == {"rows": [], "games": 0, "frozen": True}
+    with db.session() as s:
+        s.delete(s.get(Setting, "frozen"))
+        s.commit()
+    assert json.loads(board.refresh()[1])["games"] == 2

@@ -482,7 +482,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     signer = None
     if args.public_key is not None:
-        from arbiter.host.export import ExportError, verify_export
+        from arbiter.host.export_check import ExportError, verify_export
         from arbiter.host.signing import public_key, record_signed
 
         try:

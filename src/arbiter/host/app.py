@@ -42,7 +42,6 @@ from arbiter.host.routes import (
 from arbiter.host.service import Service
 from arbiter.host.sessions import LIFETIME
 from arbiter.host.signing import ContestKey
-from arbiter.host.standings import Board
 from arbiter.web.served import SWEEP_EVERY, Served
 from arbiter.web.sessions import WebError
 
@@ -105,7 +104,6 @@ def create_app(
     without one)."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["when"] = when
-    board = Board(config, service.db.session, lambda: service.news.number)
     served = Served(None, None)
 
     @contextlib.asynccontextmanager
@@ -126,7 +124,7 @@ def create_app(
         max_body_size=largest,
     )
     key = ContestKey.of_folder(config.folder)
-    app.state.hosting = Hosting(config, service, templates, board, key)
+    app.state.hosting = Hosting(config, service, templates, service.board, key)
     app.state.served = served
     app.add_middleware(
         SessionMiddleware,

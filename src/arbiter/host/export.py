@@ -1,4 +1,4 @@
-"""A contest's export, and its verification by anyone holding the contest's public key.
+"""A contest's export, written as a job in the background into the contest's folder.
 
 The export is one ``.tar.gz``:
 
@@ -13,309 +13,288 @@ The export is one ``.tar.gz``:
 - ``MANIFEST.json``: every other file with its SHA-256, and ``MANIFEST.sig``, the
   contest's signature of the manifest.
 
-:func:`verify_export` checks the signature, every file against the manifest, every
-record's own signature, every game by replaying it, every round against its records
-and the standings against a table computed again from the games and byes: one byte
-changed anywhere is found.
+The organiser starts an export (:func:`start`); the server writes it in a process
+of its own (:func:`write`, ``python -m arbiter.host.export CONTEST.toml JOB``) and
+the organiser's page shows its progress, then a link to the file. Each record is
+written as it is stored (signed when its result was stored; one stored before that
+is signed here, once), a round at a time, into files on disk whose hashes are taken
+as they are written, so the job's memory is a round's, whatever the contest's size.
+:mod:`arbiter.host.export_check` verifies an export.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
-import math
+import os
+import shutil
+import sys
 import tarfile
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from arbiter.errors import ArbiterError, RecordError
-from arbiter.host.config import ContestConfig, from_dict
+from arbiter.errors import ArbiterError
+from arbiter.host.config import ContestConfig, load
+from arbiter.host.db import Database
 from arbiter.host.intake import version_dir
-from arbiter.host.models import Account, Bye, Round, Version
-from arbiter.host.ranking import ranked_rows
-from arbiter.host.rounds import COUNTED, ContestGame, current_phase, table_of
+from arbiter.host.models import COUNTED, Account, Bye, ExportJob, Game, Round, Version, now
+from arbiter.host.rounds import current_phase
 from arbiter.host.settle import version_name
-from arbiter.host.signing import ContestKey, record_signed, signed
-from arbiter.play.replay import replay
+from arbiter.host.signing import ContestKey
+from arbiter.host.standings import standings_data
 from arbiter.record import GameRecord
 
 MANIFEST = "MANIFEST.json"
 SIGNATURE = "MANIFEST.sig"
-MAX_EXPORT = 1 << 30
-"""The most bytes of files an export may unpack to when checked (a tampered archive
-may claim anything)."""
+PROGRESS_EVERY = 1000
+"""Games between two progress reports of a job."""
 
 
-class ExportError(ArbiterError, ValueError):
-    """An export that does not verify; the message says which file and why."""
+def folder_of(config: ContestConfig) -> Path:
+    """Where a contest's exports are written (in its private folder)."""
+    return config.folder / "exports"
 
 
-def write_export(
-    session: Session,
-    config: ContestConfig,
-    key: ContestKey,
-    standings: dict[str, Any],
-    *,
-    sources: bool = False,
-    logs: bool = False,
-) -> bytes:
-    """The contest's export as ``.tar.gz`` bytes; ``standings`` is the live table
-    (:func:`arbiter.host.standings.standings_data` with ``live``)."""
-    files: dict[str, bytes] = {}
-    rounds = list(session.scalars(select(Round).where(COUNTED).order_by(Round.number)))
-    owner = dict(
-        session.execute(
-            select(Version.id, Account.name).join(Account, Account.id == Version.account_id)
-        ).all()
+def start(session: Session, who: Account | None, *, sources: bool, logs: bool) -> ExportJob:
+    """A new export job (committed), or the one being written already."""
+    running = session.scalar(select(ExportJob).where(ExportJob.state == "running").limit(1))
+    if running is not None:
+        return running
+    total = session.scalar(
+        select(func.count(Game.id))
+        .join(Round, Round.id == Game.round_id)
+        .where(COUNTED, Game.state == "done")
     )
-    names = {a.id: a.name for a in session.scalars(select(Account))}
-    lines: list[str] = []
-    listing = []
+    job = ExportJob(
+        account_id=None if who is None else who.id,
+        sources=sources,
+        logs=logs,
+        total=total or 0,
+    )
+    session.add(job)
+    session.commit()
+    return job
+
+
+def signed_line(key: ContestKey, text: str) -> str:
+    """A stored record as the contest hands it out: signed. A record stored signed
+    is served as it is; one stored before records were signed when stored (or a
+    forfeit, which the server wrote) is signed now."""
+    if ',"signature":"' in text:  # json.dumps escapes every quote inside a string
+        return text
+    return key.sign_record(GameRecord.from_json(text)).to_json()
+
+
+class _Hashed:
+    """A file being written, its SHA-256 taken as it is."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.file: IO[bytes] = path.open("wb")
+        self.sha = hashlib.sha256()
+
+    def write(self, data: bytes) -> None:
+        self.file.write(data)
+        self.sha.update(data)
+
+    def close(self) -> str:
+        self.file.close()
+        return self.sha.hexdigest()
+
+
+def write(session: Session, config: ContestConfig, key: ContestKey, job: ExportJob) -> Path:
+    """Writes the export of ``job`` into the contest's exports folder, reporting its
+    progress on the job (committed as it goes); returns the file.
+
+    :raises OSError: if the folder cannot be written.
+    """
+    out = folder_of(config)
+    out.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out, prefix=".export-") as work:
+        root = Path(work)
+        files: dict[str, str] = {}  # name in the archive: SHA-256
+        played = _games_and_rounds(session, key, job, root, files)
+        if job.sources:
+            _sources(session, config, played, root, files)
+        contest = {
+            "name": config.name,
+            "game": config.game,
+            "clock": config.clock,
+            "rank_by": config.rank_by,
+            "phase": current_phase(session),
+            "public_key": key.public_pem,
+        }
+        _small(root, "contest.json", contest, files)
+        _small(root, "standings.json", standings_data(session, config, live=True), files)
+        manifest = _encoded(dict(sorted(files.items())))
+        (root / MANIFEST).write_bytes(manifest)
+        (root / SIGNATURE).write_bytes(key.sign(manifest).encode())
+        final = out / f"export-{job.id}.tar.gz"
+        partial = out / f".export-{job.id}.tar.gz.part"
+        with tarfile.open(partial, mode="w:gz", compresslevel=6) as archive:
+            for name in [*files, MANIFEST, SIGNATURE]:
+                info = archive.gettarinfo(root / name, arcname=name)
+                info.mode, info.uid, info.gid, info.uname, info.gname = 0o644, 0, 0, "", ""
+                with (root / name).open("rb") as f:
+                    archive.addfile(info, f)
+        partial.chmod(0o600)
+        os.replace(partial, final)
+    return final
+
+
+def _games_and_rounds(
+    session: Session, key: ContestKey, job: ExportJob, root: Path, files: dict[str, str]
+) -> set[int]:
+    """Writes ``games.jsonl``, ``rounds.json`` and the logs a round at a time; returns
+    the versions that played."""
+    names = dict(session.execute(select(Account.id, Account.name)).all())
+    games_file = _Hashed(root / "games.jsonl")
+    rounds_file = _Hashed(root / "rounds.json")
+    rounds_file.write(b"[")
     played: set[int] = set()
-    for rnd in rounds:
-        games = []
-        for g in rnd.games:
-            if g.state != "done":
-                continue
-            line = key.sign_record(GameRecord.from_json(g.record)).to_json()
-            lines.append(line)
+    done = 0
+    rounds = session.execute(
+        select(Round.id, Round.number, Round.phase, Round.kind, Round.state)
+        .where(COUNTED)
+        .order_by(Round.number)
+    ).all()
+    for at, (round_id, number, phase, kind, state) in enumerate(rounds):
+        listed = []
+        for g in session.execute(
+            select(
+                Game.id,
+                Game.number,
+                Game.pair,
+                Game.first_id,
+                Game.second_id,
+                Game.first_account_id,
+                Game.second_account_id,
+                Game.record,
+            )
+            .where(Game.round_id == round_id, Game.state == "done")
+            .order_by(Game.number)
+        ):
+            line = signed_line(key, g.record).encode()
+            games_file.write(line + b"\n")
             played |= {g.first_id, g.second_id}
-            games.append(
+            listed.append(
                 {
+                    "entrants": [names[g.first_account_id], names[g.second_account_id]],
                     "id": g.id,
                     "number": g.number,
                     "pair": g.pair,
-                    "entrants": [owner[g.first_id], owner[g.second_id]],
-                    "record": _sha(line.encode()),
+                    "record": hashlib.sha256(line).hexdigest(),
                 }
             )
-            if logs:
-                files[f"logs/{g.id}-1.log"] = g.log_first.encode()
-                files[f"logs/{g.id}-2.log"] = g.log_second.encode()
-        byes = session.scalars(select(Bye).where(Bye.round_id == rnd.id).order_by(Bye.id))
-        listing.append(
-            {
-                "number": rnd.number,
-                "phase": rnd.phase,
-                "kind": rnd.kind,
-                "state": rnd.state,
-                "games": games,
-                "byes": [{"entrant": names[b.account_id], "points": b.points} for b in byes],
-            }
+            done += 1
+            if done % PROGRESS_EVERY == 0:
+                _progress(session, job, done)
+        if job.logs:
+            _logs(session, round_id, root, files)
+        byes = session.execute(
+            select(Bye.account_id, Bye.points).where(Bye.round_id == round_id).order_by(Bye.id)
         )
-    if sources:
-        for version in session.scalars(select(Version).where(Version.id.in_(played))):
-            path = version_dir(config, version.id) / "upload" / version.filename
-            if path.is_file():
-                files[f"sources/{version_name(version)}/{version.filename}"] = path.read_bytes()
-    contest = {
-        "name": config.name,
-        "game": config.game,
-        "clock": config.clock,
-        "rank_by": config.rank_by,
-        "phase": current_phase(session),
-        "public_key": key.public_pem,
-    }
-    files["contest.json"] = _json(contest)
-    files["games.jsonl"] = "".join(line + "\n" for line in lines).encode()
-    files["rounds.json"] = _json(listing)
-    files["standings.json"] = _json(standings)
-    manifest = _json({name: _sha(data) for name, data in sorted(files.items())})
-    files[MANIFEST] = manifest
-    files[SIGNATURE] = key.sign(manifest).encode()
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            info.mode = 0o644
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
+        entry = {
+            "byes": [{"entrant": names[a], "points": p} for a, p in byes],
+            "games": listed,
+            "kind": kind,
+            "number": number,
+            "phase": phase,
+            "state": state,
+        }
+        rounds_file.write((b",\n" if at else b"\n") + _encoded(entry))
+    rounds_file.write(b"\n]\n")
+    files["games.jsonl"] = games_file.close()
+    files["rounds.json"] = rounds_file.close()
+    _progress(session, job, done)
+    return played
 
 
-@dataclass(frozen=True, slots=True)
-class Verified:
-    """What an export verified: games, rounds, standings rows."""
-
-    games: int
-    rounds: int
-    standings: int
-
-
-def verify_export(
-    path: Path, key: Ed25519PublicKey, say: Callable[[str], None] = lambda _: None
-) -> Verified:
-    """Checks the export at ``path`` against the contest's public ``key``; ``say``
-    hears each game's verdict.
-
-    :raises ExportError: at the first file, game, round or standing that does not
-        verify, naming it.
-    """
-    files = _read(path)
-    manifest = files.pop(MANIFEST, None)
-    signature = files.pop(SIGNATURE, None)
-    if manifest is None or signature is None:
-        raise ExportError(f"{path}: no {MANIFEST} and {SIGNATURE}: not a contest export")
-    if not signed(key, manifest, signature.decode(errors="replace").strip()):
-        raise ExportError(f"{path}: {MANIFEST} is not signed by this key")
-    listed = _load(manifest, MANIFEST)
-    if not isinstance(listed, dict) or set(listed) != set(files):
-        extra = sorted(set(files) ^ set(listed if isinstance(listed, dict) else {}))
-        raise ExportError(f"{path}: the files are not those the manifest lists ({extra[:3]})")
-    for name, data in files.items():
-        if listed[name] != _sha(data):
-            raise ExportError(f"{path}: {name} was changed after it was signed")
-    contest = _load(files["contest.json"], "contest.json")
-    records = _records(files["games.jsonl"], key, say)
-    rounds = _load(files["rounds.json"], "rounds.json")
-    games = _check_rounds(rounds, records)
-    table = _load(files["standings.json"], "standings.json")
-    _check_standings(contest, rounds, games, table)
-    return Verified(len(records), len(rounds), len(table["rows"]))
-
-
-def _records(
-    data: bytes, key: Ed25519PublicKey, say: Callable[[str], None]
-) -> dict[str, GameRecord]:
-    """Every record by the SHA-256 of its line, each signed and replayed."""
-    found = {}
-    for number, line in enumerate(data.decode(errors="replace").splitlines(), 1):
-        where = f"games.jsonl:{number}"
-        try:
-            record = GameRecord.from_json(line)
-        except RecordError as e:
-            raise ExportError(f"{where}: {e}") from None
-        if not record_signed(key, record):
-            raise ExportError(f"{where}: the record is not signed by this key")
-        try:
-            out = replay(record)
-        except RecordError as e:
-            raise ExportError(f"{where}: {e}") from None
-        say(
-            f"{where}: ok round {record.round}, {' vs '.join(record.players)}: "
-            f"{out.result()} by {out.reason}, {len(record.moves)} moves"
+def _logs(session: Session, round_id: int, root: Path, files: dict[str, str]) -> None:
+    (root / "logs").mkdir(exist_ok=True)
+    for game_id, first, second in session.execute(
+        select(Game.id, Game.log_first, Game.log_second).where(
+            Game.round_id == round_id, Game.state == "done"
         )
-        found[_sha(line.encode())] = record
-    return found
+    ):
+        for seat, text in ((1, first), (2, second)):
+            name = f"logs/{game_id}-{seat}.log"
+            data = text.encode()
+            (root / name).write_bytes(data)
+            files[name] = hashlib.sha256(data).hexdigest()
 
 
-def _check_rounds(rounds: Any, records: dict[str, GameRecord]) -> list[ContestGame]:
-    """The games in the rounds' order, each tied to its record: its round, its
-    entrants; every record in exactly one round."""
-    games: list[ContestGame] = []
-    used = set()
+def _sources(
+    session: Session, config: ContestConfig, played: set[int], root: Path, files: dict[str, str]
+) -> None:
+    for version in session.scalars(select(Version).where(Version.id.in_(played))):
+        path = version_dir(config, version.id) / "upload" / version.filename
+        if path.is_file():
+            name = f"sources/{version_name(version)}/{version.filename}"
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, root / name)
+            files[name] = hashlib.sha256((root / name).read_bytes()).hexdigest()
+
+
+def _small(root: Path, name: str, value: Any, files: dict[str, str]) -> None:
+    data = _encoded(value)
+    (root / name).write_bytes(data)
+    files[name] = hashlib.sha256(data).hexdigest()
+
+
+def _progress(session: Session, job: ExportJob, done: int) -> None:
+    session.execute(update(ExportJob).where(ExportJob.id == job.id).values(done=done))
+    session.commit()
+
+
+def _encoded(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+
+
+def run(config: ContestConfig, job_id: int) -> None:
+    """Writes export job ``job_id`` of the contest and marks it done (with its file
+    and size) or failed (with why)."""
+    db = Database(config.database)
     try:
-        for rnd in rounds:
-            for g in rnd["games"]:
-                record = records.get(g["record"])
-                where = f"rounds.json: round {rnd['number']} game {g['number']}"
-                if record is None or g["record"] in used:
-                    raise ExportError(f"{where}: its record is not in games.jsonl (or is twice)")
-                used.add(g["record"])
-                a, b = g["entrants"]
-                owners = tuple(p.rsplit(" v", 1)[0] for p in record.players)
-                if record.round != rnd["number"] or owners != (a, b):
-                    raise ExportError(f"{where}: the record is of another round or entrants")
-                pair = rnd["number"] * 100_000 + g["pair"]
-                games.append(ContestGame(rnd["number"], pair, g["id"], (a, b), record))
-    except (KeyError, TypeError, ValueError) as e:
-        raise ExportError(f"rounds.json is not an export's list of rounds ({e})") from None
-    if len(used) != len(records):
-        raise ExportError("games.jsonl holds games in no round")
-    return sorted(games, key=lambda g: g.id)
+        with db.session() as session:
+            job = session.get(ExportJob, job_id)
+            if job is None or job.state != "running":
+                return
+            try:
+                path = write(session, config, ContestKey.of_folder(config.folder), job)
+            except (OSError, ArbiterError) as e:
+                session.rollback()
+                job.state, job.detail = "failed", str(e)
+            else:
+                job.state, job.file, job.size = "done", path.name, path.stat().st_size
+                job.done = job.total
+            job.finished = now()
+            session.commit()
+    finally:
+        db.close()
 
 
-def _check_standings(contest: Any, rounds: Any, games: list[ContestGame], table: Any) -> None:
-    """The standings as the games and byes of the standings' phase give them."""
+def file_of(config: ContestConfig, job: ExportJob) -> Path | None:
+    """The file of a finished export job, if it is still there."""
+    if job.state != "done" or not job.file:
+        return None
+    path = folder_of(config) / job.file
+    return path if path.is_file() else None
+
+
+def main() -> int:
+    """``python -m arbiter.host.export CONTEST.toml JOB``: the server's export process."""
     try:
-        phase = contest["phase"]
-        config = from_dict(
-            {"name": contest["name"], "game": contest["game"], "rank_by": contest["rank_by"]},
-            base=Path("."),
-            stem="export",
-            where="contest.json",
-        )
-        numbers = {r["number"] for r in rounds if r["phase"] == phase}
-        byes: dict[str, float] = {}
-        for r in rounds:
-            if r["number"] in numbers:
-                for b in r["byes"]:
-                    byes[b["entrant"]] = byes.get(b["entrant"], 0.0) + float(b["points"])
-        disqualified = {row["name"] for row in table["rows"] if row["disqualified"]}
-        shown = table["rows"]
-    except (KeyError, TypeError, ValueError, ArbiterError) as e:
-        raise ExportError(f"contest.json or standings.json is not an export's ({e})") from None
-    kept = [g for g in games if g.round in numbers]
-    expected = ranked_rows(table_of(config, kept), byes, disqualified, config.rank_by)
-    if len(expected) != len(shown):
-        raise ExportError("standings.json: its entrants are not those the games give")
-    for place, (want, got) in enumerate(zip(expected, shown, strict=True), 1):
-        if not _same_row(want, got):
-            raise ExportError(
-                f"standings.json: place {place} is {got.get('name')!r} with "
-                f"{got.get('contest_points')} contest points; the games give "
-                f"{want['name']!r} with {want['contest_points']}"
-            )
+        run(load(Path(sys.argv[1])), int(sys.argv[2]))
+    except ArbiterError as e:
+        print(f"arbiter host: export: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
-def _same_row(want: dict[str, Any], got: Any) -> bool:
-    if not isinstance(got, dict):
-        return False
-    for field, value in want.items():
-        other = got.get(field)
-        if field in ("elo_exact", "error", "elo"):
-            if value is None or other is None:
-                if value is not other:
-                    return False
-            elif not math.isclose(float(value), float(other), abs_tol=0.51):
-                return False
-        elif other != value:
-            return False
-    return True
-
-
-def _read(path: Path) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
-    total = 0
-    try:
-        with tarfile.open(path, mode="r:gz") as archive:
-            for member in _members(archive):
-                total += member.size
-                if total > MAX_EXPORT:
-                    raise ExportError(f"{path}: more than {MAX_EXPORT >> 20} MB unpacked")
-                f = archive.extractfile(member)
-                if f is None:
-                    raise ExportError(f"{path}: {member.name} is not a file")
-                files[member.name] = f.read()
-    except (OSError, tarfile.TarError, EOFError) as e:
-        raise ExportError(f"{path}: not a whole .tar.gz export ({e})") from None
-    return files
-
-
-def _members(archive: tarfile.TarFile) -> Iterator[tarfile.TarInfo]:
-    try:
-        yield from archive
-    except (tarfile.TarError, OSError, EOFError) as e:
-        raise ExportError(f"the export is not a whole .tar.gz ({e})") from None
-
-
-def _load(data: bytes, name: str) -> Any:
-    try:
-        return json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ExportError(f"{name} is not JSON: {e}") from None
-
-
-def _json(value: Any) -> bytes:
-    return json.dumps(value, indent=1, sort_keys=True).encode()
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,6 +16,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -127,8 +128,17 @@ class Round(Base):
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     phase: Mapped[str] = mapped_column(String(16), default="test", server_default="test")
     candidate_id: Mapped[int | None] = mapped_column(Integer)
+    size: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many games it was made with (a round's games are all written at once)."""
+    rated: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When the ratings after it were stored (:mod:`arbiter.host.ratings`); cleared
+    when it is played again."""
 
     games: Mapped[list[Game]] = relationship(back_populates="round", order_by="Game.number")
+
+
+COUNTED = Round.phase != "candidate"
+"""The rounds that make the contest (a candidate evaluation's never do)."""
 
 
 class Game(Base):
@@ -137,10 +147,22 @@ class Game(Base):
     or ``void`` (it could not be played and no one was to blame: it counts for
     nobody, and the organiser may queue it again). Only the holder of the current
     ``lease`` can store its result, once; a lease that runs out puts the game back in
-    the queue. ``failures`` counts the workers that reported they could not play it."""
+    the queue. ``failures`` counts the workers that reported they could not play it.
+
+    A stored game's facts are columns of their own (its round's number and phase, the
+    seats' entrants, the first seat's game points, the contest's points, whether the
+    loser lost by a fault), written with its result, so no table, list or count ever
+    parses a record: a record is read only to replay or serve its one game."""
 
     __tablename__ = "games"
-    __table_args__ = (UniqueConstraint("round_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("round_id", "number"),
+        Index("ix_games_first_account", "first_account_id", "id"),
+        Index("ix_games_second_account", "second_account_id", "id"),
+        Index("ix_games_phase_round", "phase", "round_number"),
+        Index("ix_games_worker_finished", "worker", "finished"),
+        Index("ix_games_failures", "failures"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
@@ -168,6 +190,16 @@ class Game(Base):
     # the moves so far of a game being played, JSON, as its worker streams them
     moves: Mapped[str] = mapped_column(Text, default="", server_default="")
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # copied from its round and its versions when the round is written
+    phase: Mapped[str] = mapped_column(String(16), default="test", server_default="test")
+    round_number: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    first_account_id: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    second_account_id: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # written with its result (:func:`arbiter.host.tallies.result_columns`)
+    score_first: Mapped[float | None] = mapped_column(Float)
+    irregular: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=false(), index=True
+    )
 
     round: Mapped[Round] = relationship(back_populates="games")
     first: Mapped[Version] = relationship(foreign_keys=[first_id])
@@ -201,6 +233,8 @@ class Worker(Base):
     last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     instance: Mapped[str | None] = mapped_column(String(64))
     revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+    stored: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many results it sent were stored."""
 
 
 class Setting(Base):
@@ -224,4 +258,62 @@ class AuditEntry(Base):
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
     action: Mapped[str] = mapped_column(String(32))
     subject: Mapped[str] = mapped_column(String(64), default="")
+    detail: Mapped[str] = mapped_column(Text, default="")
+
+
+class Tally(Base):
+    """What one entrant scored against another in a phase, with the first (``first_id``)
+    in the first seat: games, the first's wins, draws, each side's contest points and
+    irregular losses, and how many games the contest scored otherwise than 1-½-0.
+    Kept as each result is stored (:mod:`arbiter.host.tallies`), so the standings
+    and the ratings read a row per pair that met, never a row per game."""
+
+    __tablename__ = "tallies"
+
+    phase: Mapped[str] = mapped_column(String(16), primary_key=True)
+    first_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    second_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    first_wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    first_points: Mapped[float] = mapped_column(Float, default=0.0)
+    second_points: Mapped[float] = mapped_column(Float, default=0.0)
+    first_faults: Mapped[int] = mapped_column(Integer, default=0)
+    second_faults: Mapped[int] = mapped_column(Integer, default=0)
+    rescored: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Rated(Base):
+    """An entrant's rating after a finished round, stored once when the round ends
+    (:mod:`arbiter.host.ratings`): Elo, its 95% half-width (None: unknown), games."""
+
+    __tablename__ = "ratings"
+
+    round_id: Mapped[int] = mapped_column(
+        ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True, index=True)
+    elo: Mapped[float] = mapped_column(Float)
+    error: Mapped[float | None] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class ExportJob(Base):
+    """An export the organiser started: written in the background into the contest's
+    folder (:mod:`arbiter.host.export`), ``state`` ``running``, ``done`` or
+    ``failed`` (``detail`` says why), with its progress in games."""
+
+    __tablename__ = "exports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    started: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    state: Mapped[str] = mapped_column(String(16), default="running")
+    sources: Mapped[bool] = mapped_column(Boolean, default=False)
+    logs: Mapped[bool] = mapped_column(Boolean, default=False)
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    file: Mapped[str] = mapped_column(String(200), default="")
+    size: Mapped[int] = mapped_column(Integer, default=0)
     detail: Mapped[str] = mapped_column(Text, default="")

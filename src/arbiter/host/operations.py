@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
 
-from arbiter.errors import Reason
-from arbiter.host.models import Account, AuditEntry, Game, Round, Version
+from arbiter.host.models import Account, AuditEntry, Game, Round
 
 AUDITED = ("disqualify", "reinstate", "rerun", "freeze", "unfreeze", "begin-final")
 """The organiser's actions that change results or who plays: each asks for a
@@ -78,8 +78,10 @@ class Operations:
     last_games: dict[str, list[int]]
 
 
-def operations(session: Session) -> Operations:
-    """The operations view now."""
+def operations(session: Session, workers: Sequence[str] = ()) -> Operations:
+    """The operations view now, with the last games of each of ``workers``; each part
+    read through an index (the rounds under way, leased, irregular, failed and void
+    games), never the whole list of games."""
     queue = Counter({"queued": 0, "leased": 0, "done": 0, "void": 0})
     for state, count in session.execute(
         select(Game.state, func.count(Game.id))
@@ -88,62 +90,48 @@ def operations(session: Session) -> Operations:
         .group_by(Game.state)
     ):
         queue[state] += count
-    first, second = aliased(Version), aliased(Version)
-    a, b = aliased(Account), aliased(Account)
-    seated = (
-        select(Game, Round.number, a.name, b.name)
-        .join(Round, Round.id == Game.round_id)
-        .join(first, first.id == Game.first_id)
-        .join(second, second.id == Game.second_id)
-        .join(a, a.id == first.account_id)
-        .join(b, b.id == second.account_id)
-    )
+    names = dict(session.execute(select(Account.id, Account.name)).all())
     playing = [
         InProgress(
             g.id,
-            number,
-            (x, y),
+            g.round_number,
+            (names.get(g.first_account_id, "?"), names.get(g.second_account_id, "?")),
             g.worker or "?",
             g.lease_expires,
             len(json.loads(g.moves)) if g.moves else 0,
         )
-        for g, number, x, y in session.execute(
-            seated.where(Game.state == "leased").order_by(Game.id)
-        )
+        for g in session.scalars(select(Game).where(Game.state == "leased").order_by(Game.id))
     ]
     irregular: dict[str, Counter[str]] = {}
+    loser = case((Game.winner == 0, Game.second_account_id), else_=Game.first_account_id)
+    for account, reason, count in session.execute(
+        select(loser, Game.reason, func.count(Game.id))
+        .where(Game.irregular.is_(True))
+        .group_by(loser, Game.reason)
+    ):
+        irregular.setdefault(names.get(account, "?"), Counter())[reason] += count
     failed: Counter[str] = Counter()
     void: Counter[str] = Counter()
-    faults = [str(r) for r in Reason if r.is_fault]
-    # the columns it needs, not whole games (a stored game holds its record and logs)
-    for state, winner, reason, failures, x, y in session.execute(
-        select(Game.state, Game.winner, Game.reason, Game.failures, a.name, b.name)
-        .join(first, first.id == Game.first_id)
-        .join(second, second.id == Game.second_id)
-        .join(a, a.id == first.account_id)
-        .join(b, b.id == second.account_id)
-        .where(
-            (Game.failures > 0)
-            | (Game.state == "void")
-            | ((Game.state == "done") & Game.winner.is_not(None) & Game.reason.in_(faults))
-        )
-    ):
-        if state == "done" and winner is not None and reason in faults:
-            irregular.setdefault(y if winner == 0 else x, Counter())[reason] += 1
-        for name in (x, y):
-            failed[name] += failures
-            void[name] += state == "void"
+    seats = (Game.first_account_id, Game.second_account_id)
+    for failures, x, y in session.execute(select(Game.failures, *seats).where(Game.failures > 0)):
+        for account in (x, y):
+            failed[names.get(account, "?")] += failures
+    for x, y in session.execute(select(*seats).where(Game.state == "void")):
+        for account in (x, y):
+            void[names.get(account, "?")] += 1
     trouble = [
         EntrantTrouble(name, dict(irregular.get(name, {})), failed[name], void[name])
         for name in sorted(set(irregular) | {n for n in failed if failed[n] or void[n]})
     ]
-    last: dict[str, list[int]] = {}
-    for worker, game_id in session.execute(
-        select(Game.worker, Game.id)
-        .where(Game.state == "done", Game.worker.is_not(None))
-        .order_by(Game.finished.desc(), Game.id.desc())
-    ):
-        kept = last.setdefault(str(worker), [])
-        if len(kept) < 5:
-            kept.append(game_id)
+    last = {
+        worker: list(
+            session.scalars(
+                select(Game.id)
+                .where(Game.worker == worker, Game.state == "done")
+                .order_by(Game.finished.desc(), Game.id.desc())
+                .limit(5)
+            )
+        )
+        for worker in workers
+    }
     return Operations(dict(queue), playing, trouble, last)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from arbiter.host.rounds import RatingPoint
+from arbiter.host.ratings import RatingPoint
 
 WIDTH, HEIGHT, MARGIN = 360, 160, 32
 

@@ -23,8 +23,9 @@ from sqlalchemy import case, select, update
 from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError, Reason
-from arbiter.host import settle
-from arbiter.host.models import Game, Round, Setting, now
+from arbiter.host import settle, tallies
+from arbiter.host.models import Game, Round, Setting, Worker, now
+from arbiter.host.signing import ContestKey
 from arbiter.host.wire import MAX_LIVE_PLIES
 from arbiter.play.replay import replay
 from arbiter.record import GameRecord
@@ -184,9 +185,11 @@ def finish(
     record_text: str,
     logs: tuple[str, str],
     contest: tuple[str, str],
+    key: ContestKey | None = None,
 ) -> GameRecord:
-    """Stores a leased game's result, once; ``contest`` is the game and clock every
-    record must have.
+    """Stores a leased game's result, once, signed with the contest's ``key`` (so it
+    is served and exported as stored), its facts in columns of their own and in its
+    pair's tally; ``contest`` is the game and clock every record must have.
 
     :raises ResultError: for a lease that is not the game's (ran out, or the game is
         stored already), or a record that is not this game's (its players, start, game,
@@ -213,10 +216,12 @@ def finish(
         raise ResultError(f"game {game_id}: the record changes the rules ({record.options})")
     if record.reason is Reason.FORFEIT:  # only the server settles a game unplayed
         raise ResultError(f"game {game_id}: a worker plays games; it does not forfeit them")
-    score = record.score
     # the record names its round (the worker knows only the game's number in it); a
     # worker's own seal proves nothing here: the contest signs what it serves
-    record = replace(record, round=game.round.number, seal=None)
+    record = replace(record, round=game.round_number, seal=None)
+    if key is not None:
+        record = key.sign_record(record)
+    columns = tallies.result_columns(record.winner, str(record.reason), record.score)
     done = session.execute(
         update(Game)
         .where(Game.id == game_id, Game.lease == token, Game.state == "leased")
@@ -224,20 +229,29 @@ def finish(
             state="done",
             lease=None,
             lease_expires=None,
-            winner=record.winner,
-            reason=str(record.reason),
             detail=record.detail,
             plies=len(record.moves),
-            points_first=None if score is None else score[0],
-            points_second=None if score is None else score[1],
             record=record.to_json(),
             moves="",
             log_first=logs[0][-MAX_LOG:],
             log_second=logs[1][-MAX_LOG:],
             finished=now(),
+            **columns,
         )
     )
-    session.commit()
     if getattr(done, "rowcount", 0) != 1:
+        session.rollback()
         raise ResultError(f"game {game_id}: the lease ran out while the result was stored")
+    added = tallies.counts_of(
+        record.winner,
+        columns["irregular"],
+        columns["score_first"],
+        (columns["points_first"], columns["points_second"]),
+    )
+    tallies.add(session, game.phase, game.first_account_id, game.second_account_id, added)
+    if game.worker is not None:
+        session.execute(
+            update(Worker).where(Worker.name == game.worker).values(stored=Worker.stored + 1)
+        )
+    session.commit()
     return record

@@ -9,13 +9,13 @@ Pure: the server's standings, the final's top group and an export's verification
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Set
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence, Set
+from typing import Any, Protocol
 
 from arbiter.errors import Reason
 from arbiter.game import Outcome
 from arbiter.games import find_game
-from arbiter.tournament.report import Standings
+from arbiter.tournament.bradley_terry import Rating
 
 RANKING_RULES = {
     "contest": "contest points, then fewer irregular losses, then rating",
@@ -33,18 +33,44 @@ def win_without_play(game: str) -> float:
     return spec.score(rules, rules.initial(), Outcome(0, Reason.FORFEIT))[0]
 
 
+class Line(Protocol):
+    """What a ranking reads of an entrant's line of a table: the server's
+    (:class:`arbiter.host.ratings.Line`, from the tallies) and an export check's
+    (:class:`arbiter.tournament.report.Standing`, from the records) alike."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def losses(self) -> int: ...
+    @property
+    def points(self) -> float: ...
+    @property
+    def contest_points(self) -> float: ...
+    @property
+    def faults(self) -> int: ...
+    @property
+    def rating(self) -> Rating: ...
+
+
 def ranked_rows(
-    table: Standings,
+    game: str,
+    lines: Sequence[Line],
     byes: Mapping[str, float],
     disqualified: Set[str],
     rank_by: str,
 ) -> list[dict[str, Any]]:
-    """The standings rows of ``table`` with each entrant's ``byes`` (game points
-    credited, by name) in the order of ``rank_by``; an entrant with only byes has a
-    row too."""
-    per_game = win_without_play(table.game)
+    """The standings rows of a table's ``lines`` (of ``game``) with each entrant's
+    ``byes`` (game points credited, by name) in the order of ``rank_by``; an entrant
+    with only byes has a row too."""
+    per_game = win_without_play(game)
     rows = []
-    for line in table.lines:
+    for line in lines:
         extra = byes.get(line.name, 0.0)
         rows.append(
             _row(
@@ -57,7 +83,7 @@ def ranked_rows(
                 line.name in disqualified,
             )
         )
-    played = {line.name for line in table.lines}
+    played = {line.name for line in lines}
     for name, extra in sorted(byes.items()):  # a bye before a first game
         if name not in played:
             rows.append(
@@ -76,11 +102,14 @@ def ranked_rows(
 
 
 def _ranking(rank_by: str) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-    """The sort key of a standings row for the ranking ``rank_by``."""
+    """The sort key of a standings row for the ranking ``rank_by``. Ratings are
+    compared to a thousandth of a point: two fits of one table (the server's,
+    started from the previous table, and an export check's, from even) agree far
+    closer than that, and entrants the games tie exactly then rank by name in both."""
     if rank_by == "rating":
-        return lambda r: (-r["elo_exact"], -r["points"], r["name"])
+        return lambda r: (-round(r["elo_exact"], 3), -r["points"], r["name"])
     first = "contest_points" if rank_by == "contest" else "points"
-    return lambda r: (-r[first], r["faults"], -r["elo_exact"], r["name"])
+    return lambda r: (-r[first], r["faults"], -round(r["elo_exact"], 3), r["name"])
 
 
 def _row(
@@ -108,6 +137,8 @@ def _row(
         "faults": faults,
         "disqualified": disqualified,
         "elo": round(elo),
-        "elo_exact": elo,
+        # to a millionth: two fits of the same games (one started from the last
+        # table) agree far closer, and a table that did not change stays the same
+        "elo_exact": round(elo, 6),
         "error": round(error) if math.isfinite(error) else None,
     }

@@ -13,23 +13,22 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
 
-from arbiter.errors import ArbiterError, Reason
+from arbiter.errors import ArbiterError
 from arbiter.games import find_game
+from arbiter.host import tallies
 from arbiter.host.config import ContestConfig
-from arbiter.host.models import Account, Bye, Game, Round, Setting, Version, now
+from arbiter.host.models import COUNTED, Account, Bye, Game, Round, Setting, Version, now
 from arbiter.host.pairing import placement, round_robin, swiss
 from arbiter.host.ranking import ranked_rows
-from arbiter.record import GameRecord
+from arbiter.host.ratings import ContestTable, contest_table, unrate
 from arbiter.tournament.openings import default_openings, for_pairs
-from arbiter.tournament.report import Standings, standings
-from arbiter.tournament.store import StoredGame
 
 
 class RoundError(ArbiterError, ValueError):
@@ -67,10 +66,6 @@ def entrants(session: Session, before: datetime | None = None) -> list[Entrant]:
         .order_by(Account.name)
     )
     return [Entrant(a, n, v) for a, n, v in rows]
-
-
-COUNTED = Round.phase != "candidate"
-"""The rounds that make the contest (a candidate evaluation's never do)."""
 
 
 def current_phase(session: Session) -> str:
@@ -187,7 +182,7 @@ def make_round(session: Session, config: ContestConfig) -> Round:
     if len(field) < 2:
         raise RoundError("a round needs at least two entrants with an accepted version")
     bye = None
-    table = standings_of(session, config, "test")  # fitted once: a large field's is slow
+    table = standings_of(session, "test")
     order = _standing_order(field, table)
     if kind == "swiss":
         pairs, bye = _swiss_pairs(session, field, table, "test")
@@ -208,13 +203,14 @@ def _final_round(session: Session, config: ContestConfig) -> Round:
     if len(field) < 2:
         raise RoundError("the final needs at least two entrants with a version from before it")
     if _phase_rounds(session, "final", "swiss") < final.rounds:
-        table = standings_of(session, config, "final")
+        table = standings_of(session, "final")
         pairs, bye = _swiss_pairs(session, field, table, "final")
         return _write_round(session, config, field, pairs, bye, ("final", "swiss", 2))
     basis = "final" if final.rounds else "test"
-    table = standings_of(session, config, basis)
+    table = standings_of(session, basis)
     accounts = {e.name: e for e in field}
-    rows = ranked_rows(table, bye_points_by_name(session, basis), set(), config.rank_by)
+    byes = bye_points_by_name(session, basis)
+    rows = ranked_rows(config.game, table.lines, byes, set(), config.rank_by)
     ranked = [accounts[r["name"]] for r in rows if r["name"] in accounts]
     ranked += [e for e in field if e not in ranked]
     top = ranked[: final.top]
@@ -225,17 +221,15 @@ def _final_round(session: Session, config: ContestConfig) -> Round:
 
 
 def _swiss_pairs(
-    session: Session, field: Sequence[Entrant], table: Standings, phase: str
+    session: Session, field: Sequence[Entrant], table: ContestTable, phase: str
 ) -> tuple[list[tuple[int, int]], int | None]:
     """A Swiss round's pairs among ``field`` and its bye, on the scores (``table``, the
     standings of ``phase``), meetings and byes of ``phase`` alone (the final starts
     everyone from nothing)."""
     order = _standing_order(field, table)
     credited = bye_points(session, phase)
-    scores = {e.account: _points(table, e.name) + credited.get(e.account, 0.0) for e in field}
-    met: Counter[frozenset[int]] = Counter()
-    for first, second in _meetings(session, phase):
-        met[frozenset((first, second))] += 1
+    scores = {e.account: table.points(e.name) + credited.get(e.account, 0.0) for e in field}
+    met = _meetings(session, phase)
     byes = Counter(
         session.scalars(
             select(Bye.account_id).join(Round, Round.id == Bye.round_id).where(Round.phase == phase)
@@ -285,6 +279,13 @@ def write_round(
     rng = random.Random(f"{config.name}/{number}")
     offset = rng.randrange(max(1, len(openings)))
     starts = for_pairs(openings[offset:] + openings[:offset], len(pairs))
+    owner = dict(
+        session.execute(
+            select(Version.id, Version.account_id).where(
+                Version.id.in_({v for pair in pairs for v in pair})
+            )
+        ).all()
+    )
     game_number = 0
     for pair, (a, b) in enumerate(pairs):
         for k in range(per_pair):
@@ -299,26 +300,29 @@ def write_round(
                     second_id=second,
                     start=starts[pair],
                     seed=rng.randrange(1 << 31),
+                    phase=phase,
+                    round_number=number,
+                    first_account_id=owner[first],
+                    second_account_id=owner[second],
                 )
             )
+    rnd.size = game_number
     if bye is not None:
         session.add(Bye(round_id=rnd.id, account_id=bye, points=float(per_pair)))
     session.commit()
     return rnd
 
 
-def _meetings(session: Session, phase: str) -> list[tuple[int, int]]:
-    """The accounts of the two seats of every game made so far in ``phase``."""
-    first, second = aliased(Version), aliased(Version)
-    rows = session.execute(
-        select(first.account_id, second.account_id)
-        .select_from(Game)
-        .join(Round, Round.id == Game.round_id)
-        .join(first, first.id == Game.first_id)
-        .join(second, second.id == Game.second_id)
-        .where(Round.phase == phase)
-    )
-    return [(a, b) for a, b in rows]
+def _meetings(session: Session, phase: str) -> Counter[frozenset[int]]:
+    """How many games each two accounts were paired for so far in ``phase``."""
+    met: Counter[frozenset[int]] = Counter()
+    for first, second, games in session.execute(
+        select(Game.first_account_id, Game.second_account_id, func.count(Game.id))
+        .where(Game.phase == phase)
+        .group_by(Game.first_account_id, Game.second_account_id)
+    ):
+        met[frozenset((first, second))] += games
+    return met
 
 
 def _ladder_pairs(session: Session, order: Sequence[Entrant]) -> list[tuple[int, int]]:
@@ -371,15 +375,20 @@ def rerun_round(session: Session, number: int) -> Round:
     if number != latest:
         raise RoundError(f"only the latest round ({latest}) can be played again")
     for game in rnd.games:
+        if game.state == "done":
+            tallies.count(session, game, -1)
         game.state = "queued"
         game.lease = game.worker = None
         game.lease_expires = game.finished = None
         game.winner = game.points_first = game.points_second = None
         game.reason = game.detail = game.record = game.log_first = game.log_second = ""
         game.moves = ""
+        game.score_first = None
+        game.irregular = False
         game.plies = game.attempts = game.failures = 0
     rnd.state = "playing"
     rnd.finished = None
+    unrate(session, rnd)
     session.commit()
     return rnd
 
@@ -413,43 +422,20 @@ class IrregularGame:
 def irregular_games(session: Session, account_id: int) -> list[IrregularGame]:
     """The games the entrant ``account_id`` lost by a fault, newest first: what its
     owner looks at first when a program misbehaves."""
-    mine = dict(
-        session.execute(
-            select(Version.id, Version.number).where(Version.account_id == account_id)
-        ).all()
+    lost = Game.irregular & (
+        ((Game.first_account_id == account_id) & (Game.winner == 1))
+        | ((Game.second_account_id == account_id) & (Game.winner == 0))
     )
     rows = session.execute(
-        select(Game, Round.number)
-        .join(Round, Round.id == Game.round_id)
-        .where(
-            Game.state == "done",
-            Game.winner.is_not(None),
-            (Game.first_id.in_(mine)) | (Game.second_id.in_(mine)),
-        )
+        select(Game.id, Game.round_number, Game.winner, Game.reason, Game.detail, Version.number)
+        .join(Version, Version.id == case((Game.winner == 0, Game.second_id), else_=Game.first_id))
+        .where(Game.state == "done", lost)
         .order_by(Game.id.desc())
     )
-    found = []
-    for g, number in rows:
-        loser = g.second_id if g.winner == 0 else g.first_id
-        try:
-            fault = Reason(g.reason).is_fault
-        except ValueError:
-            fault = False
-        if fault and loser in mine:
-            seat = 2 if g.winner == 0 else 1
-            found.append(IrregularGame(g.id, number, mine[loser], seat, g.reason, g.detail))
-    return found
-
-
-@dataclass(frozen=True, slots=True)
-class ContestGame:
-    """A stored game, read once: its round's number, its seats' entrants, its record."""
-
-    round: int
-    pair: int
-    id: int
-    entrants: tuple[str, str]
-    record: GameRecord
+    return [
+        IrregularGame(game, number, version, 2 if winner == 0 else 1, reason, detail)
+        for game, number, winner, reason, detail, version in rows
+    ]
 
 
 def bye_points_by_name(session: Session, phase: str | None = None) -> dict[str, float]:
@@ -459,92 +445,15 @@ def bye_points_by_name(session: Session, phase: str | None = None) -> dict[str, 
     return {name: credited[account] for account, name in names}
 
 
-def played_games(session: Session, phase: str | None = None) -> list[ContestGame]:
-    """Every stored game of ``phase`` (``None``: every phase but candidate
-    evaluations), its record parsed, in the order they were made."""
-    owner = dict(
-        session.execute(
-            select(Version.id, Account.name).join(Account, Account.id == Version.account_id)
-        ).all()
-    )
-    rows = session.execute(
-        select(Game, Round.number)
-        .join(Round, Round.id == Game.round_id)
-        .where(Game.state == "done", COUNTED if phase is None else Round.phase == phase)
-        .order_by(Game.id)
-    )
-    return [
-        ContestGame(
-            number,
-            number * 100_000 + g.pair,
-            g.id,
-            (owner[g.first_id], owner[g.second_id]),
-            GameRecord.from_json(g.record),
-        )
-        for g, number in rows
-    ]
+def standings_of(
+    session: Session, phase: str | None = None, start: Mapping[int, float] | None = None
+) -> ContestTable:
+    """The table of every stored game of ``phase`` (or the current one), by entrant,
+    from the tallies (byes are not games: see :func:`bye_points`); ``start`` as
+    :func:`arbiter.host.ratings.contest_table` takes it."""
+    return contest_table(session, phase or current_phase(session), start)
 
 
-def table_of(config: ContestConfig, games: Sequence[ContestGame]) -> Standings:
-    """The standings of ``games``, by entrant; only those who played are in it (an
-    entrant without a game would pull the ratings' centre)."""
-    names = sorted({name for g in games for name in g.entrants})
-    index = {n: i for i, n in enumerate(names)}
-    stored = [
-        StoredGame(g.id, g.pair, (index[g.entrants[0]], index[g.entrants[1]]), g.record)
-        for g in games
-    ]
-    return standings(config.name, config.game, names, stored)
-
-
-def standings_of(session: Session, config: ContestConfig, phase: str | None = None) -> Standings:
-    """The table of every stored game of ``phase`` (or the current one), by entrant
-    (byes are not games: see :func:`bye_points`)."""
-    return table_of(config, played_games(session, phase or current_phase(session)))
-
-
-@dataclass(frozen=True, slots=True)
-class RatingPoint:
-    """An entrant's rating after a round: Elo and its 95% half-width."""
-
-    round: int
-    elo: float
-    error: float
-
-
-def rating_history(session: Session, config: ContestConfig, name: str) -> list[RatingPoint]:
-    """``name``'s rating after each finished round it had played in by then."""
-    rounds = session.scalars(
-        select(Round.number)
-        .where(Round.state == "done", Round.phase == current_phase(session))
-        .order_by(Round.number)
-    )
-    return rating_histories(session, config, list(rounds)).get(name, [])
-
-
-def rating_histories(
-    session: Session, config: ContestConfig, rounds: Sequence[int]
-) -> dict[str, list[RatingPoint]]:
-    """Every entrant's rating after each of ``rounds`` it had played in by then (the
-    games read once, the ratings fitted once per round)."""
-    games = played_games(session, current_phase(session))
-    out: dict[str, list[RatingPoint]] = {}
-    for number in rounds:
-        for line in table_of(config, [g for g in games if g.round <= number]).lines:
-            if line.games:
-                out.setdefault(line.name, []).append(
-                    RatingPoint(number, line.rating.elo, line.rating.error)
-                )
-    return out
-
-
-def _points(table: Standings, name: str) -> float:
-    for line in table.lines:
-        if line.name == name:
-            return line.points
-    return 0.0
-
-
-def _standing_order(field: Sequence[Entrant], table: Standings) -> list[Entrant]:
+def _standing_order(field: Sequence[Entrant], table: ContestTable) -> list[Entrant]:
     rank = {line.name: i for i, line in enumerate(table.lines)}
     return sorted(field, key=lambda e: (rank.get(e.name, len(rank)), e.name))

@@ -1,8 +1,11 @@
 """The running contest server's own work besides answering requests: each upload's
 build and gate (in a process of its own, a few at a time), the local workers
-(restarted if one dies), and the news pages wait for (a result stored, a round made,
-a version accepted) pushed to every open standings page. A local worker gets a new
-token each time it starts (ending any older process's) and dies with its server.
+(restarted if one dies), and the standings: after a change (a result stored, a round
+made, a version accepted) they are computed again away from the requests, at most
+once every :data:`REFIT_EVERY` seconds while results stream in, with the ratings
+after every round that finished, and then pushed to every open standings page. A
+local worker gets a new token each time it starts (ending any older process's) and
+dies with its server.
 """
 
 from __future__ import annotations
@@ -16,12 +19,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select, update
+
 from arbiter.host import queue
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
 from arbiter.host.intake import pending, tidy_builds
-from arbiter.host.models import now
+from arbiter.host.models import ExportJob, now
+from arbiter.host.ratings import rate_finished_rounds
 from arbiter.host.rounds import RoundError, make_round, schedule_due
+from arbiter.host.standings import Board
 from arbiter.host.workers import contest_id, new_worker
 from arbiter.referee.sandbox import die_with_parent
 
@@ -31,23 +38,18 @@ RESTART_AFTER = 2.0
 SCHEDULE_POLL = 20.0
 """Seconds between two looks at the schedule (``[schedule] every``)."""
 
+REFIT_EVERY = 1.0
+"""The fewest seconds between two computations of the standings: a change after a
+quiet spell is shown at once, and a round's burst of results costs one table a
+second, not one a result."""
+
 
 class News:
-    """A counter pages wait on: every change to what a page shows raises it."""
+    """A counter pages wait on: raised each time new standings are out."""
 
     def __init__(self) -> None:
         self.number = 0
         self._changed = asyncio.Condition()
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Binds the news to the server's event loop (requests are answered in threads)."""
-        self._loop = loop
-
-    def announce(self) -> None:
-        """Posts news from any thread."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.post()))
 
     async def post(self) -> None:
         async with self._changed:
@@ -79,6 +81,8 @@ class Service:
         self.db = db
         self.isolation = isolation
         self.news = News()
+        self.board = Board(config, db.session)
+        self._stale = asyncio.Event()
         self._builds = asyncio.Semaphore(builds_at_once)
         self._tasks: set[asyncio.Task[None]] = set()
         self.workers: dict[str, asyncio.subprocess.Process] = {}
@@ -90,13 +94,16 @@ class Service:
         (against ``url``, the server's own address; none without one). Called in the
         server's event loop."""
         self.loop = asyncio.get_running_loop()
-        self.news.bind(self.loop)
         with self.db.session() as session:
             contest_id(session)  # made once, before any request reads it
             session.commit()
             tidy_builds(session, self.config)
             for version_id in pending(session):
                 self._spawn(self._intake(version_id))
+            for job_id in session.scalars(select(ExportJob.id).where(ExportJob.state == "running")):
+                self._spawn(self._export(job_id))  # a server stopped while writing it
+        self._stale.set()  # the first table, and the ratings of rounds not yet rated
+        self._spawn(self._keep_standings())
         if self.config.calendar.every is not None:
             self._spawn(self._keep_schedule())
         if url is not None:
@@ -108,11 +115,64 @@ class Service:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def changed(self) -> None:
+        """Says the standings may have changed (from any thread): they are computed
+        again soon, away from the requests, and then pushed to the pages."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self._stale.set)
+
+    def refit(self) -> None:
+        """Stores the ratings after every finished round not yet rated and computes
+        the standings (blocking: a thread of the server's background work)."""
+        with self.db.session() as session:
+            rate_finished_rounds(session)
+        self.board.refresh()
+
+    async def _keep_standings(self) -> None:
+        while not self._stopping:
+            await self._stale.wait()
+            self._stale.clear()
+            try:
+                await asyncio.to_thread(self.refit)
+            except Exception as e:  # a database gone away: the next change tries again
+                print(f"arbiter host: the standings were not computed: {e}", file=sys.stderr)
+            else:
+                await self.news.post()
+            await asyncio.sleep(REFIT_EVERY)
+
     def intake(self, version_id: int) -> None:
         """Builds and checks a version in a process of its own, soon (from any thread)."""
         if self.loop is None:
             raise RuntimeError("the service has not started")
         self.loop.call_soon_threadsafe(lambda: self._spawn(self._intake(version_id)))
+
+    def export(self, job_id: int) -> None:
+        """Writes export job ``job_id`` in a process of its own, now (from any thread)."""
+        if self.loop is None:
+            raise RuntimeError("the service has not started")
+        self.loop.call_soon_threadsafe(lambda: self._spawn(self._export(job_id)))
+
+    async def _export(self, job_id: int) -> None:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "arbiter.host.export",
+            str(self.config_path),
+            str(job_id),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            preexec_fn=die_with_parent,
+        )
+        _, err = await process.communicate()
+        if process.returncode:
+            print(f"arbiter host: export {job_id}: {err.decode()[-300:]}", file=sys.stderr)
+            with self.db.session() as session:  # a job whose process died says so
+                session.execute(
+                    update(ExportJob)
+                    .where(ExportJob.id == job_id, ExportJob.state == "running")
+                    .values(state="failed", detail=err.decode()[-300:].strip(), finished=now())
+                )
+                session.commit()
 
     async def _intake(self, version_id: int) -> None:
         async with self._builds:
@@ -132,7 +192,7 @@ class Service:
                     f"arbiter host: intake of version {version_id}: {err.decode()[-300:]}",
                     file=sys.stderr,
                 )
-        await self.news.post()
+        self._stale.set()
 
     def ladder_step(self) -> bool:
         """On a ladder, schedules the placement games of every new accepted version
@@ -163,7 +223,7 @@ class Service:
         while not self._stopping:
             await asyncio.sleep(SCHEDULE_POLL)
             if await asyncio.to_thread(self.scheduled_step):
-                await self.news.post()
+                self._stale.set()
 
     async def _keep_worker(self, name: str, url: str) -> None:
         while not self._stopping:

@@ -25,8 +25,10 @@ from sqlalchemy.orm import Session
 from arbiter.errors import Reason
 from arbiter.game import Outcome
 from arbiter.games import find_game
+from arbiter.host import tallies
 from arbiter.host.config import ContestConfig
 from arbiter.host.models import Game, Round, Version, now
+from arbiter.host.ratings import unrate
 from arbiter.record import GameRecord
 
 UNPLAYED = ("queued", "leased")
@@ -55,7 +57,7 @@ def forfeit_record(config: ContestConfig, game: Game, loser: int, why: str) -> G
         seed=game.seed,
         start=game.start,
         date=datetime.now(UTC).isoformat(timespec="seconds"),
-        round=game.round.number,
+        round=game.round_number,
         score=spec.score(rules, s, out),
     )
 
@@ -63,16 +65,17 @@ def forfeit_record(config: ContestConfig, game: Game, loser: int, why: str) -> G
 def forfeit(session: Session, config: ContestConfig, game: Game, loser: int, why: str) -> None:
     """Stores ``game`` as lost unplayed by seat ``loser`` (not committed)."""
     record = forfeit_record(config, game, loser, why)
-    score = record.score
     game.state = "done"
     game.lease = game.lease_expires = None
-    game.winner = record.winner
-    game.reason = str(record.reason)
+    for column, value in tallies.result_columns(
+        record.winner, str(record.reason), record.score
+    ).items():
+        setattr(game, column, value)
     game.detail = why
     game.plies = 0
-    game.points_first, game.points_second = score if score is not None else (None, None)
     game.record = record.to_json()
     game.finished = now()
+    tallies.count(session, game)
 
 
 def void(game: Game, why: str) -> None:
@@ -176,4 +179,5 @@ def requeue(session: Session, game_id: int) -> bool:
     game.failures = game.attempts = 0
     game.round.state = "playing"
     game.round.finished = None
+    unrate(session, game.round)
     return True

@@ -1,36 +1,31 @@
-"""The public standings and each entrant's rating history, computed once for each
-change and shared by every page and event stream that shows them.
+"""The public standings, computed once for each change, away from requests, and
+shared by every page and event stream that shows them.
 
 Standings change only with news (a result, a round, a version, the organiser's
-freeze), so :class:`Board` keeps the payload of the latest news, serialised once:
-a thousand open standings pages cost one computation per result, not a thousand.
-Ratings after each round change only when a round finishes (or is played again), so
-:class:`Board` fits them once per set of finished rounds.
+freeze). The server's background work (:class:`arbiter.host.service.Service`) calls
+:meth:`Board.refresh` after news, at most once every few seconds while results
+stream in; a page or a stream takes :meth:`Board.latest` at once and never computes
+a table. A refresh reads the tallies (a row per pair that met,
+:mod:`arbiter.host.tallies`) and starts the rating fit from the previous table's,
+so its cost follows the entrants, not the games.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
-from collections.abc import Callable, Iterator
-from datetime import datetime
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from arbiter.host import ratings
 from arbiter.host.config import ContestConfig
-from arbiter.host.models import Account, Round, Setting
+from arbiter.host.models import COUNTED, Account, Round, Setting
 from arbiter.host.ranking import RANKING_RULES, ranked_rows
-from arbiter.host.rounds import (
-    COUNTED,
-    RatingPoint,
-    bye_points_by_name,
-    current_phase,
-    rating_histories,
-    standings_of,
-)
+from arbiter.host.ratings import RatingPoint
+from arbiter.host.rounds import bye_points_by_name, current_phase, standings_of
 
 
 def standings_data(
@@ -41,22 +36,37 @@ def standings_data(
     phase (the test rounds, or once the final has begun only the final's), the
     rounds; whether frozen. A frozen table is what the organiser froze, unless
     ``live`` (an export holds the table its games give)."""
+    return _computed(session, config, live=live)[0]
+
+
+def _computed(
+    session: Session,
+    config: ContestConfig,
+    *,
+    live: bool = False,
+    start: Mapping[int, float] | None = None,
+) -> tuple[dict[str, Any], dict[int, float]]:
+    """:func:`standings_data`, the fit started from ``start``, with the fitted
+    log-strengths (none for a frozen table)."""
     frozen = session.get(Setting, "frozen")
     if frozen is not None and not live:
         data: dict[str, Any] = json.loads(frozen.value)
         data["frozen"] = True
-        return data
+        return data, {}
     phase = current_phase(session)
-    table = standings_of(session, config, phase)
+    table = standings_of(session, phase, start)
     disqualified = set(session.scalars(select(Account.name).where(Account.disqualified)))
-    rows = ranked_rows(table, bye_points_by_name(session, phase), disqualified, config.rank_by)
+    byes = bye_points_by_name(session, phase)
+    rows = ranked_rows(config.game, table.lines, byes, disqualified, config.rank_by)
     rounds = [
-        {"number": r.number, "kind": r.kind, "state": r.state, "phase": r.phase}
-        for r in session.scalars(
-            select(Round).where(Round.phase != "candidate").order_by(Round.number)
+        {"number": number, "kind": kind, "state": state, "phase": round_phase}
+        for number, kind, state, round_phase in session.execute(
+            select(Round.number, Round.kind, Round.state, Round.phase)
+            .where(COUNTED)
+            .order_by(Round.number)
         )
     ]
-    return {
+    data = {
         "rows": rows,
         "rounds": rounds,
         "phase": phase,
@@ -65,103 +75,58 @@ def standings_data(
         "games": table.games,
         "frozen": False,
     }
+    return data, table.strengths
 
 
 class Board:
-    """The standings payload of the latest news and the rating histories of the
-    latest finished rounds, each computed once (under a lock) and shared.
+    """The latest standings, computed by :meth:`refresh` (one at a time) and read by
+    every page and stream at once; ``session`` opens a database session."""
 
-    ``session`` opens a database session; ``news`` reads the news counter."""
-
-    def __init__(
-        self,
-        config: ContestConfig,
-        session: Callable[[], Session],
-        news: Callable[[], int],
-    ) -> None:
+    def __init__(self, config: ContestConfig, session: Callable[[], Session]) -> None:
         self._config = config
         self._session = session
-        self._news = news
         self._lock = threading.Lock()
-        self._history_lock = threading.Lock()  # a refit never holds up the standings
         self._payload: tuple[int, dict[str, Any], str] | None = None
-        self._histories: tuple[object, dict[str, list[RatingPoint]]] | None = None
+        self._strengths: dict[int, float] = {}
         self.computed = 0
         """How many times the standings were computed (a benchmark reads it)."""
 
-    def cached(self) -> str | None:
-        """The JSON of the standings if they are those of the latest news (no wait)."""
+    def refresh(self) -> tuple[int, str]:
+        """Computes the standings now from the database and makes them the latest;
+        returns their number (one more than the last) and JSON text. Not for a
+        request's thread: the server's background work calls it after news."""
+        with self._lock, self._session() as session:
+            data, strengths = _computed(session, self._config, start=self._strengths)
+            self._strengths = strengths or self._strengths
+            number = self._payload[0] + 1 if self._payload is not None else 1
+            self._payload = (number, data, json.dumps(data))
+            self.computed += 1
+            return number, self._payload[2]
+
+    def latest(self) -> tuple[int, str]:
+        """The latest standings' number and JSON text, at once (computed here only
+        before the first :meth:`refresh`, as a server starts)."""
         held = self._payload
-        return held[2] if held is not None and held[0] == self._news() else None
+        if held is None:
+            return self.refresh()
+        return held[0], held[2]
 
-    def data(self, session: Session | None = None) -> dict[str, Any]:
-        """The standings (a copy: the caller may change it), computed if need be in
-        the caller's ``session`` (else in one of its own); see :meth:`latest`."""
-        return dict(self._current(session)[1])
-
-    def payload(self, session: Session | None = None) -> str:
-        """The standings as JSON text (see :meth:`latest`)."""
-        return self._current(session)[2]
-
-    def latest(self, session: Session | None = None) -> tuple[int, str]:
-        """The standings as JSON text with the news they are of. Those of the latest
-        news, unless another thread is computing them: then the previous ones, at
-        once (a table of many entrants takes seconds to fit, and results come faster
-        than that; waiting, every page would queue behind every refit). A stream
-        that gets older news than it saw asks again."""
-        number, _, text = self._current(session)
-        return number, text
-
-    @contextlib.contextmanager
-    def _connected(self, session: Session | None) -> Iterator[Session]:
-        """``session``, or a new one; either way holding its database connection
-        before a lock is taken, so a thread holding a lock never waits for the pool
-        (while threads waiting for the lock hold connections: a deadlock once the
-        pool is empty, as a hundred viewers found)."""
-        if session is not None:
-            session.connection()
-            yield session
-            return
-        with self._session() as own:
-            own.connection()
-            yield own
-
-    def _current(self, session: Session | None) -> tuple[int, dict[str, Any], str]:
+    def data(self) -> dict[str, Any]:
+        """The latest standings (a copy: the caller may change it)."""
+        self.latest()
         held = self._payload
-        if held is not None and held[0] == self._news():
-            return held
-        with self._connected(session) as connected:
-            if held is not None and not self._lock.acquire(blocking=False):
-                return held  # being refitted: the previous table now, not a queue
-            if held is None:
-                self._lock.acquire()  # the first table: everyone waits for it
-            try:
-                number = self._news()
-                if self._payload is None or self._payload[0] != number:
-                    data = standings_data(connected, self._config)
-                    self._payload = (number, data, json.dumps(data))
-                    self.computed += 1
-                return self._payload
-            finally:
-                self._lock.release()
+        assert held is not None
+        return dict(held[1])
 
-    def history(self, name: str, session: Session | None = None) -> list[RatingPoint]:
-        """``name``'s rating after each finished round it had played in by then
-        (read, and fitted if need be, in ``session`` or one of its own)."""
-        with self._connected(session) as connected, self._history_lock:
-            done = tuple(
-                (n, _stamp(f))
-                for n, f in connected.execute(
-                    select(Round.number, Round.finished)
-                    .where(Round.state == "done", COUNTED)
-                    .order_by(Round.number)
-                )
-            )
-            if self._histories is None or self._histories[0] != done:
-                fitted = rating_histories(connected, self._config, [n for n, _ in done])
-                self._histories = (done, fitted)
-            return list(self._histories[1].get(name, ()))
+    def payload(self) -> str:
+        """The latest standings as JSON text."""
+        return self.latest()[1]
 
 
-def _stamp(moment: datetime | None) -> str:
-    return "" if moment is None else moment.isoformat()
+def history(session: Session, name: str) -> list[RatingPoint]:
+    """``name``'s stored rating after each finished round of the current phase it had
+    played in by then (none for an unknown name)."""
+    account = session.scalar(select(Account.id).where(Account.name == name))
+    if account is None:
+        return []
+    return ratings.history(session, account, current_phase(session))

@@ -75,7 +75,7 @@ def upload(
     except (UploadError, ArbiterError) as e:
         raise Refused(400, f"upload refused: {e}") from None
     host.service.intake(version.id)
-    host.service.news.announce()
+    host.service.changed()
     return RedirectResponse(f"/versions/{version.id}", status_code=303)
 
 
@@ -114,7 +114,7 @@ def evaluate_version(version_id: int, who: SignedIn, host: Host, s: DbSession) -
         evaluate(s, host.config, version)
     except RoundError as e:
         raise Refused(409, f"no evaluation: {e}") from None
-    host.service.news.announce()
+    host.service.changed()
     return RedirectResponse(f"/versions/{version.id}", status_code=303)
 
 
@@ -131,7 +131,7 @@ def enter_version(version_id: int, who: SignedIn, host: Host, s: DbSession) -> R
         raise Refused(409, "uploads are closed: a candidate can no longer be entered")
     version.trial = False
     s.commit()
-    host.service.news.announce()
+    host.service.changed()
     return RedirectResponse(f"/versions/{version.id}", status_code=303)
 
 

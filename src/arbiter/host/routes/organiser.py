@@ -7,16 +7,16 @@ import json
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy import func, select
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError
-from arbiter.host import queue, sessions, settle, workers
+from arbiter.host import export as exports
+from arbiter.host import listing, queue, sessions, settle, workers
 from arbiter.host.accounts import invite
 from arbiter.host.deps import Checked, DbSession, Host, Hosting, Organiser, Refused, page
-from arbiter.host.export import write_export
-from arbiter.host.models import Account, Game, Round, Setting, Worker
+from arbiter.host.models import Account, ExportJob, Game, Round, Setting, Worker
 from arbiter.host.operations import AUDITED, audit, audit_log, operations
 from arbiter.host.rounds import (
     RoundError,
@@ -27,25 +27,24 @@ from arbiter.host.rounds import (
     rerun_round,
     round_blocked,
 )
-from arbiter.host.standings import standings_data
 
 router = APIRouter(include_in_schema=False)
 
 
 @router.get("/organiser", response_class=HTMLResponse)
-def organiser_page(request: Request, who: Organiser, host: Host, s: DbSession) -> HTMLResponse:
+def organiser_page(
+    request: Request,
+    who: Organiser,
+    host: Host,
+    s: DbSession,
+    before: int | None = None,
+    after: int | None = None,
+) -> HTMLResponse:
     machines = list(s.scalars(select(Worker).order_by(Worker.name)))
     playing: dict[str, list[int]] = {}
     for name, game_id in s.execute(select(Game.worker, Game.id).where(Game.state == "leased")):
         if name is not None:
             playing.setdefault(name, []).append(game_id)
-    played = dict(
-        s.execute(
-            select(Game.worker, func.count(Game.id))
-            .where(Game.state == "done", Game.worker.is_not(None))
-            .group_by(Game.worker)
-        ).all()
-    )
     return page(
         request,
         host,
@@ -54,15 +53,16 @@ def organiser_page(request: Request, who: Organiser, host: Host, s: DbSession) -
         rounds=list(s.scalars(select(Round).order_by(Round.number))),
         round_blocked=round_blocked(s, host.config),
         accounts=list(s.scalars(select(Account).where(Account.role == "contestant"))),
-        workers=[(w, playing.get(w.name, []), played.get(w.name, 0)) for w in machines],
-        set_aside=list(s.scalars(select(Game).where(Game.state == "void").order_by(Game.id))),
+        workers=[(w, playing.get(w.name, []), w.stored) for w in machines],
+        set_aside=listing.void_games(s, before=before, after=after),
         paused=queue.paused(s),
         frozen=s.get(Setting, "frozen") is not None,
         invitation=request.query_params.get("invitation", ""),
         final=host.config.calendar.final,
         final_begun=final_begun(s, host.config),
-        operations=operations(s),
+        operations=operations(s, [w.name for w in machines]),
         audit=audit_log(s),
+        exports=list(s.scalars(select(ExportJob).order_by(ExportJob.id.desc()).limit(5))),
     )
 
 
@@ -72,7 +72,7 @@ def new_round(who: Organiser, host: Host, s: DbSession) -> Response:
         make_round(s, host.config)
     except RoundError as e:
         raise Refused(409, str(e)) from None
-    host.service.news.announce()
+    host.service.changed()
     return RedirectResponse("/organiser", status_code=303)
 
 
@@ -111,7 +111,7 @@ def organiser_action(
     if action in AUDITED:
         audit(s, who, action, name, CONSEQUENCES[action].format(name=name))
     s.commit()
-    host.service.news.announce()
+    host.service.changed()
     return RedirectResponse("/organiser", status_code=303)
 
 
@@ -125,7 +125,7 @@ def _resume(host: Hosting, s: Session, name: str) -> None:
 
 
 def _freeze(host: Hosting, s: Session, name: str) -> None:
-    s.merge(Setting(key="frozen", value=json.dumps(host.board.data(s))))
+    s.merge(Setting(key="frozen", value=json.dumps(host.board.data())))
 
 
 def _unfreeze(host: Hosting, s: Session, name: str) -> None:
@@ -206,24 +206,31 @@ CONSEQUENCES = {
 the audit log after."""
 
 
-@router.get("/organiser/export")
+@router.post("/organiser/export", dependencies=[Checked])
 def export(
     who: Organiser,
     host: Host,
     s: DbSession,
-    sources: bool = False,
-    logs: bool = False,
+    sources: Annotated[bool, Form()] = False,
+    logs: Annotated[bool, Form()] = False,
 ) -> Response:
-    """The contest's signed export (:mod:`arbiter.host.export`): the records, rounds
-    with byes and the standings, and at the organiser's choice the played versions'
-    sources and the programs' logs."""
-    data = write_export(
-        s,
-        host.config,
-        host.key,
-        standings_data(s, host.config, live=True),
-        sources=sources,
-        logs=logs,
+    """Starts the contest's signed export (:mod:`arbiter.host.export`): the records,
+    rounds with byes and the standings, and at the organiser's choice the played
+    versions' sources and the programs' logs. It is written in the background; the
+    organiser's page shows its progress, then the link to the file."""
+    job = exports.start(s, who, sources=sources, logs=logs)
+    if job.done == 0 and job.finished is None:
+        host.service.export(job.id)
+    return RedirectResponse("/organiser#exports", status_code=303)
+
+
+@router.get("/organiser/exports/{job_id}")
+def export_file(job_id: int, who: Organiser, host: Host, s: DbSession) -> FileResponse:
+    """A finished export's file."""
+    job = s.get(ExportJob, job_id)
+    path = None if job is None else exports.file_of(host.config, job)
+    if path is None:
+        raise Refused(404, f"no finished export {job_id}")
+    return FileResponse(
+        path, media_type="application/gzip", filename=f"contest-export-{job_id}.tar.gz"
     )
-    headers = {"Content-Disposition": 'attachment; filename="contest.tar.gz"'}
-    return Response(data, media_type="application/gzip", headers=headers)

@@ -21,13 +21,14 @@ from sqlalchemy import select
 
 from arbiter.errors import Reason
 from arbiter.games import find_game
-from arbiter.host import about, access, settle
+from arbiter.host import about, access, listing, settle
 from arbiter.host.deps import DbSession, Host, Refused, Viewer, page
 from arbiter.host.kits import kit_file, kits
 from arbiter.host.models import Account, Game, Version, now
 from arbiter.host.plot import rating_svg
 from arbiter.host.ranking import RANKING_RULES
 from arbiter.host.rounds import entrants
+from arbiter.host.standings import history
 from arbiter.host.wire import ContestInfo
 from arbiter.host.workers import contest_id
 from arbiter.record import GameRecord
@@ -51,8 +52,8 @@ router = APIRouter()
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-def home(request: Request, who: Viewer, host: Host, s: DbSession) -> HTMLResponse:
-    return page(request, host, "standings.html", who, **host.board.data(s))
+def home(request: Request, who: Viewer, host: Host) -> HTMLResponse:
+    return page(request, host, "standings.html", who, **host.board.data())
 
 
 @router.get("/contest", response_class=HTMLResponse, include_in_schema=False)
@@ -83,8 +84,8 @@ def public_key(host: Host) -> str:
 
 
 @router.get("/api/standings")
-def standings_json(host: Host, s: DbSession) -> Response:
-    return Response(host.board.payload(s), media_type="application/json")
+def standings_json(host: Host) -> Response:
+    return Response(host.board.payload(), media_type="application/json")
 
 
 @router.get("/api/contest")
@@ -116,8 +117,8 @@ async def events(request: Request, host: Host) -> StreamingResponse:
                     continue
                 # the news of a burst (a round's results) goes out as one update
                 await asyncio.sleep(max(0.0, sent + STREAM_INTERVAL - time.monotonic()))
-                # older news while the table is refitted: sent, and asked again next time
-                seen, payload = await asyncio.to_thread(host.board.latest)
+                seen = news.number  # the table read next is at least this new
+                payload = host.board.payload()
                 yield f"event: standings\ndata: {payload}\n\n"
                 sent = time.monotonic()
         finally:
@@ -129,21 +130,22 @@ async def events(request: Request, host: Host) -> StreamingResponse:
 
 
 @router.get("/contestants/{name}", response_class=HTMLResponse, include_in_schema=False)
-def contestant(request: Request, name: str, who: Viewer, host: Host, s: DbSession) -> HTMLResponse:
+def contestant(
+    request: Request,
+    name: str,
+    who: Viewer,
+    host: Host,
+    s: DbSession,
+    before: int | None = None,
+    after: int | None = None,
+) -> HTMLResponse:
+    """An entrant's page: versions, rating after each round (stored when the round
+    ended) and its games a page at a time, newest first."""
     account = s.scalar(select(Account).where(Account.name == name))
     if account is None or account.role != "contestant":
         raise Refused(404, f"no contestant {name!r}")
     versions = list(
         s.scalars(select(Version).where(Version.account_id == account.id).order_by(Version.number))
-    )
-    mine = {v.id for v in versions}
-    games = list(
-        s.scalars(
-            select(Game)
-            .where(Game.state == "done", Game.first_id.in_(mine) | Game.second_id.in_(mine))
-            .order_by(Game.id.desc())
-            .limit(200)
-        )
     )
     return page(
         request,
@@ -152,8 +154,8 @@ def contestant(request: Request, name: str, who: Viewer, host: Host, s: DbSessio
         who,
         account=account,
         versions=versions,
-        games=games,
-        rating=rating_svg(host.board.history(account.name, s)),
+        games=listing.entrant_games(s, account.id, before=before, after=after),
+        rating=rating_svg(history(s, account.name)),
         owner=who is not None and (who.id == account.id or access.is_organiser(who)),
         playable=any(e.name == account.name for e in entrants(s)),
     )

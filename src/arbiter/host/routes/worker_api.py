@@ -86,7 +86,9 @@ def release(game_id: int, body: LeaseBody, w: WorkerAuth, s: DbSession) -> Store
 def result(game_id: int, body: ResultBody, w: WorkerAuth, host: Host, s: DbSession) -> Stored:
     config = host.config
     try:
-        queue.finish(s, game_id, body.lease, body.record, body.logs, (config.game, config.clock))
+        queue.finish(
+            s, game_id, body.lease, body.record, body.logs, (config.game, config.clock), host.key
+        )
     except queue.ResultError as e:
         raise Refused(409, str(e), "result-refused") from None
     _after(host, s, game_id)
@@ -116,7 +118,7 @@ def _after(host: Hosting, s: Session, game_id: int) -> None:
         s.commit()  # an evaluation's SPRT decided: its pairs not begun are set aside
     if game is not None and finish_round_if_done(s, game.round_id):
         host.service.ladder_step()
-    host.service.news.announce()
+    host.service.changed()
 
 
 @router.post("/goodbye")

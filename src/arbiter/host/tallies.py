@@ -1,0 +1,186 @@
+"""Results in the shape the tables need: a stored game's facts as columns of its own,
+and each pair's tallies kept as results are stored.
+
+When a game is stored (played, or settled by a forfeit) :func:`result_columns` gives
+the columns its result fills (winner, reason, the first seat's game points, the
+contest's points, whether the loser lost by a fault) and :func:`count` adds it to the
+tally of its two entrants in its phase, in the same transaction; playing a round
+again takes its games out (:func:`count` with ``-1``). The standings, the ratings and
+the pairing read those tallies: a row for each pair that met, whatever the number of
+games. :func:`recount` sums the tallies again from the games' columns, which is what
+a migration fills them with and what a test holds them to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import case, func, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
+
+from arbiter.errors import Reason
+from arbiter.host.models import Game, Tally
+
+COUNTS = (
+    "games",
+    "first_wins",
+    "draws",
+    "first_points",
+    "second_points",
+    "first_faults",
+    "second_faults",
+    "rescored",
+)
+"""A tally's counts, in the order :func:`counts_of` gives them."""
+
+
+def result_columns(
+    winner: int | None, reason: str, score: tuple[float, float] | None
+) -> dict[str, Any]:
+    """The columns a stored result fills from its winner (seat, or None for a draw),
+    reason and contest score."""
+    irregular = winner is not None and _is_fault(reason)
+    return {
+        "winner": winner,
+        "reason": reason,
+        "score_first": 0.5 if winner is None else float(winner == 0),
+        "points_first": None if score is None else score[0],
+        "points_second": None if score is None else score[1],
+        "irregular": irregular,
+    }
+
+
+def _is_fault(reason: str) -> bool:
+    try:
+        return Reason(reason).is_fault
+    except ValueError:
+        return False
+
+
+def counts_of(
+    winner: int | None,
+    irregular: bool,
+    score_first: float | None,
+    points: tuple[float | None, float | None],
+) -> tuple[float, ...]:
+    """What one stored game adds to its pair's tally, in the order of :data:`COUNTS`."""
+    first, second = points
+    rescored = first is not None and (first != score_first or second != 1 - (score_first or 0))
+    return (
+        1,
+        int(winner == 0),
+        int(winner is None),
+        first or 0.0,
+        second or 0.0,
+        int(irregular and winner == 1),
+        int(irregular and winner == 0),
+        int(rescored),
+    )
+
+
+def count(session: Session, game: Game, sign: int = 1) -> None:
+    """Adds the stored ``game`` (its columns as they are now) to its pair's tally, or
+    with ``sign`` -1 takes it out (not committed)."""
+    added = counts_of(
+        game.winner, game.irregular, game.score_first, (game.points_first, game.points_second)
+    )
+    add(session, game.phase, game.first_account_id, game.second_account_id, added, sign)
+
+
+def add(
+    session: Session,
+    phase: str,
+    first: int,
+    second: int,
+    added: Iterable[float],
+    sign: int = 1,
+) -> None:
+    """Adds ``added`` (in the order of :data:`COUNTS`) times ``sign`` to the tally of
+    ``first`` against ``second`` in ``phase``, making it if need be: one statement,
+    atomic on SQLite and PostgreSQL alike (not committed)."""
+    values = {name: sign * value for name, value in zip(COUNTS, added, strict=True)}
+    key = {"phase": phase, "first_id": first, "second_id": second}
+    dialect = session.get_bind().dialect.name
+    if dialect not in ("sqlite", "postgresql"):  # pragma: no cover - the two supported
+        raise RuntimeError(f"no tallies on {dialect}")
+    insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
+    statement = insert(Tally).values(**key, **values)
+    statement = statement.on_conflict_do_update(
+        index_elements=["phase", "first_id", "second_id"],
+        set_={name: getattr(Tally, name) + statement.excluded[name] for name in COUNTS},
+    )
+    session.execute(statement)
+
+
+@dataclass(frozen=True, slots=True)
+class PairTally:
+    """One pair's tally, read: the first seat's entrant against the second's."""
+
+    first: int
+    second: int
+    games: int
+    first_wins: int
+    draws: int
+    first_points: float
+    second_points: float
+    first_faults: int
+    second_faults: int
+    rescored: int
+
+
+def read(session: Session, phase: str) -> list[PairTally]:
+    """Every pair's tally in ``phase`` (pairs whose games were all taken out left
+    aside)."""
+    rows = session.execute(
+        select(Tally.first_id, Tally.second_id, *(getattr(Tally, c) for c in COUNTS))
+        .where(Tally.phase == phase, Tally.games > 0)
+        .order_by(Tally.first_id, Tally.second_id)
+    )
+    return [PairTally(*row) for row in rows]
+
+
+def recount(session: Session, phase: str, last_round: int | None = None) -> list[PairTally]:
+    """The tallies of ``phase`` summed from the games' columns (of the rounds up to
+    ``last_round`` if given): what :func:`read` gives when nothing went wrong. It
+    reads a row per game: for a migration, a test, or a past round's ratings."""
+    first_wins = func.sum(_when(Game.winner == 0))
+    draws = func.sum(_when(Game.winner.is_(None)))
+    query = (
+        select(
+            Game.first_account_id,
+            Game.second_account_id,
+            func.count(Game.id),
+            first_wins,
+            draws,
+            func.sum(func.coalesce(Game.points_first, 0.0)),
+            func.sum(func.coalesce(Game.points_second, 0.0)),
+            func.sum(_when(Game.irregular & (Game.winner == 1))),
+            func.sum(_when(Game.irregular & (Game.winner == 0))),
+            func.sum(
+                _when(
+                    Game.points_first.is_not(None)
+                    & (
+                        (Game.points_first != Game.score_first)
+                        | (Game.points_second != 1 - Game.score_first)
+                    )
+                )
+            ),
+        )
+        .where(Game.phase == phase, Game.state == "done")
+        .group_by(Game.first_account_id, Game.second_account_id)
+        .order_by(Game.first_account_id, Game.second_account_id)
+    )
+    if last_round is not None:
+        query = query.where(Game.round_number <= last_round)
+    return [
+        PairTally(a, b, n, int(w), int(d), float(p), float(q), int(f), int(g), int(r))
+        for a, b, n, w, d, p, q, f, g, r in session.execute(query)
+    ]
+
+
+def _when(condition: Any) -> Any:
+    return case((condition, 1), else_=0)
