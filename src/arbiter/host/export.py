@@ -44,9 +44,8 @@ from arbiter.host.intake import version_dir
 from arbiter.host.models import COUNTED, Account, Bye, ExportJob, Game, Round, Version, now
 from arbiter.host.rounds import current_phase
 from arbiter.host.settle import version_name
-from arbiter.host.signing import ContestKey
+from arbiter.host.signing import ContestKey, signed_line
 from arbiter.host.standings import standings_data
-from arbiter.record import GameRecord
 
 MANIFEST = "MANIFEST.json"
 SIGNATURE = "MANIFEST.sig"
@@ -78,15 +77,6 @@ def start(session: Session, who: Account | None, *, sources: bool, logs: bool) -
     session.add(job)
     session.commit()
     return job
-
-
-def signed_line(key: ContestKey, text: str) -> str:
-    """A stored record as the contest hands it out: signed. A record stored signed
-    is served as it is; one stored before records were signed when stored (or a
-    forfeit, which the server wrote) is signed now."""
-    if ',"signature":"' in text:  # json.dumps escapes every quote inside a string
-        return text
-    return key.sign_record(GameRecord.from_json(text)).to_json()
 
 
 class _Hashed:

@@ -58,10 +58,12 @@ def entrant_games(
     *,
     before: int | None = None,
     after: int | None = None,
-    size: int = PAGE,
+    size: int | None = None,
 ) -> GamePage:
-    """The stored games of the entrant ``account``, a page newest first: the newest,
-    the page of games older than ``before``, or the page newer than ``after``."""
+    """The stored games of the entrant ``account``, a page (of ``size``, by default
+    :data:`PAGE`) newest first: the newest, the page of games older than ``before``,
+    or the page newer than ``after``."""
+    size = size or PAGE
     seats = (Game.first_account_id, Game.second_account_id)
     ids: set[int] = set()
     for seat in seats:  # an index range per seat, each cut to a page
@@ -86,9 +88,14 @@ def entrant_games(
 
 
 def void_games(
-    session: Session, *, before: int | None = None, after: int | None = None, size: int = PAGE
+    session: Session,
+    *,
+    before: int | None = None,
+    after: int | None = None,
+    size: int | None = None,
 ) -> GamePage:
     """The games set aside unplayed (void), a page newest first."""
+    size = size or PAGE
     ids = set(_page_ids(session, Game.state == "void", before, after, size + 1))
     total = session.scalar(select(func.count(Game.id)).where(Game.state == "void")) or 0
     return _cut(session, ids, before, after, size, total)

@@ -419,9 +419,9 @@ class IrregularGame:
     detail: str
 
 
-def irregular_games(session: Session, account_id: int) -> list[IrregularGame]:
-    """The games the entrant ``account_id`` lost by a fault, newest first: what its
-    owner looks at first when a program misbehaves."""
+def irregular_games(session: Session, account_id: int, limit: int = 50) -> list[IrregularGame]:
+    """The newest ``limit`` games the entrant ``account_id`` lost by a fault, newest
+    first: what its owner looks at first when a program misbehaves."""
     lost = Game.irregular & (
         ((Game.first_account_id == account_id) & (Game.winner == 1))
         | ((Game.second_account_id == account_id) & (Game.winner == 0))
@@ -431,6 +431,7 @@ def irregular_games(session: Session, account_id: int) -> list[IrregularGame]:
         .join(Version, Version.id == case((Game.winner == 0, Game.second_id), else_=Game.first_id))
         .where(Game.state == "done", lost)
         .order_by(Game.id.desc())
+        .limit(limit)
     )
     return [
         IrregularGame(game, number, version, 2 if winner == 0 else 1, reason, detail)

@@ -86,6 +86,7 @@ class Service:
         self._builds = asyncio.Semaphore(builds_at_once)
         self._tasks: set[asyncio.Task[None]] = set()
         self.workers: dict[str, asyncio.subprocess.Process] = {}
+        self._exports: set[asyncio.subprocess.Process] = set()  # written at stop again
         self._stopping = False
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -163,8 +164,12 @@ class Service:
             stderr=asyncio.subprocess.PIPE,
             preexec_fn=die_with_parent,
         )
-        _, err = await process.communicate()
-        if process.returncode:
+        self._exports.add(process)
+        try:
+            _, err = await process.communicate()
+        finally:
+            self._exports.discard(process)
+        if process.returncode and not self._stopping:
             print(f"arbiter host: export {job_id}: {err.decode()[-300:]}", file=sys.stderr)
             with self.db.session() as session:  # a job whose process died says so
                 session.execute(
@@ -250,13 +255,14 @@ class Service:
 
     async def stop(self) -> None:
         """Stops the local workers (their leased games go back to the queue when the
-        leases run out) and the builds under way."""
+        leases run out), the exports being written (each is written again when the
+        server starts) and the builds under way."""
         self._stopping = True
-        for process in self.workers.values():
+        for process in [*self.workers.values(), *self._exports]:
             if process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     process.terminate()
-        for process in self.workers.values():
+        for process in [*self.workers.values(), *self._exports]:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), 10)
             if process.returncode is None:

@@ -93,6 +93,15 @@ class ContestKey:
         return replace(record, signature=self.sign(record.canonical()))
 
 
+def signed_line(key: ContestKey, text: str) -> str:
+    """A stored record as the contest hands it out: signed. A record stored signed
+    is served as it is; one stored before records were signed when stored (or a
+    forfeit, which the server wrote) is signed now."""
+    if ',"signature":"' in text:  # json.dumps escapes every quote inside a string
+        return text
+    return key.sign_record(GameRecord.from_json(text)).to_json()
+
+
 def public_key(pem: bytes, where: str) -> Ed25519PublicKey:
     """The Ed25519 public key in the PEM text ``pem`` (read from ``where``).
 

@@ -76,6 +76,36 @@ def new_round(who: Organiser, host: Host, s: DbSession) -> Response:
     return RedirectResponse("/organiser", status_code=303)
 
 
+@router.post("/organiser/export", dependencies=[Checked])
+def export(
+    who: Organiser,
+    host: Host,
+    s: DbSession,
+    sources: Annotated[bool, Form()] = False,
+    logs: Annotated[bool, Form()] = False,
+) -> Response:
+    """Starts the contest's signed export (:mod:`arbiter.host.export`): the records,
+    rounds with byes and the standings, and at the organiser's choice the played
+    versions' sources and the programs' logs. It is written in the background; the
+    organiser's page shows its progress, then the link to the file."""
+    job = exports.start(s, who, sources=sources, logs=logs)
+    if job.done == 0 and job.finished is None:
+        host.service.export(job.id)
+    return RedirectResponse("/organiser#exports", status_code=303)
+
+
+@router.get("/organiser/exports/{job_id}")
+def export_file(job_id: int, who: Organiser, host: Host, s: DbSession) -> FileResponse:
+    """A finished export's file."""
+    job = s.get(ExportJob, job_id)
+    path = None if job is None else exports.file_of(host.config, job)
+    if path is None:
+        raise Refused(404, f"no finished export {job_id}")
+    return FileResponse(
+        path, media_type="application/gzip", filename=f"contest-export-{job_id}.tar.gz"
+    )
+
+
 @router.post("/organiser/{action}", dependencies=[Checked])
 def organiser_action(
     request: Request,
@@ -204,33 +234,3 @@ CONSEQUENCES = {
 }
 """What each audited action does, in words: shown before it is confirmed, kept in
 the audit log after."""
-
-
-@router.post("/organiser/export", dependencies=[Checked])
-def export(
-    who: Organiser,
-    host: Host,
-    s: DbSession,
-    sources: Annotated[bool, Form()] = False,
-    logs: Annotated[bool, Form()] = False,
-) -> Response:
-    """Starts the contest's signed export (:mod:`arbiter.host.export`): the records,
-    rounds with byes and the standings, and at the organiser's choice the played
-    versions' sources and the programs' logs. It is written in the background; the
-    organiser's page shows its progress, then the link to the file."""
-    job = exports.start(s, who, sources=sources, logs=logs)
-    if job.done == 0 and job.finished is None:
-        host.service.export(job.id)
-    return RedirectResponse("/organiser#exports", status_code=303)
-
-
-@router.get("/organiser/exports/{job_id}")
-def export_file(job_id: int, who: Organiser, host: Host, s: DbSession) -> FileResponse:
-    """A finished export's file."""
-    job = s.get(ExportJob, job_id)
-    path = None if job is None else exports.file_of(host.config, job)
-    if path is None:
-        raise Refused(404, f"no finished export {job_id}")
-    return FileResponse(
-        path, media_type="application/gzip", filename=f"contest-export-{job_id}.tar.gz"
-    )

@@ -6,7 +6,7 @@ identity (which workers check before they send their token)."""
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -28,6 +28,7 @@ from arbiter.host.models import Account, Game, Version, now
 from arbiter.host.plot import rating_svg
 from arbiter.host.ranking import RANKING_RULES
 from arbiter.host.rounds import entrants
+from arbiter.host.signing import signed_line
 from arbiter.host.standings import history
 from arbiter.host.wire import ContestInfo
 from arbiter.host.workers import contest_id
@@ -242,24 +243,38 @@ def game_record(game_id: int, host: Host, s: DbSession) -> str:
     game = s.get(Game, game_id)
     if game is None or game.state != "done":
         raise Refused(404, f"no finished game {game_id}")
-    return host.key.sign_record(GameRecord.from_json(game.record)).to_json() + "\n"
+    return signed_line(host.key, game.record) + "\n"
+
+
+RECORDS_AT_ONCE = 500
+"""Records read from the database at a time while a list of them is streamed."""
 
 
 @router.get("/contestants/{name}/games.jsonl", response_class=PlainTextResponse)
-def contestant_records(name: str, host: Host, s: DbSession) -> str:
-    """Every finished game of an entrant's, signed (records are public)."""
-    account = s.scalar(select(Account).where(Account.name == name))
-    if account is None or account.role != "contestant":
+def contestant_records(name: str, host: Host, s: DbSession) -> StreamingResponse:
+    """Every finished game of an entrant's, signed (records are public), streamed as
+    it is read, a few hundred records at a time."""
+    account = s.scalar(select(Account.id).where(Account.name == name, Account.role == "contestant"))
+    if account is None:
         raise Refused(404, f"no contestant {name!r}")
-    mine = select(Version.id).where(Version.account_id == account.id)
-    games = s.scalars(
-        select(Game)
-        .where(Game.state == "done", Game.first_id.in_(mine) | Game.second_id.in_(mine))
-        .order_by(Game.id)
-    )
-    return "".join(
-        host.key.sign_record(GameRecord.from_json(g.record)).to_json() + "\n" for g in games
-    )
+    mine = (Game.first_account_id == account) | (Game.second_account_id == account)
+
+    def lines() -> Iterator[str]:
+        last = 0
+        while True:
+            with host.service.db.session() as own:  # the request's session is closed by now
+                batch = own.execute(
+                    select(Game.id, Game.record)
+                    .where(Game.state == "done", mine, Game.id > last)
+                    .order_by(Game.id)
+                    .limit(RECORDS_AT_ONCE)
+                ).all()
+            if not batch:
+                return
+            yield "".join(signed_line(host.key, text) + "\n" for _, text in batch)
+            last = batch[-1][0]
+
+    return StreamingResponse(lines(), media_type="text/plain; charset=utf-8")
 
 
 @router.get("/api/games/{game}/board")

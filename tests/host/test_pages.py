@@ -1,0 +1,119 @@
+"""The pages whose lists grow with the contest: an entrant's games a page at a time
+with links that walk the whole list, its signed records streamed, the organiser's
+page counting from the rounds' own columns, and an export started from the
+organiser's page, followed, and downloaded."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from arbiter.host import accounts, listing
+from arbiter.host.app import create_app
+from arbiter.host.config import load
+from arbiter.host.db import Database
+from arbiter.host.models import Account, ExportJob, Game
+from arbiter.host.rounds import finish_round_if_done, make_round
+from arbiter.host.service import Service
+from arbiter.host.signing import ContestKey, public_key, record_signed
+from arbiter.record import GameRecord
+from tests.host.contests import play_round, version
+from tests.host.test_guards import PASSWORD, csrf
+
+Site = tuple[TestClient, Database, ContestKey]
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+    """A round robin of three, played twice over (12 games, alice in 8): the first
+    round's records signed as they were stored, the second's not (as a contest
+    upgraded from before records were signed when stored); lists of 3 a page."""
+    monkeypatch.setattr(listing, "PAGE", 3)
+    (tmp_path / "cup.toml").write_text('game = "alquerque"\n[format]\nkind = "round-robin"\n')
+    config = load(tmp_path / "cup.toml")  # the export's process reads the file
+    db = Database(config.database)
+    key = ContestKey.of_folder(config.folder)
+    with db.session() as s:
+        accounts.create(s, "boss", PASSWORD, role="organiser")
+        for name in ("alice", "bob", "carol"):
+            s.add(version(accounts.create(s, name, PASSWORD).id, 1))
+        s.commit()
+    for number in (1, 2):
+        with db.session() as s:
+            make_round(s, config)
+        play_round(db, config, key if number == 1 else None)
+        with db.session() as s:
+            assert finish_round_if_done(s, number)
+    app = create_app(config, Service(config, tmp_path / "cup.toml", db))
+    with TestClient(app, follow_redirects=False) as client:
+        yield client, db, key
+    db.close()
+
+
+def test_an_entrants_games_are_paged_and_every_one_is_shown_once(site: Site) -> None:
+    client, db, _ = site
+    with db.session() as s:
+        alice = s.scalar(select(Account.id).where(Account.name == "alice"))
+        hers = {
+            g
+            for g in s.scalars(
+                select(Game.id).where(
+                    (Game.first_account_id == alice) | (Game.second_account_id == alice)
+                )
+            )
+        }
+    assert len(hers) == 8
+    seen: list[int] = []
+    path = "/contestants/alice"
+    while path:
+        page = client.get(path)
+        assert page.status_code == 200 and "Games (8)" in page.text
+        table = page.text.split('id="game-list"')[1].split("</table>")[0]
+        seen += [int(g) for g in re.findall(r'<a href="/games/(\d+)', table)]
+        older = re.search(r'href="(/contestants/alice\?before=\d+)#games"', page.text)
+        path = older.group(1) if older else ""
+    assert seen == sorted(hers, reverse=True)
+    oldest = client.get(f"/contestants/alice?before={min(hers) + 1}")
+    assert "older" not in oldest.text.split("Games (8)")[1] and "newer" in oldest.text
+
+
+def test_an_entrants_records_stream_every_game_signed(site: Site) -> None:
+    client, db, key = site
+    pem = public_key(key.public_pem.encode(), "pem")
+    streamed = client.get("/contestants/alice/games.jsonl")
+    assert streamed.status_code == 200
+    records = [GameRecord.from_json(line) for line in streamed.text.splitlines()]
+    assert len(records) == 8 and all(record_signed(pem, r) for r in records)
+    assert all(any(p.startswith("alice ") for p in r.players) for r in records)
+    one = GameRecord.from_json(client.get("/games/1/record.jsonl").text)
+    assert record_signed(pem, one)
+    assert client.get("/contestants/nobody/games.jsonl").status_code == 404
+
+
+def test_an_export_is_started_followed_and_downloaded_by_the_organiser(site: Site) -> None:
+    client, db, _ = site
+    done = client.post("/login", data={"name": "boss", "password": PASSWORD, "csrf": csrf(client)})
+    assert done.status_code == 303
+    page = client.get("/organiser")
+    assert "round 1 (round-robin): done, 6 games" in page.text
+    started = client.post("/organiser/export", data={"csrf": csrf(client, "/organiser")})
+    assert started.status_code == 303
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the export's own process writes it
+        with db.session() as s:
+            job = s.scalar(select(ExportJob))
+            if job is not None and job.state != "running":
+                break
+        time.sleep(0.2)
+    assert job is not None and job.state == "done", job.detail if job else None
+    listed = client.get("/organiser").text
+    assert f'href="/organiser/exports/{job.id}"' in listed and "12 games" in listed
+    download = client.get(f"/organiser/exports/{job.id}")
+    assert download.status_code == 200 and download.content[:2] == b"\x1f\x8b"
+    assert client.get("/organiser/exports/99").status_code == 404
