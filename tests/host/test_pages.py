@@ -84,7 +84,7 @@ def test_an_entrants_games_are_paged_and_every_one_is_shown_once(site: Site) -> 
 
 
 def test_an_entrants_records_stream_every_game_signed(site: Site) -> None:
-    client, db, key = site
+    client, _, key = site
     pem = public_key(key.public_pem.encode(), "pem")
     streamed = client.get("/contestants/alice/games.jsonl")
     assert streamed.status_code == 200
