@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arbiter.host import pairing
 from arbiter.host.pairing import placement, round_robin, swiss
 
 
@@ -77,3 +79,35 @@ def test_round_robin_and_placement() -> None:
     assert round_robin([1, 2, 3]) == list(combinations([1, 2, 3], 2))
     assert placement(9, [], 4) == []
     assert [b for _, b in placement(9, [1, 2, 3, 4, 5, 6], 6)] == [4, 3, 5]
+
+
+def test_a_window_that_cannot_avoid_a_rematch_is_widened_before_one_is_allowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Twelve players in score order, each having met everyone within three places:
+    a window of two pairs nobody new, yet a pairing without a rematch exists (each
+    with someone four or more places away), and it is the one taken."""
+    monkeypatch.setattr(pairing, "WINDOW", 2)
+    players = list(range(12))
+    scores = {p: 12 - p for p in players}
+    met = {frozenset((a, b)): 2 for a in players for b in players if 0 < abs(a - b) <= 3}
+    pairs, _ = swiss(players, scores, met, {})
+    assert len(pairs) == 6 and not any(frozenset(p) in met for p in pairs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(10, 40), st.integers(0, 2**32 - 1))
+def test_a_large_field_has_no_more_rematches_than_the_dense_matching(n: int, seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    players = list(range(n))
+    scores = {p: rng.randint(0, 8) / 2 for p in players}
+    met = {frozenset(rng.sample(players, 2)): 2 for _ in range(n * 3)}
+    pairs, bye = swiss(players, scores, met, {})
+    seen = Counter(p for pair in pairs for p in pair)
+    assert all(c == 1 for c in seen.values()) and len(seen) + (bye is not None) == n
+    field = [p for p in players if p != bye]
+    rank = {p: i for i, p in enumerate(field)}
+    dense = pairing._fewest_rematches(field, met, pairing._Costs(field, scores, rank))
+    assert sum(frozenset(p) in met for p in pairs) == sum(frozenset(p) in met for p in dense)
