@@ -7,7 +7,12 @@ starts hundreds of times a game), at each isolation level this machine gives.
   closed: wall milliseconds, median of the runs.
 - move: one line sent to an echo program and its reply read, with the suspension
   (freeze and thaw) a contest puts between moves, and the CPU reading that charges
-  the reply: wall milliseconds per move, over a few hundred moves.
+  the reply: wall milliseconds per move, over a few hundred moves, and the
+  referee's own CPU milliseconds per move (user+sys of this process) with the
+  program's tree found from the kernel's lists of children (``lists``) and, side
+  by side in the same run, by a scan of every process of the machine (``scan``,
+  what the referee did before, and still does on a kernel without the lists).
+  ``--busy N`` starts N idle processes first, as a machine running a contest has.
 - run: a once-per-move program (``sh`` writing ``output.txt``) run through the file
   runner: the input file written, the program started behind the walls, waited for,
   charged and its output read: wall milliseconds per run.
@@ -19,12 +24,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
+
+import psutil
 
 from arbiter.clock import Charging
 from arbiter.contract import Supervision
+from arbiter.referee import descendants
 from arbiter.referee.box import Box
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.isolation import Level, choose
@@ -71,7 +82,8 @@ async def start_once(level: Level) -> float:
     return time.perf_counter() - t0
 
 
-async def moves(level: Level, count: int) -> float:
+async def moves(level: Level, count: int) -> tuple[float, float]:
+    """Wall and referee CPU seconds per move."""
     supervision = Supervision(isolation=str(level))
     box = Box(walls(supervision), argv=ECHO, name="echo")
     pipe = LinePipe(
@@ -87,6 +99,7 @@ async def moves(level: Level, count: int) -> float:
         await pipe.read_line(wall_limit=30)
         pipe.suspend()
         t0 = time.perf_counter()
+        c0 = time.process_time()
         for i in range(count):
             pipe.resume()
             await pipe.send_line(str(i))
@@ -94,10 +107,23 @@ async def moves(level: Level, count: int) -> float:
             pipe.cpu_time()
             pipe.suspend()
         elapsed = time.perf_counter() - t0
+        cpu = time.process_time() - c0
     finally:
         await pipe.close()
         box.close()
-    return elapsed / count
+    return elapsed / count, cpu / count
+
+
+@contextlib.contextmanager
+def busy(count: int) -> Iterator[None]:
+    """``count`` idle processes on the machine for the while."""
+    idle = [subprocess.Popen(["sleep", "3600"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for p in idle:
+            p.kill()
+            p.wait()
 
 
 async def runs(level: Level, count: int) -> float:
@@ -129,18 +155,29 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=40, help="program starts per level")
     parser.add_argument("--moves", type=int, default=400, help="moves per level")
+    parser.add_argument("--busy", type=int, default=0, help="idle processes started first")
     args = parser.parse_args()
     print(f"machine: {detect().kind}; {choose('auto').describe(detect())}")
-    print(f"{'level':<12} {'start ms':>9} {'move ms':>8} {'file run ms':>12}")
-    for level in levels():
-        starts = [await start_once(level) for _ in range(args.runs)]
-        per_move = await moves(level, args.moves)
-        per_run = await runs(level, args.runs)
+    with busy(args.busy):
+        print(f"processes on the machine: {len(psutil.pids())}")
         print(
-            f"{level:<12} {statistics.median(starts) * 1000:9.2f} {per_move * 1000:8.3f} "
-            f"{per_run * 1000:12.2f}",
-            flush=True,
+            f"{'level':<12} {'start ms':>9} {'move ms':>8} {'file run ms':>12} "
+            f"{'CPU/move ms: lists':>19} {'scan':>7}"
         )
+        lists = descendants.HAS_CHILDREN_LISTS
+        for level in levels():
+            starts = [await start_once(level) for _ in range(args.runs)]
+            descendants.HAS_CHILDREN_LISTS = False
+            _, scanned = await moves(level, args.moves)
+            descendants.HAS_CHILDREN_LISTS = lists
+            per_move, cpu = await moves(level, args.moves)
+            per_run = await runs(level, args.runs)
+            print(
+                f"{level:<12} {statistics.median(starts) * 1000:9.2f} {per_move * 1000:8.3f} "
+                f"{per_run * 1000:12.2f} {cpu * 1000:19.3f} {scanned * 1000:7.3f}"
+                + ("" if lists else "  (this kernel has no lists: both scan)"),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

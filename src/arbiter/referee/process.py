@@ -11,8 +11,10 @@ once per move) only move text.
   with the referee), with the environment and working directory it is given.
 - ``cpu_time`` is user+sys CPU of the whole tree. With a cgroup it is the cgroup's
   count, exact for everything the program ever started; without, live processes
-  are measured with psutil and exited ones through their parents' ``children_*``
-  times, and once the program has exited its ``wait4`` usage is exact.
+  are measured with psutil (found through the kernel's lists of each process's
+  children, never a scan of the machine's processes) and exited ones through their
+  parents' ``children_*`` times, and once the program has exited its ``wait4``
+  usage is exact.
 - ``suspend`` and ``resume`` freeze and thaw the cgroup, or else stop and continue
   the process group and every descendant ever seen, also one that left the group.
 - ``kill`` kills everything in the cgroup, the group and every descendant ever
@@ -43,6 +45,7 @@ import psutil
 from arbiter.contract import program_problem
 from arbiter.errors import Crash, visible
 from arbiter.referee.cgroups import Cgroup, new_cgroup
+from arbiter.referee.descendants import children, descendants
 from arbiter.referee.sandbox import Confinement, become_subreaper, detect, launch_argv
 from arbiter.referee.watchdog import WATCHDOG
 
@@ -53,7 +56,7 @@ MAX_LINE = 1 << 16
 """The longest line an agent may write (bytes); longer output is malformed."""
 
 TREE_REFRESH = 0.2
-"""Seconds between listings of an agent's descendant processes (a listing scans /proc)."""
+"""Seconds between listings of an agent's descendant processes."""
 
 STDERR_LINES = 20
 """How many of the last standard-error lines are kept to explain a crash."""
@@ -285,18 +288,21 @@ class AgentProcess:
         """Returns the live processes of the tree: the program (while it runs), its
         descendants, and every descendant seen before that is still alive.
 
-        Listing descendants scans every process of the machine, so the list is kept
-        for :data:`TREE_REFRESH` seconds unless ``fresh``; a child that comes and goes
-        in between is still counted, through its parent's ``children_*`` times.
+        Descendants are listed from the kernel's lists of each process's children
+        (:mod:`arbiter.referee.descendants`: the tree's own processes, never the
+        machine's), and the list is kept for :data:`TREE_REFRESH` seconds unless
+        ``fresh``; a child that comes and goes in between is still counted, through
+        its parent's ``children_*`` times.
         """
         now = time.monotonic()
         if fresh or now - self._tree_at > TREE_REFRESH:
             found: list[psutil.Process] = []
             if self._ps is not None and self.returncode is None:
                 found.append(self._ps)
-                with contextlib.suppress(psutil.Error):
-                    for p in self._ps.children(recursive=True):
-                        self._seen.setdefault(p.pid, p)
+                for pid in descendants(self._ps.pid):
+                    if pid not in self._seen:
+                        with contextlib.suppress(psutil.Error):
+                            self._seen[pid] = psutil.Process(pid)
             for pid, p in list(self._seen.items()):
                 try:
                     alive = p.is_running() and p.status() != psutil.STATUS_ZOMBIE
@@ -376,10 +382,10 @@ class AgentProcess:
             return set()
         if len(self._launchers) < 2 and self._ps is not None:
             self._launchers.add(self._ps.pid)
-            with contextlib.suppress(psutil.Error):
-                for child in self._ps.children():
-                    if child.name() == "bwrap":
-                        self._launchers.add(child.pid)
+            for pid in children(self._ps.pid):
+                with contextlib.suppress(psutil.Error):
+                    if psutil.Process(pid).name() == "bwrap":
+                        self._launchers.add(pid)
         return self._launchers
 
     def memory(self) -> int:
@@ -414,8 +420,8 @@ class AgentProcess:
         """Stops the whole tree (a cgroup freeze, or SIGSTOP) while the opponent thinks.
 
         Without a cgroup its process group is stopped first, at once, and only then are
-        its descendants listed (a scan of every process, slow on a busy machine) to stop
-        those that left the group: a pondering thread gains nothing while they are."""
+        its descendants listed to stop those that left the group: a pondering thread
+        gains nothing while they are."""
         if self.cgroup is not None and self.cgroup.can_freeze:
             self.cgroup.freeze(True)
         else:
@@ -573,14 +579,14 @@ def kill_orphans() -> None:
 
     Programs still running here and this process's own workers are left alone.
     """
-    try:
-        children = psutil.Process().children()
-    except psutil.Error:
-        return
+    mine = []
+    for pid in children(os.getpid()):
+        with contextlib.suppress(psutil.Error):
+            mine.append(psutil.Process(pid))
     ours = _LIVE | {p.pid for p in multiprocessing.active_children() if p.pid is not None}
     if WATCHDOG.pid is not None:
         ours.add(WATCHDOG.pid)
-    for child in children:
+    for child in mine:
         if child.pid in ours:
             continue
         try:
