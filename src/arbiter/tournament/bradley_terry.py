@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+from threadpoolctl import ThreadpoolController
 
 ELO = 400.0 / math.log(10.0)
 """Elo points per unit of natural log-strength."""
@@ -38,6 +40,20 @@ Z95 = 1.959964
 LIMIT = 40.0
 """The largest log-strength a fit gives (about 7,000 Elo): without a prior, an agent
 that won every game has no finite estimate, and stops here."""
+
+
+_BLAS: list[ThreadpoolController] = []
+"""The process's linear-algebra libraries, found at the first fit."""
+
+
+def _one_thread() -> AbstractContextManager[object]:
+    """A context in which the linear algebra runs in this thread alone: a fit's
+    systems are a few hundred unknowns, and a threaded BLAS spinning its threads
+    in a server's thread cost three times the fit's own work."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    limited: AbstractContextManager[object] = _BLAS[0].limit(limits=1, user_api="blas")
+    return limited
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +128,22 @@ def fit_meetings(
     """Fits ratings to ``meetings`` (each two agents' games and score; a pair may
     come more than once, or in either order), from the log-strengths ``start``
     (the previous fit's, say) or from even; at most ``steps`` Newton steps, until no
-    log-strength moves by ``tolerance``."""
+    log-strength moves by ``tolerance``.
+
+    :raises ValueError: for a ``start`` of another length than ``agents``.
+    """
+    with _one_thread():
+        return _fit(agents, meetings, prior, start, tolerance, steps)
+
+
+def _fit(
+    agents: int,
+    meetings: Sequence[Meeting],
+    prior: float,
+    start: Sequence[float] | None,
+    tolerance: float,
+    steps: int,
+) -> Fit:
     if agents == 0:
         return Fit([], [], 0, True)
     a = np.fromiter((m.a for m in meetings), dtype=np.intp, count=len(meetings))
