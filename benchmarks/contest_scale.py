@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import random
 import re
@@ -48,7 +49,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -146,7 +146,7 @@ def fill(args: argparse.Namespace) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     per_pair = max(2, 2 * round(args.per_round / max(1, args.entrants // 2) / 2))
     database = f'database = "{args.database}"' if args.database else ""
-    rounds = args.games // max(1, args.per_round) + 3
+    rounds = args.games // max(1, args.per_round) + 100  # more than measure plays
     text = CONTEST.format(database=database, rounds=rounds, per_pair=per_pair)
     (folder / "cup.toml").write_text(text)
     env = dict(os.environ)
@@ -292,80 +292,92 @@ def per_request(
     )
 
 
-@contextlib.contextmanager
-def streams(url: str, count: int) -> Iterator[list[int]]:
-    """``count`` idle event streams held open (eight an address, as the server allows
-    one address), from 127.0.0.X addresses."""
-    opened = [0]
-    stop = threading.Event()
+def _hold_streams(url: str, count: int, opened: Any, stop: Any) -> None:
+    """A process of its own holding ``count`` idle event streams (eight an address, as
+    the server allows one address), from 127.0.0.X addresses, until ``stop``."""
 
     async def hold() -> None:
-        host = urlparse(url)
-        clients = []
-        tasks = []
-        for i in range(count):
+        port = urlparse(url).port
+
+        async def one(i: int) -> None:
             address = f"127.0.{1 + i // 8 // 250}.{1 + (i // 8) % 250}"
             transport = httpx.AsyncHTTPTransport(local_address=address)
-            client = httpx.AsyncClient(
-                base_url=f"{host.scheme}://127.0.0.1:{host.port}", transport=transport, timeout=None
-            )
-            clients.append(client)
-
-            async def one(c: httpx.AsyncClient) -> None:
+            async with httpx.AsyncClient(
+                base_url=f"http://127.0.0.1:{port}", transport=transport, timeout=None
+            ) as client:
                 with contextlib.suppress(Exception):
-                    async with c.stream("GET", "/api/events") as r:
+                    async with client.stream("GET", "/api/events") as r:
                         if r.status_code == 200:
-                            opened[0] += 1
+                            with opened.get_lock():
+                                opened.value += 1
                         async for _ in r.aiter_bytes():
-                            if stop.is_set():
-                                return
+                            pass
 
-            tasks.append(asyncio.ensure_future(one(client)))
+        tasks = [asyncio.ensure_future(one(i)) for i in range(count)]
         while not stop.is_set():
             await asyncio.sleep(0.2)
         for t in tasks:
             t.cancel()
-        for c in clients:
-            with contextlib.suppress(Exception):
-                await c.aclose()
 
-    thread = threading.Thread(target=lambda: asyncio.run(hold()), daemon=True)
-    thread.start()
+    asyncio.run(hold())
+
+
+@contextlib.contextmanager
+def streams(url: str, count: int) -> Iterator[Any]:
+    """``count`` idle event streams held open by a process of their own (so the
+    pages' client never waits on them); yields the count opened."""
+    opened = multiprocessing.Value("i", 0)
+    stop = multiprocessing.Event()
+    holder = multiprocessing.Process(target=_hold_streams, args=(url, count, opened, stop))
+    holder.start()
     deadline = time.monotonic() + 60
-    while opened[0] < count and time.monotonic() < deadline:
+    while opened.value < count and time.monotonic() < deadline:
         time.sleep(0.2)
     try:
         yield opened
     finally:
         stop.set()
+        holder.join(10)
+        if holder.is_alive():
+            holder.kill()
 
 
-def open_loop(paths: list[tuple[str, httpx.Client]], rate: float, seconds: float) -> list[float]:
-    """Requests sent at ``rate`` a second whatever the answers' pace (each in a thread
-    of its own), the pages taken in turn: the latencies."""
-    latencies: list[float] = []
-    lock = threading.Lock()
-    threads = []
+def open_loop(
+    url: str, paths: list[tuple[str, dict[str, str]]], rate: float, seconds: float
+) -> list[float]:
+    """Requests sent at ``rate`` a second whatever the answers' pace, the pages (each
+    with its cookies) taken in turn, from one event loop: the latencies."""
 
-    def one(path: str, client: httpx.Client) -> None:
-        t0 = time.perf_counter()
-        answer = client.get(path)
-        took = time.perf_counter() - t0
-        with lock:
+    async def run() -> list[float]:
+        latencies: list[float] = []
+        limits = httpx.Limits(max_connections=500, max_keepalive_connections=100)
+        clients: dict[str, httpx.AsyncClient] = {}  # one a set of cookies (a viewer)
+
+        async def one(path: str, cookies: dict[str, str]) -> None:
+            key = repr(sorted(cookies.items()))
+            if key not in clients:
+                clients[key] = httpx.AsyncClient(
+                    base_url=url, timeout=120, limits=limits, cookies=cookies
+                )
+            t0 = time.perf_counter()
+            answer = await clients[key].get(path)
+            took = time.perf_counter() - t0
             latencies.append(took if answer.status_code < 400 else float("inf"))
 
-    start = time.perf_counter()
-    for i in range(int(rate * seconds)):
-        wait = start + i / rate - time.perf_counter()
-        if wait > 0:
-            time.sleep(wait)
-        path, client = paths[i % len(paths)]
-        thread = threading.Thread(target=one, args=(path, client))
-        thread.start()
-        threads.append(thread)
-    for thread in threads:
-        thread.join()
-    return latencies
+        start = time.perf_counter()
+        tasks = []
+        for i in range(int(rate * seconds)):
+            wait = start + i / rate - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            path, cookies = paths[i % len(paths)]
+            tasks.append(asyncio.ensure_future(one(path, cookies)))
+        await asyncio.gather(*tasks)
+        for client in clients.values():
+            await client.aclose()
+        return latencies
+
+    return asyncio.run(run())
 
 
 def quantiles(samples: list[float]) -> str:
@@ -443,20 +455,21 @@ def measure(args: argparse.Namespace) -> None:
     c, w, size = per_request(cpu, lambda: anyone.get(f"/contestants/{name}/games.jsonl"), 3)
     print(f"{'its games.jsonl (streamed)':<32} {c:8.1f} {w:8.1f} {size:9d}")
 
+    organiser = dict(boss.cookies)
     mix = [
-        ("/api/standings", anyone),
-        ("/", anyone),
-        (f"/contestants/{name}", anyone),
-        (f"/api/contest/games/{game}", anyone),
-        ("/organiser", boss),
+        ("/api/standings", {}),
+        ("/", {}),
+        (f"/contestants/{name}", {}),
+        (f"/api/contest/games/{game}", {}),
+        ("/organiser", organiser),
     ]
     with streams(url, args.streams) as opened:
         time.sleep(2)
         c0 = cpu.own()
-        latencies = open_loop(mix, args.rate, args.seconds)
+        latencies = open_loop(url, mix, args.rate, args.seconds)
         spent = cpu.own() - c0
         print(
-            f"open loop, {args.rate:g} pages/s for {args.seconds:g} s with {opened[0]} idle "
+            f"open loop, {args.rate:g} pages/s for {args.seconds:g} s with {opened.value} idle "
             f"streams: {quantiles(latencies)}; server CPU {100 * spent / args.seconds:.0f}%"
         )
 
@@ -509,11 +522,14 @@ def measure(args: argparse.Namespace) -> None:
         f"the next Swiss round: {1000 * wall:.0f} ms wall, {1000 * (cpu.own() - c0):.0f} ms CPU "
         f"(answer {made.status_code})"
     )
+    known = set(re.findall(r"<li>export (\d+) ", boss.get("/organiser").text))
     c0, k0, t0 = cpu.own(), cpu.children(), time.perf_counter()
     boss.post("/organiser/export", data={"csrf": csrf(boss, "/organiser")})
     while True:
         page = boss.get("/organiser").text
-        if re.search(r"export \d+ [^<]*: (<a href|failed)", page):
+        jobs = re.findall(r"<li>export (\d+) [^<]*: (<a href|failed|being)", page)
+        new = [state for number, state in jobs if number not in known]
+        if new and new[0] != "being":
             break
         time.sleep(0.5)
     took = time.perf_counter() - t0
@@ -521,7 +537,11 @@ def measure(args: argparse.Namespace) -> None:
     print(
         f"the export: {took:.1f} s wall, {cpu.children() - k0:.1f} s CPU in its process, "
         f"{cpu.own() - c0:.1f} s in the server's; "
-        + (f"{size.group(1)} MB, {size.group(2)} games" if size else "failed")
+        + (
+            f"{size.group(1)} MB, {size.group(2)} games"
+            if size and new[0] != "failed"
+            else "failed"
+        )
     )
 
 

@@ -45,23 +45,26 @@ second, not one a result."""
 
 
 class News:
-    """A counter pages wait on: raised each time new standings are out."""
+    """A counter pages wait on: raised each time new standings are out. Each wait is a
+    plain event of the current piece of news (no lock to take again when a wait
+    times out: a thousand streams timing out through a condition's lock broke it)."""
 
     def __init__(self) -> None:
         self.number = 0
-        self._changed = asyncio.Condition()
+        self._next = asyncio.Event()
 
     async def post(self) -> None:
-        async with self._changed:
-            self.number += 1
-            self._changed.notify_all()
+        self.number += 1
+        done, self._next = self._next, asyncio.Event()
+        done.set()
 
     async def wait(self, seen: int, timeout: float) -> int:
         """Waits until there is news after ``seen`` or ``timeout`` passes."""
-        async with self._changed:
+        if self.number <= seen:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait_for(lambda: self.number > seen), timeout)
-            return self.number
+                async with asyncio.timeout(timeout):
+                    await self._next.wait()
+        return self.number
 
 
 class Service:

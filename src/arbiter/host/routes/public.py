@@ -5,6 +5,7 @@ identity (which workers check before they send their token)."""
 # no ``from __future__ import annotations``: FastAPI reads the annotations at run time
 import asyncio
 import json
+import random
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -38,7 +39,10 @@ from arbiter.web.replays import moves_json, replay_json
 from . import STATIC
 
 HEARTBEAT = 15.0
-"""Seconds between two keep-alive comments on an idle event stream."""
+"""The most seconds between two keep-alive comments on an idle event stream. Each
+wait is drawn between half of it and all of it, so streams opened together (a
+thousand pages loaded in a minute) do not beat together: a thousand beats at once
+held every page behind them for a third of a second."""
 
 STREAMS_PER_CLIENT = 8
 """The most event streams one address may hold open (a page holds one)."""
@@ -112,7 +116,7 @@ async def events(request: Request, host: Host) -> StreamingResponse:
             sent = -STREAM_INTERVAL
             yield "retry: 2000\n\n"
             while not await request.is_disconnected():
-                number = await news.wait(seen, HEARTBEAT)
+                number = await news.wait(seen, HEARTBEAT * random.uniform(0.5, 1.0))
                 if number == seen:
                     yield ": keep-alive\n\n"
                     continue
