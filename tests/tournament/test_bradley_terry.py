@@ -109,3 +109,11 @@ def test_the_fit_converges_on_a_sparse_swiss_graph_to_the_maximum_likelihood() -
     again = fit_meetings(n, meetings, start=fitted.strengths)
     assert again.steps == 1 and again.converged
     assert [r.elo for r in again.ratings] == pytest.approx(list(elo), abs=1e-6)
+
+
+def test_groups_that_never_met_are_each_centred_and_have_no_interval() -> None:
+    ratings = fit(5, [(0, 1, 1.0)] * 3 + [(3, 2, 1.0)] * 3 + [(2, 4, 0.5)] * 2)
+    assert ratings[0].elo > 0 and ratings[0].elo + ratings[1].elo == pytest.approx(0, abs=1e-6)
+    assert sum(r.elo for r in ratings[2:]) == pytest.approx(0, abs=1e-6)
+    assert ratings[3].elo > ratings[4].elo > ratings[2].elo
+    assert all(math.isinf(r.error) for r in ratings)  # placed against no common field

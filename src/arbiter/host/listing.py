@@ -138,11 +138,15 @@ def _cut(
     return GamePage(_listed(session, page), newer, older, total)
 
 
+_SEATS = (aliased(Version), aliased(Version), aliased(Account), aliased(Account))
+"""The two seats' versions and accounts, made once (an alias costs more to make than
+a page's query takes to run)."""
+
+
 def _listed(session: Session, ids: list[int]) -> list[Listed]:
     if not ids:
         return []
-    first, second = aliased(Version), aliased(Version)
-    a, b = aliased(Account), aliased(Account)
+    first, second, a, b = _SEATS
     rows = session.execute(
         select(
             Game.id,

@@ -157,10 +157,10 @@ class Game(Base):
     __tablename__ = "games"
     __table_args__ = (
         UniqueConstraint("round_id", "number"),
-        Index("ix_games_first_account", "first_account_id", "id"),
-        Index("ix_games_second_account", "second_account_id", "id"),
+        Index("ix_games_first_account", "first_account_id", "state", "id"),
+        Index("ix_games_second_account", "second_account_id", "state", "id"),
         Index("ix_games_phase_round", "phase", "round_number"),
-        Index("ix_games_worker_finished", "worker", "finished"),
+        Index("ix_games_worker_finished", "worker", "finished", "id"),
         Index("ix_games_failures", "failures"),
     )
 

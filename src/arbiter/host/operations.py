@@ -83,15 +83,15 @@ def operations(session: Session, workers: Sequence[str] = ()) -> Operations:
     read through an index (the rounds under way, leased, irregular, failed and void
     games), never the whole list of games."""
     queue = Counter({"queued": 0, "leased": 0, "done": 0, "void": 0})
-    for state, count in session.execute(
-        select(Game.state, func.count(Game.id))
-        .join(Round, Round.id == Game.round_id)
-        .where(Round.state == "playing")
+    playing = list(session.scalars(select(Round.id).where(Round.state == "playing")))
+    for state, count in session.execute(  # through the games' round index: a join
+        select(Game.state, func.count(Game.id))  # read every game of the contest
+        .where(Game.round_id.in_(playing))
         .group_by(Game.state)
     ):
         queue[state] += count
     names = dict(session.execute(select(Account.id, Account.name)).all())
-    playing = [
+    under_way = [
         InProgress(
             g.id,
             g.round_number,
@@ -134,4 +134,4 @@ def operations(session: Session, workers: Sequence[str] = ()) -> Operations:
         )
         for worker in workers
     }
-    return Operations(dict(queue), playing, trouble, last)
+    return Operations(dict(queue), under_way, trouble, last)

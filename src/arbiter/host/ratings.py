@@ -13,16 +13,18 @@ never fits anything.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from arbiter.host import tallies
 from arbiter.host.models import COUNTED, Account, Rated, Round, now
-from arbiter.host.tallies import PairTally
-from arbiter.tournament.bradley_terry import ELO, Meeting, Rating, fit_meetings
+from arbiter.host.tallies import PairTallies
+from arbiter.tournament.bradley_terry import ELO, Rating, fit_arrays
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,49 +66,49 @@ def contest_table(
     session: Session,
     phase: str,
     start: Mapping[int, float] | None = None,
-    pairs: Sequence[PairTally] | None = None,
+    pairs: PairTallies | None = None,
 ) -> ContestTable:
     """The table of ``phase`` from its tallies (or from ``pairs``, tallies read
     already), the fit started from ``start`` (log-strengths by account) where it
     knows the entrant. Only entrants who played are in it (one without a game would
-    pull the ratings' centre)."""
+    pull the ratings' centre). Sums over the pairs are array sums, so twenty
+    thousand pairs cost what two hundred entrants' lines do."""
     if pairs is None:
         pairs = tallies.read(session, phase)
-    accounts = sorted({t.first for t in pairs} | {t.second for t in pairs})
-    index = {a: i for i, a in enumerate(accounts)}
-    names = dict(
-        session.execute(select(Account.id, Account.name).where(Account.id.in_(accounts))).all()
-    )
+    first, second = pairs.column("first").astype(np.intp), pairs.column("second").astype(np.intp)
+    accounts = np.unique(np.concatenate([first, second]))
     n = len(accounts)
-    games, wins, draws, contest, faults = [0] * n, [0] * n, [0] * n, [0.0] * n, [0] * n
-    meetings = []
-    for t in pairs:
-        a, b = index[t.first], index[t.second]
-        second_wins = t.games - t.first_wins - t.draws
-        games[a] += t.games
-        games[b] += t.games
-        wins[a] += t.first_wins
-        wins[b] += second_wins
-        draws[a] += t.draws
-        draws[b] += t.draws
-        contest[a] += t.first_points
-        contest[b] += t.second_points
-        faults[a] += t.first_faults
-        faults[b] += t.second_faults
-        meetings.append(Meeting(a, b, t.games, t.first_wins + 0.5 * t.draws))
-    begin = None if start is None else [start.get(a, 0.0) for a in accounts]
-    fitted = fit_meetings(n, meetings, start=begin)
+    a, b = np.searchsorted(accounts, first), np.searchsorted(accounts, second)
+
+    def both(mine: NDArray[np.float64], theirs: NDArray[np.float64]) -> list[float]:
+        summed: list[float] = (np.bincount(a, mine, n) + np.bincount(b, theirs, n)).tolist()
+        return summed
+
+    count = pairs.column("games")
+    first_wins, draws = pairs.column("first_wins"), pairs.column("draws")
+    games = both(count, count)
+    wins = both(first_wins, count - first_wins - draws)
+    drawn = both(draws, draws)
+    contest = both(pairs.column("first_points"), pairs.column("second_points"))
+    faults = both(pairs.column("first_faults"), pairs.column("second_faults"))
+    names = dict(
+        session.execute(
+            select(Account.id, Account.name).where(Account.id.in_(accounts.tolist()))
+        ).all()
+    )
+    begin = None if start is None else [start.get(int(x), 0.0) for x in accounts]
+    fitted = fit_arrays(n, (a, b, count, first_wins + 0.5 * draws), start=begin)
     lines = [
         Line(
-            account,
-            names.get(account, f"#{account}"),
-            games[i],
-            wins[i],
-            draws[i],
-            games[i] - wins[i] - draws[i],
-            wins[i] + 0.5 * draws[i],
+            int(account),
+            names.get(int(account), f"#{account}"),
+            int(games[i]),
+            int(wins[i]),
+            int(drawn[i]),
+            int(games[i] - wins[i] - drawn[i]),
+            wins[i] + 0.5 * drawn[i],
             contest[i],
-            faults[i],
+            int(faults[i]),
             fitted.ratings[i],
         )
         for i, account in enumerate(accounts)
@@ -114,9 +116,9 @@ def contest_table(
     lines.sort(key=lambda s: (-s.rating.elo, -s.points, s.name))
     return ContestTable(
         tuple(lines),
-        sum(t.games for t in pairs),
-        any(t.rescored for t in pairs),
-        dict(zip(accounts, fitted.strengths, strict=True)),
+        int(count.sum()),
+        bool(pairs.column("rescored").any()),
+        dict(zip(accounts.tolist(), fitted.strengths, strict=True)),
         fitted.steps,
         fitted.converged,
     )
@@ -144,18 +146,7 @@ def rate_round(session: Session, rnd: Round) -> None:
             pairs = None
     if pairs is None:
         pairs = tallies.recount(session, rnd.phase, last_round=rnd.number)
-    previous = session.scalar(
-        select(Round.id)
-        .where(Round.phase == rnd.phase, Round.number < rnd.number, Round.rated.is_not(None))
-        .order_by(Round.number.desc())
-        .limit(1)
-    )
-    start = {  # the fit starts from the ratings after the round before
-        account: elo / ELO
-        for account, elo in session.execute(
-            select(Rated.account_id, Rated.elo).where(Rated.round_id == previous)
-        )
-    }
+    start = latest_strengths(session, rnd.phase, before=rnd.number)
     table = contest_table(session, rnd.phase, start, pairs)
     session.execute(delete(Rated).where(Rated.round_id == rnd.id))
     for line in table.lines:
@@ -170,6 +161,17 @@ def rate_round(session: Session, rnd: Round) -> None:
             )
         )
     rnd.rated = now()
+
+
+def latest_strengths(session: Session, phase: str, before: int | None = None) -> dict[int, float]:
+    """Each entrant's log-strength after the latest rated round of ``phase`` (before
+    round ``before``, if given): where a fit of the phase's table starts."""
+    query = select(Round.id).where(Round.phase == phase, Round.rated.is_not(None))
+    if before is not None:
+        query = query.where(Round.number < before)
+    latest = session.scalar(query.order_by(Round.number.desc()).limit(1))
+    rows = session.execute(select(Rated.account_id, Rated.elo).where(Rated.round_id == latest))
+    return {account: elo / ELO for account, elo in rows}
 
 
 def _latest(session: Session, phase: str) -> int | None:

@@ -27,7 +27,7 @@ from arbiter.host.config import ContestConfig
 from arbiter.host.models import COUNTED, Account, Bye, Game, Round, Setting, Version, now
 from arbiter.host.pairing import placement, round_robin, swiss
 from arbiter.host.ranking import ranked_rows
-from arbiter.host.ratings import ContestTable, contest_table, unrate
+from arbiter.host.ratings import ContestTable, contest_table, latest_strengths, unrate
 from arbiter.tournament.openings import default_openings, for_pairs
 
 
@@ -182,7 +182,7 @@ def make_round(session: Session, config: ContestConfig) -> Round:
     if len(field) < 2:
         raise RoundError("a round needs at least two entrants with an accepted version")
     bye = None
-    table = standings_of(session, "test")
+    table = standings_of(session, "test", latest_strengths(session, "test"))
     order = _standing_order(field, table)
     if kind == "swiss":
         pairs, bye = _swiss_pairs(session, field, table, "test")
@@ -203,7 +203,7 @@ def _final_round(session: Session, config: ContestConfig) -> Round:
     if len(field) < 2:
         raise RoundError("the final needs at least two entrants with a version from before it")
     if _phase_rounds(session, "final", "swiss") < final.rounds:
-        table = standings_of(session, "final")
+        table = standings_of(session, "final", latest_strengths(session, "final"))
         pairs, bye = _swiss_pairs(session, field, table, "final")
         return _write_round(session, config, field, pairs, bye, ("final", "swiss", 2))
     basis = "final" if final.rounds else "test"
@@ -314,14 +314,27 @@ def write_round(
 
 
 def _meetings(session: Session, phase: str) -> Counter[frozenset[int]]:
-    """How many games each two accounts were paired for so far in ``phase``."""
+    """How many games each two accounts were paired for so far in ``phase``: those
+    stored, from the tallies (a row a pair), and those not stored (waiting, or set
+    aside), from the games themselves (few, through the index of states)."""
     met: Counter[frozenset[int]] = Counter()
-    for first, second, games in session.execute(
-        select(Game.first_account_id, Game.second_account_id, func.count(Game.id))
-        .where(Game.phase == phase)
-        .group_by(Game.first_account_id, Game.second_account_id)
+    pairs = tallies.read(session, phase)
+    for first, second, games in zip(
+        pairs.column("first").tolist(),
+        pairs.column("second").tolist(),
+        pairs.column("games").tolist(),
+        strict=True,
     ):
-        met[frozenset((first, second))] += games
+        met[frozenset((int(first), int(second)))] += int(games)
+    for first, second, in_phase in session.execute(
+        # by state alone, so the index of states is the one read (the phase's would
+        # read every game of it)
+        select(Game.first_account_id, Game.second_account_id, Game.phase).where(
+            Game.state.in_(("queued", "leased", "void"))
+        )
+    ):
+        if in_phase == phase:
+            met[frozenset((first, second))] += 1
     return met
 
 

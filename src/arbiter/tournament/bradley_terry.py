@@ -132,13 +132,36 @@ def fit_meetings(
 
     :raises ValueError: for a ``start`` of another length than ``agents``.
     """
+    a = np.fromiter((m.a for m in meetings), dtype=np.intp, count=len(meetings))
+    b = np.fromiter((m.b for m in meetings), dtype=np.intp, count=len(meetings))
+    n = np.fromiter((m.games for m in meetings), dtype=float, count=len(meetings))
+    s = np.fromiter((m.score for m in meetings), dtype=float, count=len(meetings))
+    return fit_arrays(
+        agents, (a, b, n, s), prior=prior, start=start, tolerance=tolerance, steps=steps
+    )
+
+
+def fit_arrays(
+    agents: int,
+    meetings: tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]],
+    *,
+    prior: float = 1.0,
+    start: Sequence[float] | None = None,
+    tolerance: float = 1e-10,
+    steps: int = 200,
+) -> Fit:
+    """:func:`fit_meetings` of meetings given as arrays: each meeting's two agents,
+    its games and the first agent's score.
+
+    :raises ValueError: for a ``start`` of another length than ``agents``.
+    """
     with _one_thread():
         return _fit(agents, meetings, prior, start, tolerance, steps)
 
 
 def _fit(
     agents: int,
-    meetings: Sequence[Meeting],
+    meetings: tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]],
     prior: float,
     start: Sequence[float] | None,
     tolerance: float,
@@ -146,13 +169,10 @@ def _fit(
 ) -> Fit:
     if agents == 0:
         return Fit([], [], 0, True)
-    a = np.fromiter((m.a for m in meetings), dtype=np.intp, count=len(meetings))
-    b = np.fromiter((m.b for m in meetings), dtype=np.intp, count=len(meetings))
-    n = np.fromiter((m.games for m in meetings), dtype=float, count=len(meetings))
-    s = np.fromiter((m.score for m in meetings), dtype=float, count=len(meetings))
+    a, b, n, s = meetings
     played = np.bincount(a, n, agents) + np.bincount(b, n, agents)
     earned = np.bincount(a, s, agents) + np.bincount(b, n - s, agents)
-    if len(meetings) and prior:  # prior virtual draws per pair that met, however listed
+    if len(a) and prior:  # prior virtual draws per pair that met, however listed
         key = np.minimum(a, b) * agents + np.maximum(a, b)
         pairs, first = np.unique(key, return_index=True)
         a, b = np.concatenate([a, a[first]]), np.concatenate([b, b[first]])
@@ -163,7 +183,7 @@ def _fit(
     if theta.shape != (agents,):
         raise ValueError(f"start has {theta.shape[0]} strengths for {agents} agents")
     theta = _centred(theta, groups)
-    shift = sum(np.outer(g, g) / g.sum() for g in groups)  # fixes each group's mean
+    shift = (groups > 0) @ groups.T  # fixes each group's mean: its members' J/size
     taken, converged = 0, False
     likelihood = _likelihood(theta, a, b, n, s)
     while taken < steps:
@@ -184,7 +204,7 @@ def _fit(
             converged = True
             break
     p = 1.0 / (1.0 + np.exp(theta[b] - theta[a]))
-    spread = _errors(_information(agents, a, b, n * p * (1 - p)), len(groups))
+    spread = _errors(_information(agents, a, b, n * p * (1 - p)), groups.shape[1])
     ratings = [
         Rating(ELO * float(theta[i]), Z95 * ELO * spread[i], int(played[i]), float(earned[i]))
         for i in range(agents)
@@ -192,27 +212,33 @@ def _fit(
     return Fit(ratings, [float(x) for x in theta], taken, converged)
 
 
-def _groups(agents: int, a: NDArray[np.intp], b: NDArray[np.intp]) -> list[NDArray[np.float64]]:
-    """The agents of each group that met among themselves (connected by games), as
-    indicator vectors."""
-    parent = list(range(agents))
+def _groups(agents: int, a: NDArray[np.intp], b: NDArray[np.intp]) -> NDArray[np.float64]:
+    """The groups of agents that met among themselves (connected by games): an
+    agents-by-groups matrix whose columns are each group's mean (a member's entry is
+    one over its group's size). Labels spread along the meetings, each taking the
+    least of its neighbours', until none changes: as many passes as the graph is
+    wide, each over every meeting at once."""
+    labels = np.arange(agents)
+    while True:
+        low = np.minimum(labels[a], labels[b])
+        spread = labels.copy()
+        np.minimum.at(spread, a, low)
+        np.minimum.at(spread, b, low)
+        spread = spread[spread]  # a label's own label: paths halve each pass
+        if np.array_equal(spread, labels):
+            break
+        labels = spread
+    _, group = np.unique(labels, return_inverse=True)
+    member = np.zeros((agents, int(group.max()) + 1))
+    member[np.arange(agents), group] = 1.0
+    means: NDArray[np.float64] = member / member.sum(axis=0)
+    return means
 
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
 
-    for x, y in zip(a.tolist(), b.tolist(), strict=True):
-        parent[root(x)] = root(y)
-    roots = np.array([root(x) for x in range(agents)])
-    return [(roots == r).astype(float) for r in np.unique(roots)]
-
-
-def _centred(theta: NDArray[np.float64], groups: list[NDArray[np.float64]]) -> NDArray[np.float64]:
-    for g in groups:
-        theta = theta - g * (theta @ g) / g.sum()
-    return theta
+def _centred(theta: NDArray[np.float64], groups: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``theta`` less its mean over each group."""
+    centred: NDArray[np.float64] = theta - (groups > 0) @ (groups.T @ theta)
+    return centred
 
 
 def _likelihood(

@@ -57,10 +57,10 @@ def upgrade() -> None:
         batch_op.add_column(
             sa.Column("irregular", sa.Boolean(), nullable=False, server_default=sa.false())
         )
-        batch_op.create_index("ix_games_first_account", ["first_account_id", "id"])
-        batch_op.create_index("ix_games_second_account", ["second_account_id", "id"])
+        batch_op.create_index("ix_games_first_account", ["first_account_id", "state", "id"])
+        batch_op.create_index("ix_games_second_account", ["second_account_id", "state", "id"])
         batch_op.create_index("ix_games_phase_round", ["phase", "round_number"])
-        batch_op.create_index("ix_games_worker_finished", ["worker", "finished"])
+        batch_op.create_index("ix_games_worker_finished", ["worker", "finished", "id"])
         batch_op.create_index("ix_games_irregular", ["irregular"])
         batch_op.create_index("ix_games_failures", ["failures"])
     with op.batch_alter_table("rounds", schema=None) as batch_op:
