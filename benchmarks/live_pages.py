@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arbiter.games import find_game
 from arbiter.host.config import load
 from arbiter.host.db import Database
+from arbiter.host.events import STREAM_INTERVAL
 from arbiter.host.models import Account, Version
 from arbiter.host.programs import pack, store_of
-from arbiter.host.routes.public import STREAM_INTERVAL
 from tests.host.conftest import fresh_postgres
 from tests.host.running import Server, csrf, free_port, make_contest, person
 

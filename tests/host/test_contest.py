@@ -7,6 +7,7 @@ contestant may not see of another's, and a form without its CSRF token, refused.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from arbiter.host.routes.public import STREAMS_PER_CLIENT
+from arbiter.host.events import STREAMS_PER_CLIENT
 from tests.host.running import (
     contest_server,
     csrf,
@@ -270,6 +271,33 @@ def test_an_address_holds_a_few_live_pages_and_no_more(server: tuple[str, Path])
                     break
             assert time.monotonic() < deadline, "the closed streams were never counted out"
             time.sleep(0.5)
+
+
+def test_a_live_page_hears_the_standings_when_they_change(server: tuple[str, Path]) -> None:
+    url, _ = server
+    boss = person(url, "boss", register=False)
+    with (
+        httpx.Client(base_url=url, timeout=30) as client,
+        client.stream("GET", "/api/events") as live,
+    ):
+        assert live.status_code == 200
+        assert live.headers["content-type"].startswith("text/event-stream")
+        assert live.headers["x-frame-options"] == "DENY"  # the server's headers too
+        lines = live.iter_lines()
+        assert next(lines) == "retry: 2000"
+        for action in ("pause", "resume"):  # news: the standings are computed again
+            done = boss.post(f"/organiser/{action}", data={"csrf": csrf(boss, "/organiser")})
+            assert done.status_code == 303
+        deadline = time.monotonic() + 30
+        event = ""
+        for line in lines:
+            if line.startswith("event: "):
+                event = line.removeprefix("event: ")
+            if line.startswith("data: "):
+                assert event == "standings" and "rows" in json.loads(line[6:])
+                break
+            assert time.monotonic() < deadline, "no standings reached the live page"
+        assert client.post("/api/events").status_code == 405
 
 
 def test_logging_out_ends_a_copied_session_on_the_server(server: tuple[str, Path]) -> None:

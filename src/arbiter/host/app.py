@@ -33,6 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arbiter.host.config import ContestConfig
 from arbiter.host.deps import Hosting, Refused, page_values
+from arbiter.host.events import EventStreams
 from arbiter.host.routes import (
     STATIC,
     accounts,
@@ -170,6 +171,13 @@ def create_app(
     )
 
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(  # outermost: a stream never enters the app's layers
+        EventStreams,
+        news=lambda: service.news,
+        payload=service.board.payload,
+        streams=app.state.hosting.streams,
+        headers=SECURITY_HEADERS,
+    )
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/host-static", StaticFiles(directory=HERE / "static"), name="host-static")

@@ -45,25 +45,31 @@ second, not one a result."""
 
 
 class News:
-    """A counter pages wait on: raised each time new standings are out. Each wait is a
-    plain event of the current piece of news (no lock to take again when a wait
-    times out: a thousand streams timing out through a condition's lock broke it)."""
+    """A counter pages wait on: raised each time new standings are out. :attr:`next`
+    is a future of the next piece of news, so a stream waits on it (and on its page
+    leaving) with no task and no lock of its own."""
 
     def __init__(self) -> None:
         self.number = 0
-        self._next = asyncio.Event()
+        self._next: asyncio.Future[None] | None = None
+
+    @property
+    def next(self) -> asyncio.Future[None]:
+        """Done when the next piece of news is out (in the server's event loop)."""
+        if self._next is None or self._next.done():
+            self._next = asyncio.get_running_loop().create_future()
+        return self._next
 
     async def post(self) -> None:
         self.number += 1
-        done, self._next = self._next, asyncio.Event()
-        done.set()
+        done, self._next = self._next, None
+        if done is not None and not done.done():
+            done.set_result(None)
 
     async def wait(self, seen: int, timeout: float) -> int:
         """Waits until there is news after ``seen`` or ``timeout`` passes."""
         if self.number <= seen:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(timeout):
-                    await self._next.wait()
+            await asyncio.wait((self.next,), timeout=timeout)
         return self.number
 
 

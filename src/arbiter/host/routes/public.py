@@ -1,13 +1,11 @@
-"""What anyone may see: the standings (a page, JSON and a live event stream), each
-contestant's page, the games and their replays, the starter kits, and the contest's
-identity (which workers check before they send their token)."""
+"""What anyone may see: the standings (a page and JSON; the live event stream is
+:mod:`arbiter.host.events`), each contestant's page, the games and their replays, the
+starter kits, and the contest's identity (which workers check before they send their
+token)."""
 
 # no ``from __future__ import annotations``: FastAPI reads the annotations at run time
-import asyncio
 import json
-import random
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -37,21 +35,6 @@ from arbiter.record import GameRecord
 from arbiter.web.replays import moves_json, replay_json
 
 from . import STATIC
-
-HEARTBEAT = 15.0
-"""The most seconds between two keep-alive comments on an idle event stream. Each
-wait is drawn between half of it and all of it, so streams opened together (a
-thousand pages loaded in a minute) do not beat together: a thousand beats at once
-held every page behind them for a third of a second."""
-
-STREAMS_PER_CLIENT = 8
-"""The most event streams one address may hold open (a page holds one)."""
-
-STREAM_INTERVAL = 3.0
-"""The fewest seconds between two standings sent on one stream. Every result is
-news, and each stream sends the whole table: a thousand pages of a 200-entrant
-contest took 30 MB a result, which stalled the server; at most one table every few
-seconds per page keeps it answering, the latest table always sent."""
 
 router = APIRouter()
 
@@ -98,40 +81,6 @@ def contest_info(host: Host, s: DbSession) -> ContestInfo:
     info = ContestInfo(id=contest_id(s), name=host.config.name, game=host.config.game)
     s.commit()
     return info
-
-
-@router.get("/api/events")
-async def events(request: Request, host: Host) -> StreamingResponse:
-    """Server-sent events: ``standings`` whenever a result, a round or a version
-    changes what the standings page shows; every stream shares one payload."""
-    address = request.client.host if request.client else "?"
-    if host.streams[address] >= STREAMS_PER_CLIENT:
-        raise Refused(429, f"at most {STREAMS_PER_CLIENT} live pages per address")
-    host.streams[address] += 1
-    news = host.service.news
-
-    async def stream() -> AsyncIterator[str]:
-        try:
-            seen = news.number
-            sent = -STREAM_INTERVAL
-            yield "retry: 2000\n\n"
-            while not await request.is_disconnected():
-                number = await news.wait(seen, HEARTBEAT * random.uniform(0.5, 1.0))
-                if number == seen:
-                    yield ": keep-alive\n\n"
-                    continue
-                # the news of a burst (a round's results) goes out as one update
-                await asyncio.sleep(max(0.0, sent + STREAM_INTERVAL - time.monotonic()))
-                seen = news.number  # the table read next is at least this new
-                payload = host.board.payload()
-                yield f"event: standings\ndata: {payload}\n\n"
-                sent = time.monotonic()
-        finally:
-            host.streams[address] -= 1
-            if host.streams[address] <= 0:
-                del host.streams[address]
-
-    return StreamingResponse(stream(), media_type="text/event-stream")
 
 
 @router.get("/contestants/{name}", response_class=HTMLResponse, include_in_schema=False)
