@@ -211,3 +211,26 @@ def test_a_migration_fills_the_columns_and_tallies_of_a_contest_stored_before(
         }
         assert tallies.read(s, "test") == kept and s.query(Tally).count() >= len(kept)
         assert dict(s.execute(select(Round.id, Round.size)).all()) == sizes
+
+
+def test_tallies_kept_in_memory_follow_every_change(tmp_path: Path, database_url: str) -> None:
+    """A table computed again reads only the pairs changed since the last: what it
+    holds is always what the database holds, through results stored and taken out."""
+    db, config = seeded(tmp_path, database_url, NAMES[:4])
+    kept = tallies.KeptTallies()
+    with db.session() as s:
+        make_round(s, config)
+        assert len(kept.current(s, "test")) == 0
+    play_round(db, config)
+    with db.session() as s:
+        assert kept.current(s, "test") == tallies.read(s, "test")
+        assert len(tallies.read(s, "test")) > 0
+        read = kept.since
+        assert len(tallies.changed(s, "test", read)[0]) == 0  # nothing new: nothing read
+        rerun_round(s, 1)  # every result taken out again
+        assert kept.current(s, "test") == tallies.read(s, "test")
+        assert len(tallies.read(s, "test")) == 0 and kept.since > read
+    play_round(db, config)
+    with db.session() as s:
+        assert kept.current(s, "test") == tallies.read(s, "test")
+    db.close()

@@ -269,6 +269,7 @@ class Tally(Base):
     and the ratings read a row per pair that met, never a row per game."""
 
     __tablename__ = "tallies"
+    __table_args__ = (Index("ix_tallies_phase_stamp", "phase", "stamp"),)
 
     phase: Mapped[str] = mapped_column(String(16), primary_key=True)
     first_id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -281,6 +282,22 @@ class Tally(Base):
     first_faults: Mapped[int] = mapped_column(Integer, default=0)
     second_faults: Mapped[int] = mapped_column(Integer, default=0)
     rescored: Mapped[int] = mapped_column(Integer, default=0)
+    stamp: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The :class:`TallyClock`'s reading when it last changed: a table computed
+    again reads only the pairs changed since the last."""
+
+
+class TallyClock(Base):
+    """One row counting the changes to the tallies. Each change takes the next
+    reading, under the row's lock until its transaction ends, so the readings are
+    given in the order the changes are committed (PostgreSQL; SQLite has one writer
+    anyway): whoever has read every change up to a reading has missed none before
+    it."""
+
+    __tablename__ = "tally_clock"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    value: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Rated(Base):

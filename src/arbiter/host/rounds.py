@@ -460,12 +460,15 @@ def bye_points_by_name(session: Session, phase: str | None = None) -> dict[str, 
 
 
 def standings_of(
-    session: Session, phase: str | None = None, start: Mapping[int, float] | None = None
+    session: Session,
+    phase: str | None = None,
+    start: Mapping[int, float] | None = None,
+    pairs: tallies.PairTallies | None = None,
 ) -> ContestTable:
     """The table of every stored game of ``phase`` (or the current one), by entrant,
-    from the tallies (byes are not games: see :func:`bye_points`); ``start`` as
-    :func:`arbiter.host.ratings.contest_table` takes it."""
-    return contest_table(session, phase or current_phase(session), start)
+    from the tallies (byes are not games: see :func:`bye_points`); ``start`` and
+    ``pairs`` as :func:`arbiter.host.ratings.contest_table` takes them."""
+    return contest_table(session, phase or current_phase(session), start, pairs)
 
 
 def _standing_order(field: Sequence[Entrant], table: ContestTable) -> list[Entrant]:

@@ -3,11 +3,11 @@ shared by every page and event stream that shows them.
 
 Standings change only with news (a result, a round, a version, the organiser's
 freeze). The server's background work (:class:`arbiter.host.service.Service`) calls
-:meth:`Board.refresh` after news, at most once every few seconds while results
-stream in; a page or a stream takes :meth:`Board.latest` at once and never computes
-a table. A refresh reads the tallies (a row per pair that met,
-:mod:`arbiter.host.tallies`) and starts the rating fit from the previous table's,
-so its cost follows the entrants, not the games.
+:meth:`Board.refresh` after news, at most once a second while results stream in; a
+page or a stream takes :meth:`Board.latest` at once and never computes a table. A
+refresh reads only the tallies changed since the last
+(:class:`arbiter.host.tallies.KeptTallies`) and starts the rating fit from the
+previous table's, so its cost follows the entrants and the change, not the games.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from arbiter.host.models import COUNTED, Account, Round, Setting
 from arbiter.host.ranking import RANKING_RULES, ranked_rows
 from arbiter.host.ratings import RatingPoint
 from arbiter.host.rounds import bye_points_by_name, current_phase, standings_of
+from arbiter.host.tallies import KeptTallies
 
 
 def standings_data(
@@ -45,16 +46,19 @@ def _computed(
     *,
     live: bool = False,
     start: Mapping[int, float] | None = None,
+    kept: KeptTallies | None = None,
 ) -> tuple[dict[str, Any], dict[int, float]]:
-    """:func:`standings_data`, the fit started from ``start``, with the fitted
-    log-strengths (none for a frozen table)."""
+    """:func:`standings_data`, the fit started from ``start``, the tallies read
+    through ``kept`` if given, with the fitted log-strengths (none for a frozen
+    table)."""
     frozen = session.get(Setting, "frozen")
     if frozen is not None and not live:
         data: dict[str, Any] = json.loads(frozen.value)
         data["frozen"] = True
         return data, {}
     phase = current_phase(session)
-    table = standings_of(session, phase, start)
+    pairs = None if kept is None else kept.current(session, phase)
+    table = standings_of(session, phase, start, pairs)
     disqualified = set(session.scalars(select(Account.name).where(Account.disqualified)))
     byes = bye_points_by_name(session, phase)
     rows = ranked_rows(config.game, table.lines, byes, disqualified, config.rank_by)
@@ -88,6 +92,7 @@ class Board:
         self._lock = threading.Lock()
         self._payload: tuple[int, dict[str, Any], str] | None = None
         self._strengths: dict[int, float] = {}
+        self._kept = KeptTallies()
         self.computed = 0
         """How many times the standings were computed (a benchmark reads it)."""
 
@@ -96,7 +101,9 @@ class Board:
         returns their number (one more than the last) and JSON text. Not for a
         request's thread: the server's background work calls it after news."""
         with self._lock, self._session() as session:
-            data, strengths = _computed(session, self._config, start=self._strengths)
+            data, strengths = _computed(
+                session, self._config, start=self._strengths, kept=self._kept
+            )
             self._strengths = strengths or self._strengths
             number = self._payload[0] + 1 if self._payload is not None else 1
             self._payload = (number, data, json.dumps(data))

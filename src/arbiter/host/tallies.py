@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from arbiter.errors import Reason
-from arbiter.host.models import Game, Tally
+from arbiter.host.models import Game, Tally, TallyClock
 
 COUNTS = (
     "games",
@@ -108,11 +108,17 @@ def add(
     dialect = session.get_bind().dialect.name
     if dialect not in ("sqlite", "postgresql"):  # pragma: no cover - the two supported
         raise RuntimeError(f"no tallies on {dialect}")
+    stamp = session.execute(
+        update(TallyClock)
+        .where(TallyClock.id == 1)
+        .values(value=TallyClock.value + 1)
+        .returning(TallyClock.value)
+    ).scalar_one()
     insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
-    statement = insert(Tally).values(**key, **values)
+    statement = insert(Tally).values(**key, **values, stamp=stamp)
+    changes = {name: getattr(Tally, name) + statement.excluded[name] for name in COUNTS}
     statement = statement.on_conflict_do_update(
-        index_elements=["phase", "first_id", "second_id"],
-        set_={name: getattr(Tally, name) + statement.excluded[name] for name in COUNTS},
+        index_elements=["phase", "first_id", "second_id"], set_={**changes, "stamp": stamp}
     )
     session.execute(statement)
 
@@ -126,7 +132,7 @@ class PairTallies:
     the columns of :data:`COLUMNS`, as one array of floats; a table of a few
     thousand pairs is read and summed without an object a row."""
 
-    def __init__(self, rows: Sequence[Sequence[float]]) -> None:
+    def __init__(self, rows: Sequence[Sequence[float]] | NDArray[np.float64]) -> None:
         array = np.array(rows, dtype=float).reshape(-1, len(COLUMNS))
         # in one order whatever the database's, so two readings compare equal
         self.rows: NDArray[np.float64] = array[np.lexsort((array[:, 1], array[:, 0]))]
@@ -155,6 +161,54 @@ def read(session: Session, phase: str) -> PairTallies:
         f"SELECT {names} FROM tallies WHERE phase = {mark} AND games > 0", (phase,)
     )
     return _rows_of(result)
+
+
+def changed(session: Session, phase: str, since: int) -> tuple[PairTallies, int]:
+    """The tallies of ``phase`` changed after the clock's reading ``since`` (those whose
+    games were all taken out too, with no games), and the latest reading among them
+    (``since`` if none): what a table kept in memory reads to be current."""
+    mark = "?" if session.get_bind().dialect.name == "sqlite" else "%s"
+    names = ", ".join(("first_id", "second_id", *COUNTS, "stamp"))
+    result = session.connection().exec_driver_sql(
+        f"SELECT {names} FROM tallies WHERE phase = {mark} AND stamp > {mark}", (phase, since)
+    )
+    try:
+        rows = np.array(result.cursor.fetchall(), dtype=float).reshape(-1, len(COLUMNS) + 1)
+    finally:
+        result.close()
+    latest = int(rows[:, -1].max()) if len(rows) else since
+    return PairTallies(rows[:, :-1]), latest
+
+
+class KeptTallies:
+    """A phase's tallies kept in memory and brought up to date from the pairs changed
+    since the last reading (:func:`changed`): a table computed after one result reads
+    a row, not one row for every pair that ever met."""
+
+    def __init__(self) -> None:
+        self.phase: str | None = None
+        self.since = -1
+        self._rows: NDArray[np.float64] = np.zeros((0, len(COLUMNS)))
+        self._index: dict[tuple[int, int], int] = {}
+
+    def current(self, session: Session, phase: str) -> PairTallies:
+        """The tallies of ``phase`` as the database holds them now."""
+        if phase != self.phase:  # another phase (the final begun): read it whole
+            self.phase, self.since = phase, -1
+            self._rows, self._index = np.zeros((0, len(COLUMNS))), {}
+        fresh, self.since = changed(session, phase, self.since)
+        added: list[NDArray[np.float64]] = []
+        for row in fresh.rows:
+            key = (int(row[0]), int(row[1]))
+            at = self._index.get(key)
+            if at is None:
+                self._index[key] = len(self._rows) + len(added)
+                added.append(row)
+            else:
+                self._rows[at] = row
+        if added:
+            self._rows = np.vstack([self._rows, np.array(added)])
+        return PairTallies(self._rows[self._rows[:, COLUMNS.index("games")] > 0])
 
 
 def _rows_of(result: Any) -> PairTallies:

@@ -1,6 +1,7 @@
 """results in the shape the tables need: a stored game's round, phase, entrants, game
-points and irregular loss as columns of its own; each pair's tallies; ratings after
-each round; rounds' sizes; workers' stored results; export jobs
+points and irregular loss as columns of its own; each pair's tallies (and the clock
+of their changes); ratings after each round; rounds' sizes; workers' stored results;
+export jobs
 
 Revision ID: 0004
 Revises: 0003
@@ -81,8 +82,17 @@ def upgrade() -> None:
         sa.Column("first_faults", sa.Integer(), nullable=False),
         sa.Column("second_faults", sa.Integer(), nullable=False),
         sa.Column("rescored", sa.Integer(), nullable=False),
+        sa.Column("stamp", sa.Integer(), nullable=False, server_default="0"),
         sa.PrimaryKeyConstraint("phase", "first_id", "second_id"),
     )
+    op.create_index("ix_tallies_phase_stamp", "tallies", ["phase", "stamp"])
+    op.create_table(
+        "tally_clock",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("value", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.execute(sa.text("INSERT INTO tally_clock (id, value) VALUES (1, 0)"))
     op.create_table(
         "ratings",
         sa.Column("round_id", sa.Integer(), nullable=False),
@@ -157,6 +167,8 @@ def downgrade() -> None:
     op.drop_table("exports")
     op.drop_index("ix_ratings_account_id", table_name="ratings")
     op.drop_table("ratings")
+    op.drop_table("tally_clock")
+    op.drop_index("ix_tallies_phase_stamp", table_name="tallies")
     op.drop_table("tallies")
     with op.batch_alter_table("workers", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("stored")
