@@ -61,13 +61,14 @@ import psutil
 from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from live_pages import build_kit, seed  # benchmarks/, beside this file
+
 from arbiter.agents.random import RandomAgent
 from arbiter.games import find_game
 from arbiter.host import queue, workers
 from arbiter.host.config import load
 from arbiter.host.db import Database
-from arbiter.host.models import Account, Game, Version
-from arbiter.host.programs import pack, store_of
+from arbiter.host.models import Game
 from arbiter.host.ratings import rate_finished_rounds
 from arbiter.host.rounds import finish_round_if_done, make_round
 from arbiter.host.signing import ContestKey
@@ -113,18 +114,6 @@ def stamped(record: GameRecord, job: dict[str, Any]) -> str:
     return replace(record, players=names, seed=job["seed"], start=job["start"]).to_json()
 
 
-def build_kit(folder: Path) -> Path:
-    """The Alquerque C starter kit, compiled."""
-    kits = find_game("alquerque").kits
-    assert kits is not None
-    out = folder / "kit"
-    out.mkdir(exist_ok=True)
-    subprocess.run(
-        ["gcc", "-O2", "-o", str(out / "player"), str(kits / "c" / "main.c"), "-lm"], check=True
-    )
-    return out
-
-
 def fast_commits(db: Database) -> None:
     """Commits without waiting for the disk, for the fill alone (the server keeps its
     own settings)."""
@@ -165,30 +154,13 @@ def fill(args: argparse.Namespace) -> None:
         check=True,
         env=env,
     )
+    with tempfile.TemporaryDirectory() as scratch:  # the entrants, as live_pages seeds them
+        seed(folder / "cup.toml", args.entrants, build_kit(Path(scratch)))
     config = load(folder / "cup.toml")
     db = Database(config.database)
     fast_commits(db)
     key = ContestKey.of_folder(config.folder)
-    with tempfile.TemporaryDirectory() as scratch:
-        packed = pack(build_kit(Path(scratch)), store_of(config.folder))
     with db.session() as s:
-        for i in range(args.entrants):
-            account = Account(name=f"entrant{i:03d}", password_hash="-", role="contestant")
-            s.add(account)
-            s.flush()
-            s.add(
-                Version(
-                    account_id=account.id,
-                    number=1,
-                    language="c",
-                    filename="main.c",
-                    size=1,
-                    sha256="0" * 64,
-                    state="accepted",
-                    program_sha256=packed.sha256,
-                    program_size=packed.size,
-                )
-            )
         token = workers.new_worker(s, "bench")
         s.commit()
     token_file = folder / "bench.token"

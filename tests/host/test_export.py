@@ -42,8 +42,9 @@ def contest(tmp_path_factory: pytest.TempPathFactory) -> Exported:
         with db.session() as s:
             assert finish_round_if_done(s, number)
     with db.session() as s:
-        job = export.start(s, None, sources=False, logs=True)
-        assert export.start(s, None, sources=True, logs=False).id == job.id  # one at a time
+        job, made = export.start(s, None, sources=False, logs=True)
+        again, twice = export.start(s, None, sources=True, logs=False)
+        assert made and not twice and again.id == job.id  # one at a time
         assert (job.state, job.done, job.total) == ("running", 0, 4)
     export.run(config, job.id)
     with db.session() as s:

@@ -58,11 +58,14 @@ def folder_of(config: ContestConfig) -> Path:
     return config.folder / "exports"
 
 
-def start(session: Session, who: Account | None, *, sources: bool, logs: bool) -> ExportJob:
-    """A new export job (committed), or the one being written already."""
+def start(
+    session: Session, who: Account | None, *, sources: bool, logs: bool
+) -> tuple[ExportJob, bool]:
+    """A new export job (committed) and True, or the one being written already and
+    False (its process is under way: it is not started twice)."""
     running = session.scalar(select(ExportJob).where(ExportJob.state == "running").limit(1))
     if running is not None:
-        return running
+        return running, False
     total = session.scalar(
         select(func.count(Game.id))
         .join(Round, Round.id == Game.round_id)
@@ -76,7 +79,7 @@ def start(session: Session, who: Account | None, *, sources: bool, logs: bool) -
     )
     session.add(job)
     session.commit()
-    return job
+    return job, True
 
 
 class _Hashed:

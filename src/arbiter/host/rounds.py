@@ -182,16 +182,17 @@ def make_round(session: Session, config: ContestConfig) -> Round:
     if len(field) < 2:
         raise RoundError("a round needs at least two entrants with an accepted version")
     bye = None
-    table = standings_of(session, "test", latest_strengths(session, "test"))
-    order = _standing_order(field, table)
     if kind == "swiss":
-        pairs, bye = _swiss_pairs(session, field, table, "test")
-    elif kind == "ladder":
-        pairs = _ladder_pairs(session, order)
-        if not pairs:
-            raise RoundError("no new version waits for its placement games")
+        pairs, bye = _swiss_pairs(session, field, "test")
     else:
-        pairs = round_robin([e.account for e in order])
+        table = standings_of(session, "test", latest_strengths(session, "test"))
+        order = _standing_order(field, table)
+        if kind == "ladder":
+            pairs = _ladder_pairs(session, order)
+            if not pairs:
+                raise RoundError("no new version waits for its placement games")
+        else:
+            pairs = round_robin([e.account for e in order])
     per_pair = 2 if kind == "ladder" else config.format.games_per_pair
     return _write_round(session, config, field, pairs, bye, ("test", kind, per_pair))
 
@@ -203,8 +204,7 @@ def _final_round(session: Session, config: ContestConfig) -> Round:
     if len(field) < 2:
         raise RoundError("the final needs at least two entrants with a version from before it")
     if _phase_rounds(session, "final", "swiss") < final.rounds:
-        table = standings_of(session, "final", latest_strengths(session, "final"))
-        pairs, bye = _swiss_pairs(session, field, table, "final")
+        pairs, bye = _swiss_pairs(session, field, "final")
         return _write_round(session, config, field, pairs, bye, ("final", "swiss", 2))
     basis = "final" if final.rounds else "test"
     table = standings_of(session, basis)
@@ -221,15 +221,18 @@ def _final_round(session: Session, config: ContestConfig) -> Round:
 
 
 def _swiss_pairs(
-    session: Session, field: Sequence[Entrant], table: ContestTable, phase: str
+    session: Session, field: Sequence[Entrant], phase: str
 ) -> tuple[list[tuple[int, int]], int | None]:
-    """A Swiss round's pairs among ``field`` and its bye, on the scores (``table``, the
-    standings of ``phase``), meetings and byes of ``phase`` alone (the final starts
-    everyone from nothing)."""
+    """A Swiss round's pairs among ``field`` and its bye, on the scores (the standings
+    of ``phase``, fitted from the last round's ratings), meetings and byes of
+    ``phase`` alone (the final starts everyone from nothing); the phase's tallies
+    are read once for both the table and the meetings."""
+    tallied = tallies.read(session, phase)
+    table = standings_of(session, phase, latest_strengths(session, phase), tallied)
     order = _standing_order(field, table)
     credited = bye_points(session, phase)
     scores = {e.account: table.points(e.name) + credited.get(e.account, 0.0) for e in field}
-    met = _meetings(session, phase)
+    met = _meetings(session, phase, tallied)
     byes = Counter(
         session.scalars(
             select(Bye.account_id).join(Round, Round.id == Bye.round_id).where(Round.phase == phase)
@@ -313,12 +316,13 @@ def write_round(
     return rnd
 
 
-def _meetings(session: Session, phase: str) -> Counter[frozenset[int]]:
+def _meetings(
+    session: Session, phase: str, pairs: tallies.PairTallies
+) -> Counter[frozenset[int]]:
     """How many games each two accounts were paired for so far in ``phase``: those
-    stored, from the tallies (a row a pair), and those not stored (waiting, or set
-    aside), from the games themselves (few, through the index of states)."""
+    stored, from its tallies ``pairs`` (a row a pair), and those not stored (waiting,
+    or set aside), from the games themselves (few, through the index of states)."""
     met: Counter[frozenset[int]] = Counter()
-    pairs = tallies.read(session, phase)
     for first, second, games in zip(
         pairs.column("first").tolist(),
         pairs.column("second").tolist(),

@@ -66,12 +66,6 @@ class News:
         if done is not None and not done.done():
             done.set_result(None)
 
-    async def wait(self, seen: int, timeout: float) -> int:
-        """Waits until there is news after ``seen`` or ``timeout`` passes."""
-        if self.number <= seen:
-            await asyncio.wait((self.next,), timeout=timeout)
-        return self.number
-
 
 class Service:
     """The server's background work for one contest."""

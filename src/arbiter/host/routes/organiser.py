@@ -88,8 +88,8 @@ def export(
     rounds with byes and the standings, and at the organiser's choice the played
     versions' sources and the programs' logs. It is written in the background; the
     organiser's page shows its progress, then the link to the file."""
-    job = exports.start(s, who, sources=sources, logs=logs)
-    if job.done == 0 and job.finished is None:
+    job, made = exports.start(s, who, sources=sources, logs=logs)
+    if made:
         host.service.export(job.id)
     return RedirectResponse("/organiser#exports", status_code=303)
 
