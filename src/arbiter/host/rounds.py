@@ -316,9 +316,7 @@ def write_round(
     return rnd
 
 
-def _meetings(
-    session: Session, phase: str, pairs: tallies.PairTallies
-) -> Counter[frozenset[int]]:
+def _meetings(session: Session, phase: str, pairs: tallies.PairTallies) -> Counter[frozenset[int]]:
     """How many games each two accounts were paired for so far in ``phase``: those
     stored, from its tallies ``pairs`` (a row a pair), and those not stored (waiting,
     or set aside), from the games themselves (few, through the index of states)."""
