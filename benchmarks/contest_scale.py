@@ -70,9 +70,9 @@ from arbiter.host.config import load
 from arbiter.host.db import Database
 from arbiter.host.models import Game
 from arbiter.host.ratings import rate_finished_rounds
+from arbiter.host.request_signing import SignedCalls, Token
 from arbiter.host.rounds import finish_round_if_done, make_round
 from arbiter.host.signing import ContestKey
-from arbiter.host.wire import INSTANCE_HEADER
 from arbiter.record import GameRecord
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
@@ -161,7 +161,7 @@ def fill(args: argparse.Namespace) -> None:
     fast_commits(db)
     key = ContestKey.of_folder(config.folder)
     with db.session() as s:
-        token = workers.new_worker(s, "bench")
+        token = workers.new_worker(s, "bench", key.public_raw)
         s.commit()
     token_file = folder / "bench.token"
     token_file.write_text(token + "\n")
@@ -368,7 +368,7 @@ class Worker:
         self.client = httpx.Client(
             base_url=url,
             timeout=120,
-            headers={"Authorization": f"Bearer {token}", INSTANCE_HEADER: "bench-1"},
+            auth=SignedCalls(Token.parse(token), "bench-1"),
         )
         self.pool = pool
         self.rng = random.Random(3)

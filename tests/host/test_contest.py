@@ -286,7 +286,8 @@ def test_a_live_page_hears_the_standings_when_they_change(server: tuple[str, Pat
         lines = live.iter_lines()
         assert next(lines) == "retry: 2000"
         for action in ("pause", "resume"):  # news: the standings are computed again
-            done = boss.post(f"/organiser/{action}", data={"csrf": csrf(boss, "/organiser")})
+            data = {"csrf": csrf(boss, "/organiser"), "confirm": "yes"}
+            done = boss.post(f"/organiser/{action}", data=data)
             assert done.status_code == 303
         deadline = time.monotonic() + 30
         event = ""

@@ -190,6 +190,41 @@ def test_arbiter_replay_checks_an_export_and_a_contestants_own_records(
     assert "--public-key" in "".join(capsys.readouterr())
 
 
+@pytest.mark.parametrize(
+    "odd",
+    [
+        ("link", tarfile.SYMTYPE, "/etc/passwd", "is a symbolic link"),
+        ("hard", tarfile.LNKTYPE, "manifest.json", "is a hard link"),
+        ("fifo", tarfile.FIFOTYPE, "", "is a device or pipe"),
+        ("../outside.json", tarfile.REGTYPE, "", "lies outside the archive"),
+        ("/etc/cron.d/x", tarfile.REGTYPE, "", "lies outside the archive"),
+    ],
+)
+def test_arbiter_replay_refuses_an_archive_holding_a_link_device_or_outside_path(
+    contest: Exported,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    odd: tuple[str, bytes, str, str],
+) -> None:
+    path, pem, _ = contest
+    pub = tmp_path / "contest.pub"
+    pub.write_bytes(pem)
+    name, kind, target, why = odd
+    bad = tmp_path / "odd.tar.gz"
+    with tarfile.open(path) as real, tarfile.open(bad, "w:gz") as archive:
+        member = tarfile.TarInfo(name)
+        member.type, member.linkname = kind, target
+        archive.addfile(member, io.BytesIO(b"{}") if kind == tarfile.REGTYPE else None)
+        if kind == tarfile.REGTYPE:
+            member.size = 2
+        for m in real.getmembers():  # every real file after it
+            archive.addfile(m, real.extractfile(m))
+    assert main(["replay", str(bad), "--public-key", str(pub)]) == 1
+    out, err = capsys.readouterr()
+    said = (out + err).strip()
+    assert why in said and "Traceback" not in said and len(said.splitlines()) == 1, said
+
+
 def test_a_record_signature_covers_every_field(contest: Exported) -> None:
     path, pem, _ = contest
     line = members(path)["games.jsonl"].decode().splitlines()[0]

@@ -17,15 +17,18 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from arbiter.agents.spec import AgentSpec
 from arbiter.host import accounts, settle, workers
 from arbiter.host.app import SECURITY_HEADERS, create_app
 from arbiter.host.archive import UploadError
 from arbiter.host.config import ContestConfig, from_dict
 from arbiter.host.db import Database
 from arbiter.host.intake import submit
-from arbiter.host.models import Account, AuditEntry, Game, Setting, Version
+from arbiter.host.models import Account, AuditEntry, Game, Setting, SignedIn, Version, Worker
+from arbiter.host.request_signing import SignedCalls, Token, proves
 from arbiter.host.rounds import make_round
 from arbiter.host.service import Service
+from arbiter.host.signing import ContestKey
 from arbiter.host.wire import INSTANCE_HEADER
 from tests.host.contests import version
 
@@ -42,6 +45,10 @@ class Site:
     def client(self) -> TestClient:
         return TestClient(self.app.app, follow_redirects=False)
 
+    @property
+    def key(self) -> ContestKey:
+        return ContestKey.of_folder(self.config.folder)
+
     def person(self, name: str) -> TestClient:
         client = self.client()
         done = client.post(
@@ -49,6 +56,13 @@ class Site:
         )
         assert done.status_code == 303, done.text[:300]
         return client
+
+
+def confirm(client: TestClient, path: str, name: str = "") -> None:
+    """An organiser's action, confirmed."""
+    data = {"csrf": csrf(client, "/organiser"), "name": name, "confirm": "yes"}
+    done = client.post(path, data=data)
+    assert done.status_code == 303, done.text[:300]
 
 
 def csrf(client: TestClient, path: str = "/login") -> str:
@@ -99,8 +113,8 @@ def post_routes(site: Site) -> list[str]:
         for route in routes_of(site.app.app.routes)
         if "POST" in route.methods
         and not route.path.startswith("/api/worker")
-        # a person's game against an entrant: its id (128 random bits, known only to
-        # the page that started it) is its key, as on arbiter serve
+        # a person's game against an entrant: its owner's only, CSRF included
+        # (test_a_game_against_an_entrant_is_its_starters_only)
         and not route.path.startswith("/api/sessions/")
     ]
 
@@ -191,10 +205,8 @@ def test_a_new_password_or_the_organiser_ends_the_other_sessions(site: Site) -> 
     assert here.get("/me").status_code == 200 and there.get("/me").status_code == 401
     bob = site.person("bob")
     boss = site.person("boss")
-    ended = boss.post(
-        "/organiser/end-sessions", data={"csrf": csrf(boss, "/organiser"), "name": "bob"}
-    )
-    assert ended.status_code == 303 and bob.get("/me").status_code == 401
+    confirm(boss, "/organiser/end-sessions", "bob")
+    assert bob.get("/me").status_code == 401
 
 
 def test_a_disqualified_contestant_is_signed_out_and_stays_out(site: Site) -> None:
@@ -218,16 +230,25 @@ def test_a_disqualified_contestant_is_signed_out_and_stays_out(site: Site) -> No
         ("disqualify", "alice", lambda s: not _account(s, "alice").disqualified),
         ("rerun", "1", lambda s: s.scalar(select(Game).where(Game.state == "done")) is not None),
         ("freeze", "", lambda s: s.get(Setting, "frozen") is None),
+        ("pause", "", lambda s: s.get(Setting, "paused") is None),
+        ("revoke", "lab", lambda s: not s.scalars(select(Worker)).one().revoked),
+        (
+            "end-sessions",
+            "alice",
+            lambda s: s.scalar(select(SignedIn).filter_by(account_id=_account(s, "alice").id)),
+        ),
     ],
 )
-def test_an_action_that_changes_results_asks_first_then_is_written_to_the_audit_log(
+def test_every_organiser_action_asks_first_then_is_written_to_the_audit_log(
     site: Site, action: str, name: str, unchanged: Any
 ) -> None:
     with site.db.session() as s:  # one game stored, so playing a round again erases something
         g = s.scalars(select(Game)).first()
         assert g is not None
         settle.forfeit(s, site.config, g, 1, "test")
+        workers.new_worker(s, "lab", site.key.public_raw)
         s.commit()
+    site.person("alice")
     boss = site.person("boss")
     asked = boss.post(f"/organiser/{action}", data={"csrf": csrf(boss, "/organiser"), "name": name})
     assert asked.status_code == 200 and 'id="consequence"' in asked.text
@@ -262,32 +283,43 @@ def test_every_answer_carries_the_security_headers(site: Site) -> None:
     assert "frame-ancestors 'none'" in SECURITY_HEADERS["Content-Security-Policy"]
 
 
-def test_the_worker_api_wants_a_live_token(site: Site) -> None:
+def test_the_worker_api_wants_a_live_signed_token(site: Site) -> None:
     with site.db.session() as s:
-        token = workers.new_worker(s, "lab")
+        token = workers.new_worker(s, "lab", site.key.public_raw)
         s.commit()
     api = site.client()
-    me = {"Authorization": f"Bearer {token}", INSTANCE_HEADER: "p1"}
-    for headers, status, why in (
-        ({}, 401, "token is required"),
-        ({"Authorization": "Bearer nonsense", INSTANCE_HEADER: "p1"}, 401, "unknown"),
-        ({"Authorization": f"Bearer {token}"}, 401, INSTANCE_HEADER),
-    ):
-        done = api.post("/api/worker/lease", json={}, headers=headers)
-        assert done.status_code == status and why in done.json()["error"]
-    assert api.post("/api/worker/lease", json={}, headers=me).status_code == 200
-    other = {**me, INSTANCE_HEADER: "p2"}
-    done = api.post("/api/worker/lease", json={}, headers=other)
+    me = SignedCalls(Token.parse(token), "p1")
+    done = api.post("/api/worker/lease", json={})
+    assert done.status_code == 401 and "token is required" in done.json()["error"]
+    done = api.post("/api/worker/lease", json={}, headers={"Authorization": f"Bearer {token}"})
+    assert done.status_code == 401 and "signs its calls" in done.json()["error"]
+    assert api.post("/api/worker/lease", json={}, auth=me).status_code == 200
+    other = SignedCalls(Token.parse(token), "p2")
+    done = api.post("/api/worker/lease", json={}, auth=other)
     assert done.status_code == 409 and done.json()["code"] == "token-in-use"
-    malformed = api.post("/api/worker/games/1/heartbeat", json={"lease": 7}, headers=me)
+    malformed = api.post("/api/worker/games/1/heartbeat", json={"lease": 7}, auth=me)
     assert malformed.status_code == 422 and malformed.json()["error"].startswith("body.lease")
-    assert api.get("/api/worker/programs/1", headers=me).status_code == 404  # never packed
+    assert api.get("/api/worker/programs/1", auth=me).status_code == 404  # never packed
+    # a call recorded on the way is refused when sent again, even unchanged
+    recorded = api.post("/api/worker/games/1/heartbeat", json={"lease": "x"}, auth=me)
+    header = recorded.request.headers["authorization"]
+    again = api.post(
+        "/api/worker/games/1/heartbeat",
+        content=recorded.request.content,
+        headers={
+            "Authorization": header,
+            INSTANCE_HEADER: "p1",
+            "Content-Type": "application/json",
+        },
+    )
+    assert again.status_code == 401 and "made before" in again.json()["error"]
     boss = site.person("boss")
-    boss.post("/organiser/revoke", data={"csrf": csrf(boss, "/organiser"), "name": "lab"})
-    done = api.post("/api/worker/lease", json={}, headers=me)
+    confirm(boss, "/organiser/revoke", "lab")
+    done = api.post("/api/worker/lease", json={}, auth=me)
     assert done.status_code == 401 and "revoked" in done.json()["error"]
-    info = api.get("/api/contest").json()
+    info = api.get("/api/contest", params={"challenge": "abc"}).json()
     assert token.startswith(info["id"] + ".") and info["game"] == "alquerque"
+    assert proves(site.key.public_raw, info["id"], "abc", info["proof"])
 
 
 def test_uploads_are_limited_per_hour(site: Site, tmp_path: Path) -> None:
@@ -328,3 +360,66 @@ def test_only_its_owner_or_the_organiser_tests_a_version_and_only_its_owner_ente
     with site.db.session() as s:
         assert not s.get(Version, trial_id).trial  # type: ignore[union-attr]
     assert post(alice_c, "enter") == 409  # entered already
+
+
+@pytest.fixture
+def any_entrant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every entrant played by the built-in random engine (no program to start: the
+    guards are what is tested here; the browser tests play real programs)."""
+    monkeypatch.setattr(
+        "arbiter.host.routes.versus.entrant_agent",
+        lambda s, config, name: AgentSpec.parse("random"),
+    )
+
+
+def start_game(client: TestClient, side: str = "second") -> Any:
+    """``POST /contestants/alice/play`` from ``client``, as its page sends it."""
+    data = {"csrf": csrf(client, "/contestants/alice"), "side": side}
+    return client.post("/contestants/alice/play", data=data)
+
+
+@pytest.mark.usefixtures("any_entrant")
+def test_one_person_holds_at_most_two_games_against_entrants(site: Site) -> None:
+    alice, bob = site.person("alice"), site.person("bob")
+    answers = [start_game(alice) for _ in range(110)]
+    assert [a.status_code for a in answers[:2]] == [303, 303]
+    for refused in answers[2:]:
+        assert refused.status_code == 429
+        assert "at most 2 at once" in refused.text
+    assert start_game(bob).status_code == 303  # another person is not held back
+    assert start_game(site.client()).status_code in (401, 403)  # signed out: none
+
+
+@pytest.mark.usefixtures("any_entrant")
+def test_the_games_against_entrants_fit_in_the_memory_set_aside(site: Site) -> None:
+    hosting = site.app.app.state.hosting
+    hosting.config = replace(hosting.config, play=replace(hosting.config.play, memory_mb=2 * 1024))
+    alice, bob, boss = site.person("alice"), site.person("bob"), site.person("boss")
+    assert start_game(alice).status_code == 303
+    assert start_game(bob).status_code == 303
+    full = start_game(boss)
+    assert full.status_code == 503 and "memory set aside" in full.text
+
+
+@pytest.mark.usefixtures("any_entrant")
+def test_a_game_against_an_entrant_is_its_starters_only(site: Site) -> None:
+    alice, bob, anonymous = site.person("alice"), site.person("bob"), site.client()
+    started = start_game(alice, "first")
+    sid = started.headers["location"].rsplit("/", 1)[1]
+    page = alice.get(f"/play/{sid}")
+    token = re.search(r'name="csrf-token" content="([^"]+)"', page.text)
+    assert token is not None
+    path = f"/api/sessions/{sid}"
+    assert alice.get(path).status_code == 200
+    assert bob.get(path).status_code == 403 and "another person's" in bob.get(path).json()["error"]
+    assert anonymous.get(path).status_code == 401
+    for client in (bob, anonymous):
+        done = client.post(f"{path}/resign", headers={"X-CSRF-Token": token.group(1)})
+        assert done.status_code in (401, 403)
+    assert alice.post(f"{path}/resign").status_code == 403  # no CSRF token: not from its page
+    with bob.websocket_connect(f"{path}/live") as live:
+        assert "another person's" in live.receive_json()["error"]
+    # its owner, from its page, reaches the game itself (the in-process client runs
+    # no game between requests: the game answers that it has not moved yet)
+    done = alice.post(f"{path}/resign", headers={"X-CSRF-Token": token.group(1)})
+    assert done.status_code == 409 and "your turn" in done.json()["error"], done.text

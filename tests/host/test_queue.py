@@ -67,6 +67,31 @@ def test_a_lost_lease_puts_the_game_back_and_the_late_result_is_refused(
         assert game is not None and game.state == "done" and game.attempts == 2
 
 
+def test_a_server_away_longer_than_a_lease_keeps_it_for_its_worker(
+    contest: tuple[Database, ContestConfig],
+) -> None:
+    db, config = contest
+    with db.session() as s:
+        held = queue.lease(s, "remote", 10)
+        assert held is not None
+        # the server last noted it was running 100 s ago, with 5 s of this lease left
+        gone = now() - timedelta(seconds=100)
+        s.merge(Setting(key=queue.ALIVE, value=gone.isoformat()))
+        s.execute(
+            update(Game)
+            .where(Game.id == held.game_id)
+            .values(lease_expires=gone + timedelta(seconds=5))
+        )
+        s.commit()
+        away = queue.extend_leases(s, 10)  # the server starting again
+        assert away >= timedelta(seconds=100)
+        assert queue.lease(s, "other", 10) is not None  # the other game; not this one
+        text = record_for(db, held.game_id)
+        queue.finish(s, held.game_id, held.token, text, ("", ""), ("alquerque", config.clock))
+        game = s.get(Game, held.game_id)
+        assert game is not None and (game.state, game.attempts) == ("done", 1)
+
+
 def test_a_record_of_another_game_or_one_that_does_not_verify_is_refused(
     contest: tuple[Database, ContestConfig],
 ) -> None:

@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy import select, update
 
 from arbiter.errors import Reason, RecordError
-from arbiter.host import queue, settle
+from arbiter.host import queue, settle, workers
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
-from arbiter.host.models import Account, Game, Round, now
+from arbiter.host.models import Account, Game, Round, Worker, now
 from arbiter.host.rounds import finish_round_if_done, make_round, standings_of
 from arbiter.play.replay import replay
 from arbiter.record import GameRecord
@@ -33,16 +33,74 @@ def contest(tmp_path: Path, database_url: str) -> Contest:
     return db, config
 
 
-def fail_n(db: Database, config: ContestConfig, times: int, culprit: int | None) -> int:
-    """The first game failed by ``times`` workers; returns its id."""
+def fail_n(
+    db: Database,
+    config: ContestConfig,
+    times: int,
+    culprit: int | None,
+    culprits: tuple[int | None, ...] = (),
+) -> int:
+    """The first game failed by ``times`` different workers (the i-th blaming
+    ``culprits[i]`` if given, else ``culprit``); returns its id."""
     game_id = -1
     for i in range(times):
         with db.session() as s:
             got = queue.lease(s, f"w{i}", 60)
             assert got is not None
             game_id = got.game_id
-            settle.fail(s, config, got.game_id, got.token, culprit, "too big", max_failures=3)
+            blamed = culprits[i] if culprits else culprit
+            settle.fail(s, got.game_id, got.token, f"w{i}", blamed, "too big", config)
     return game_id
+
+
+def test_one_worker_reporting_a_game_again_and_again_never_settles_it(contest: Contest) -> None:
+    db, config = contest
+    first = -1
+    for _ in range(5):
+        with db.session() as s:
+            got = queue.lease(s, "liar", 60)
+            if got is None:  # it is not handed back a game it failed
+                break
+            first = got.game_id if first < 0 else first
+            state = settle.fail(s, got.game_id, got.token, "liar", 1, "made up", config)
+            assert state == "queued"
+    game = state_of(db, first)
+    assert (game.state, game.failures, game.winner) == ("queued", 1, None)
+    # the game it reported goes to another worker, never back to it
+    with db.session() as s:
+        other = queue.lease(s, "honest", 60)
+        assert other is not None and other.game_id == first
+
+
+def test_a_seat_forfeits_only_if_every_failing_worker_blamed_it(contest: Contest) -> None:
+    db, config = contest
+    game_id = fail_n(db, config, 3, None, culprits=(1, 1, None))
+    game = state_of(db, game_id)
+    assert (game.state, game.winner) == ("void", None)  # they did not agree: nobody's fault
+
+
+def test_a_worker_failing_game_after_game_is_paused_until_resumed(
+    contest: Contest, tmp_path: Path
+) -> None:
+    db, config = contest
+    config = replace(config, pause_after=2, max_failures=5)
+    with db.session() as s:
+        workers.new_worker(s, "flaky", bytes(32))
+        s.commit()
+    for _ in range(2):
+        with db.session() as s:
+            got = queue.lease(s, "flaky", 60)
+            assert got is not None
+            settle.fail(s, got.game_id, got.token, "flaky", None, "disk full", config)
+    with db.session() as s:
+        flaky = s.scalar(select(Worker).where(Worker.name == "flaky"))
+        assert flaky is not None and (flaky.paused, flaky.failing, flaky.failures) == (
+            True,
+            2,
+            2,
+        )
+        workers.resume(s, "flaky")
+        assert (flaky.paused, flaky.failing, flaky.failures) == (False, 0, 2)
 
 
 def state_of(db: Database, game_id: int) -> Game:

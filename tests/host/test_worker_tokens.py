@@ -1,8 +1,10 @@
-"""Worker tokens: known by their hash only, naming their contest, one live process
-each, revoked by the organiser (its games back in the queue at once)."""
+"""Worker tokens: the server keeps only each worker's public key; every call is
+signed over what it asks, dated, and used once; one live process per token;
+revoked by the organiser (its games back in the queue at once)."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,8 +14,12 @@ from arbiter.host import queue, workers
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
 from arbiter.host.models import Account, Game, Worker, now
+from arbiter.host.request_signing import Token, TokenError, authorization, proves
 from arbiter.host.rounds import make_round
+from arbiter.host.signing import ContestKey
 from tests.host.contests import seeded
+
+KEY = bytes(range(32))
 
 
 @pytest.fixture
@@ -24,44 +30,128 @@ def contest(tmp_path: Path, database_url: str) -> tuple[Database, ContestConfig]
     return db, config
 
 
-def test_a_token_names_its_contest_and_is_kept_only_as_a_hash(
+def call(
+    token: str,
+    instance: str = "p1",
+    *,
+    target: str = "/api/worker/lease",
+    body: bytes = b"{}",
+    at: float | None = None,
+    nonce: str | None = None,
+) -> workers.Call:
+    """A signed call, as the worker's client makes it."""
+    header = authorization(Token.parse(token), "POST", target, body, instance, at=at, nonce=nonce)
+    return workers.Call(header, "POST", target, body, instance)
+
+
+def test_a_token_pins_its_contest_and_its_secret_is_never_kept(
     contest: tuple[Database, ContestConfig],
 ) -> None:
     db, _ = contest
     with db.session() as s:
-        token = workers.new_worker(s, "lab-7")
+        token = workers.new_worker(s, "lab-7", KEY)
         s.commit()
-        assert token.split(".", 1)[0] == workers.contest_id(s)
-        worker = workers.claim(s, token, "p1", 60)
-        assert worker.name == "lab-7" and token not in worker.token_hash
-        for wrong in ("", token + "x", token.split(".", 1)[1]):
-            with pytest.raises(workers.TokenRefused, match="unknown") as refused:
-                workers.claim(s, wrong, "p1", 60)
-            assert refused.value.status == 401
+        parsed = Token.parse(token)
+        assert (parsed.contest, parsed.contest_key) == (workers.contest_id(s), KEY)
+        worker = workers.claim(s, call(token), 60)
+        assert worker.name == "lab-7" and worker.auth_key == parsed.key_id
+        secret = token.rsplit(".", 1)[1]
+        assert all(secret not in str(v) for v in vars(worker).values())
         with pytest.raises(workers.TokenRefused, match="X-Worker-Instance"):
-            workers.claim(s, token, "", 60)
-        fresh = workers.new_worker(s, "lab-7")  # a new token replaces the old one
+            workers.claim(s, call(token, ""), 60)
+        fresh = workers.new_worker(s, "lab-7", KEY)  # a new token replaces the old one
         with pytest.raises(workers.TokenRefused, match="unknown"):
-            workers.claim(s, token, "p1", 60)
-        assert workers.claim(s, fresh, "p1", 60).name == "lab-7"
+            workers.claim(s, call(token), 60)
+        assert workers.claim(s, call(fresh), 60).name == "lab-7"
         assert s.query(Account).count() == 2  # no account was made for it
+
+
+def test_a_call_is_refused_unless_signed_over_itself_in_time_and_once(
+    contest: tuple[Database, ContestConfig],
+) -> None:
+    db, _ = contest
+    with db.session() as s:
+        token = workers.new_worker(s, "lab", KEY)
+        stranger = Token.make(workers.contest_id(s), KEY).text  # never registered
+        good = call(token)
+        workers.claim(s, good, 60)
+        refusals = {
+            "replayed": (good, "made before"),
+            "unsigned": (workers.Call("", "POST", good.target, b"{}", "p1"), "required"),
+            "old bearer token": (
+                workers.Call(f"Bearer {token}", "POST", good.target, b"{}", "p1"),
+                "signs its calls",
+            ),
+            "stranger": (call(stranger), "unknown"),
+            "body changed": (
+                workers.Call(
+                    good.authorization.replace("nonce=", "nonce=x"),
+                    "POST",
+                    good.target,
+                    b"{}",
+                    "p1",
+                ),
+                "does not verify",
+            ),
+            "another path": (
+                workers.Call(call(token).authorization, "POST", "/api/worker/goodbye", b"{}", "p1"),
+                "does not verify",
+            ),
+            "another body": (
+                workers.Call(call(token).authorization, "POST", good.target, b'{"x":1}', "p1"),
+                "does not verify",
+            ),
+            "another process": (
+                workers.Call(call(token).authorization, "POST", good.target, b"{}", "p2"),
+                "does not verify",
+            ),
+            "stale": (call(token, at=time.time() - 400), "from the server's clock"),
+            "future": (call(token, at=time.time() + 400), "from the server's clock"),
+        }
+        for what, (bad, why) in refusals.items():
+            with pytest.raises(workers.TokenRefused, match=why) as refused:
+                workers.claim(s, bad, 60)
+            assert refused.value.status == 401, what
+        assert workers.claim(s, call(token, at=time.time() - 200), 60).name == "lab"
+
+
+def test_an_old_or_malformed_token_is_refused_in_one_line() -> None:
+    with pytest.raises(TokenError, match="older form"):
+        Token.parse("0123456789abcdef.c2VjcmV0")
+    for junk in ("", "a.b.c", "nonsense", "x." + "A" * 43 + "." + "B" * 10):
+        with pytest.raises(TokenError, match="not a worker token"):
+            Token.parse(junk)
+
+
+def test_only_the_contest_key_proves_the_contest(tmp_path: Path) -> None:
+    key = ContestKey.of_folder(tmp_path / "real")
+    impostor = ContestKey.of_folder(tmp_path / "fake")
+    from arbiter.host.request_signing import challenge_message
+
+    proof = key.sign(challenge_message("c0ffee", "nonce-1"))
+    assert proves(key.public_raw, "c0ffee", "nonce-1", proof)
+    assert not proves(key.public_raw, "c0ffee", "nonce-2", proof)  # a recorded answer
+    assert not proves(key.public_raw, "other", "nonce-1", proof)
+    forged = impostor.sign(challenge_message("c0ffee", "nonce-1"))
+    assert not proves(key.public_raw, "c0ffee", "nonce-1", forged)
+    assert not proves(key.public_raw, "c0ffee", "nonce-1", None)
 
 
 def test_one_live_process_per_token(contest: tuple[Database, ContestConfig]) -> None:
     db, _ = contest
     with db.session() as s:
-        token = workers.new_worker(s, "lab")
-        first = workers.claim(s, token, "p1", 60)
+        token = workers.new_worker(s, "lab", KEY)
+        first = workers.claim(s, call(token, "p1"), 60)
         with pytest.raises(workers.TokenRefused, match="in use") as refused:
-            workers.claim(s, token, "p2", 60)
+            workers.claim(s, call(token, "p2"), 60)
         assert refused.value.status == 409
-        workers.claim(s, token, "p1", 60)  # the live one goes on
+        workers.claim(s, call(token, "p1"), 60)  # the live one goes on
         # once the first has been quiet past the live time, another may take over
         first.last_seen = now() - timedelta(seconds=workers.live_seconds(60) + 1)
-        assert workers.claim(s, token, "p2", 60).instance == "p2"
+        assert workers.claim(s, call(token, "p2"), 60).instance == "p2"
         # and one that says goodbye frees it at once
         workers.goodbye(s, first, "p2")
-        assert workers.claim(s, token, "p3", 60).instance == "p3"
+        assert workers.claim(s, call(token, "p3"), 60).instance == "p3"
 
 
 def test_a_revoked_token_opens_nothing_and_its_games_go_back(
@@ -69,19 +159,19 @@ def test_a_revoked_token_opens_nothing_and_its_games_go_back(
 ) -> None:
     db, _ = contest
     with db.session() as s:
-        token = workers.new_worker(s, "lab")
+        token = workers.new_worker(s, "lab", KEY)
         s.commit()
         got = queue.lease(s, "lab", 60)
         assert got is not None
         assert workers.revoke(s, "lab") == [got.game_id]
         s.commit()
         with pytest.raises(workers.TokenRefused, match="revoked") as refused:
-            workers.claim(s, token, "p1", 60)
+            workers.claim(s, call(token), 60)
         assert refused.value.status == 401
         game = s.get(Game, got.game_id)
         assert game is not None and (game.state, game.lease) == ("queued", None)
         with pytest.raises(Exception, match="no worker"):
             workers.revoke(s, "nobody")
         # a new token for the machine lifts the revocation
-        workers.new_worker(s, "lab")
+        workers.new_worker(s, "lab", KEY)
         assert not s.query(Worker).one().revoked

@@ -3,12 +3,17 @@ is its program's fault, a job without a packed program is nobody's."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 from pathlib import Path
 
 import pytest
 
+from arbiter.host.request_signing import Token
 from arbiter.host.wire import Player
 from arbiter.host.worker import MAX_PROGRAM, Unplayable, Worker
+
+TOKEN = Token.make("c0ffee", bytes(32)).text
 
 
 def player(**change: object) -> Player:
@@ -23,7 +28,7 @@ def player(**change: object) -> Player:
 
 
 def test_a_program_too_large_is_its_seats_fault_and_never_fetched(tmp_path: Path) -> None:
-    worker = Worker("http://127.0.0.1:9", "c0ffee.secret", tmp_path)  # nothing listens there
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path)  # nothing listens there
     with pytest.raises(Unplayable, match="over the worker's") as refused:
         worker.program(1, player(size=MAX_PROGRAM + 1))
     assert refused.value.culprit == 1
@@ -34,7 +39,43 @@ def test_a_program_too_large_is_its_seats_fault_and_never_fetched(tmp_path: Path
 
 
 def test_a_worker_keeps_its_results_apart_per_contest_and_name(tmp_path: Path) -> None:
-    one = Worker("http://a:1", "c0ffee.secret", tmp_path, name="lab/7")
-    two = Worker("http://a:1", "beef.secret", tmp_path, name="lab/7")
+    one = Worker("http://a:1", TOKEN, tmp_path, name="lab/7")
+    two = Worker("http://a:1", Token.make("beef", bytes(32)).text, tmp_path, name="lab/7")
     assert one.spool != two.spool and one.spool.parent == tmp_path / "results"
     assert "/" not in one.spool.name.removeprefix("c0ffee-")
+
+
+def test_a_program_that_does_not_verify_is_fetched_again_once_then_blames_no_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=io.StringIO())
+    worker._verified = True  # as after the server proved itself
+    fetched: list[int] = []
+
+    def corrupt(version: int, size: int, target: Path) -> None:
+        fetched.append(version)
+        target.write_bytes(b"not the archive")
+
+    monkeypatch.setattr(worker, "_download", corrupt)
+    with pytest.raises(Unplayable, match="does not match its hash") as refused:
+        worker.program(1, player())
+    assert fetched == [7, 7] and refused.value.culprit is None
+
+
+def test_a_program_that_does_not_unpack_twice_is_reported_against_its_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    junk = b"this is no gzip archive"
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=io.StringIO())
+    worker._verified = True  # as after the server proved itself
+    fetched: list[int] = []
+
+    def download(version: int, size: int, target: Path) -> None:
+        fetched.append(version)
+        target.write_bytes(junk)
+
+    monkeypatch.setattr(worker, "_download", download)
+    sha = hashlib.sha256(junk).hexdigest()
+    with pytest.raises(Unplayable) as refused:
+        worker.program(1, player(program=sha, size=len(junk)))
+    assert fetched == [7, 7] and refused.value.culprit == 1

@@ -6,18 +6,23 @@ worker with one line."""
 from __future__ import annotations
 
 import contextlib
+import http.server
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, ClassVar
 
+import httpx2 as httpx
 import psutil
 import pytest
 
+from arbiter.host.request_signing import Token
 from tests.host.running import (
     Server,
     add_worker,
@@ -33,7 +38,7 @@ KITS = Path(__file__).parents[2] / "src" / "arbiter" / "games" / "alquerque" / "
 
 CONTEST = (
     'name = "Worker Cup"\ngame = "alquerque"\n[format]\nkind = "swiss"\nrounds = 3\n'
-    "[limits]\nbuild_mb = 2\n[workers]\nlocal = 0\nlease_seconds = 60\n"
+    "[limits]\nbuild_mb = 2\n[workers]\nlocal = 0\nlease_seconds = 10\n"
 )
 
 BALLAST = b"\n__attribute__((used)) static const char ballast[3 << 20] = {1};\n"
@@ -136,7 +141,7 @@ def test_a_worker_outlives_its_servers_crash_and_delivers_the_game_it_was_playin
         server.stop(signal.SIGKILL)
         psutil.Process(worker.process.pid).resume()
         wait_until(lambda: "server away" in worker.said(), 60, worker.said())
-        time.sleep(30)
+        time.sleep(30)  # away three times the lease: kept for the worker all the same
         server.start()
         wait_until(lambda: round_done(database, 1), 120, worker.said())
         with contextlib.closing(sqlite3.connect(database)) as db:
@@ -198,7 +203,8 @@ def test_one_live_worker_per_token_and_a_revoked_token_ends_its_worker(
         assert second.process.poll() is None  # it waits; it does not give up
         boss = person(server.url, "boss", register=False)
         done = boss.post(
-            "/organiser/revoke", data={"csrf": csrf(boss, "/organiser"), "name": "lab"}
+            "/organiser/revoke",
+            data={"csrf": csrf(boss, "/organiser"), "name": "lab", "confirm": "yes"},
         )
         assert done.status_code == 303, done.text[:300]
         for worker in (first, second):
@@ -239,21 +245,67 @@ def local_workers(server_pid: int) -> list[psutil.Process]:
     return []
 
 
-def test_a_worker_sends_its_token_to_its_own_contest_only(tmp_path: Path) -> None:
+class FakeContest(http.server.BaseHTTPRequestHandler):
+    """A server posing as the contest: it answers ``/api/contest`` as the real one does
+    (copied) and logs every request it is sent, headers and body."""
+
+    answer: bytes = b""
+    seen: ClassVar[list[tuple[str, str, dict[str, str], bytes]]] = []
+
+    def _any(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(length) if length else b""
+        self.seen.append((self.command, self.path, dict(self.headers.items()), body))
+        data = self.answer if self.path.startswith("/api/contest") else b'{"state": "done"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_GET = do_POST = _any
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_a_server_posing_as_the_contest_learns_nothing_a_worker_could_be_acted_as_with(
+    tmp_path: Path,
+) -> None:
     make_contest(tmp_path, 'game = "alquerque"\n[workers]\nlocal = 0\n')
     server = Server(tmp_path, free_port())
-    worker = None
+    fake = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FakeContest)
+    threading.Thread(target=fake.serve_forever, daemon=True).start()
+    workers = []
     try:
         server.start()
-        # a token of another contest: sent here, it would be refused (401) and the
-        # worker would end; it is never sent, and the worker waits for its contest
-        stranger = "0123456789abcdef." + "x" * 43
-        worker = RemoteWorker(tmp_path, server.url, stranger, "lab", tmp_path / "cache")
-        wait_until(lambda: "not this token's" in worker.said(), 30, worker.said())
+        token = add_worker(tmp_path, "lab")
+        real = httpx.get(f"{server.url}/api/contest", timeout=30)
+        FakeContest.answer = real.content  # the contest's id is public: copied
+        fake_url = f"http://127.0.0.1:{fake.server_address[1]}"
+        workers.append(RemoteWorker(tmp_path, fake_url, token, "lab", tmp_path / "c1"))
+        # a token of another contest, sent to the real one: never sent at all
+        stranger = Token.make("0123456789abcdef", bytes(32)).text
+        workers.append(RemoteWorker(tmp_path, server.url, stranger, "x", tmp_path / "c2"))
+        wait_until(lambda: "does not prove" in workers[0].said(), 30, workers[0].said())
+        wait_until(lambda: "not this token's" in workers[1].said(), 30, workers[1].said())
         time.sleep(2)
-        assert worker.process.poll() is None, worker.complained()
-        assert "refused" not in worker.said() + worker.complained()
+        for worker in workers:
+            assert worker.process.poll() is None, worker.complained()  # it waits
+            assert "refused" not in worker.said() + worker.complained()
+        assert FakeContest.seen and all(
+            path.startswith("/api/contest?challenge=") for _, path, _, _ in FakeContest.seen
+        )
+        secret = token.rsplit(".", 1)[1]
+        api = httpx.Client(base_url=server.url, timeout=30)
+        for _method, path, headers, body in FakeContest.seen:
+            assert secret not in repr(headers) + repr(body) + path
+            # whatever it heard, sent to the contest, opens nothing
+            kept = {k: v for k, v in headers.items() if k.lower() not in ("host", "content-length")}
+            again = api.request("POST", "/api/worker/lease", content=body or b"{}", headers=kept)
+            assert again.status_code == 401, again.text
     finally:
-        if worker is not None:
+        for worker in workers:
             worker.stop()
+        fake.shutdown()
         server.close()

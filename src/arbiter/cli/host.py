@@ -28,6 +28,14 @@ def add_parsers(sub: Any, bounded_int: Any) -> None:
         help="send session cookies over HTTPS only (behind a TLS proxy)",
     )
     h.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help="the reverse proxy's addresses (comma-separated), whose X-Forwarded-For and "
+        "X-Forwarded-Proto headers are believed; none by default, so no client can pose "
+        "as another address to the per-address limits",
+    )
+    h.add_argument(
         "--organiser",
         metavar="NAME",
         help="make (or set the password of) the organiser's account and exit; the "
@@ -69,9 +77,11 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.organiser or args.add_worker:
         with db.session() as s:
             if args.add_worker:
+                from arbiter.host.signing import ContestKey
                 from arbiter.host.workers import new_worker
 
-                print(new_worker(s, args.add_worker))
+                key = ContestKey.of_folder(config.folder)
+                print(new_worker(s, args.add_worker, key.public_raw))
             else:
                 password = _password()
                 try:
@@ -95,8 +105,17 @@ def cmd_host(args: argparse.Namespace) -> int:
         f"{where}; {config.local_workers} local workers)",
         flush=True,
     )
+    proxies = args.forwarded_allow_ips.strip()
     uvicorn.run(
-        app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=5
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        timeout_graceful_shutdown=5,
+        # uvicorn believes X-Forwarded-For from 127.0.0.1 by default: any local program
+        # would choose its address for the log-in delays and stream limits
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
     )
     return 0
 

@@ -119,11 +119,24 @@ class Candidates:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayLimits:
+    """Games people play against entrants on the site (``[play]``): at most
+    ``per_person`` in progress per person, and no more at once in all than the
+    entrants' programs fit in ``memory_mb`` (each counted at the contest's
+    ``[limits] memory_mb``). 0 ``per_person`` turns such games off."""
+
+    per_person: int = 2
+    memory_mb: int = 8192
+
+
+@dataclass(frozen=True, slots=True)
 class ContestConfig:
     """A contest as its file says, defaults filled in. ``folder`` holds the sources,
     builds and transcripts; ``database`` is an SQLAlchemy URL. A game is settled
-    unplayed once ``max_failures`` workers reported they could not play it, or its
-    lease ran out ``max_attempts`` times (:mod:`arbiter.host.settle`). ``check_clock``
+    unplayed once ``max_failures`` different workers reported they could not play it,
+    or its lease ran out ``max_attempts`` times (:mod:`arbiter.host.settle`); a worker
+    that fails ``pause_after`` games in a row is paused until the organiser resumes
+    it. ``play`` limits people's games against entrants. ``check_clock``
     is the clock of the conformance gate's checks (``None``: the contest's own
     ``clock``); ``rank_by`` the standings' order (:data:`RANKINGS`); ``description``
     the contest page's Markdown; ``calendar`` when uploads are taken, the schedule of
@@ -142,6 +155,8 @@ class ContestConfig:
     local_workers: int = 2
     max_failures: int = 3
     max_attempts: int = 5
+    pause_after: int = 10
+    play: PlayLimits = field(default_factory=lambda: PlayLimits())
     check_clock: str | None = None
     rank_by: str = "contest"
     description: str = ""
@@ -252,7 +267,14 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
     lease = float(work.number("lease_seconds", 60, 5, 3600))
     max_failures = work.number("max_failures", 3, 1, 100)
     max_attempts = work.number("max_attempts", 5, 1, 100)
+    pause_after = work.number("pause_after", 10, 1, 10_000)
     work.done()
+    plays = _Table(top.table("play"), f"{where} [play]")
+    play = PlayLimits(
+        plays.number("per_person", 2, 0, 100),
+        plays.number("memory_mb", 8192, 0, 1 << 22),
+    )
+    plays.done()
     languages = dict(LANGUAGES)
     for key, value in top.table("languages").items():
         languages[key] = _language(key, value, languages.get(key), f"{where} [languages.{key}]")
@@ -271,6 +293,8 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
         local_workers=local,
         max_failures=max_failures,
         max_attempts=max_attempts,
+        pause_after=pause_after,
+        play=play,
         check_clock=check_clock,
         description=description,
         calendar=calendar,

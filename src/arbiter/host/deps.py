@@ -19,6 +19,7 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session
+from starlette.requests import HTTPConnection
 
 from arbiter.games import find_game
 from arbiter.host import access, sessions
@@ -90,7 +91,13 @@ DbSession = Annotated[Session, Depends(database)]
 
 def viewer(request: Request, s: DbSession) -> Account | None:
     """The signed-in account, or None; a disqualified contestant is signed out."""
-    secret = request.session.get(SESSION_KEY)
+    return account_of(request, s)
+
+
+def account_of(connection: HTTPConnection, s: Session) -> Account | None:
+    """The account signed in on ``connection`` (a request or a web socket), or None;
+    a disqualified contestant is signed out."""
+    secret = connection.session.get(SESSION_KEY)
     account = sessions.account_of(s, secret) if isinstance(secret, str) else None
     if account is None or (account.disqualified and not access.is_organiser(account)):
         return None

@@ -16,7 +16,7 @@ import math
 import tarfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -212,7 +212,12 @@ def _read(path: Path) -> dict[str, bytes]:
     total = 0
     try:
         with tarfile.open(path, mode="r:gz") as archive:
-            for member in _members(archive):
+            members = list(_members(archive))
+            for member in members:  # all of them judged before any is read
+                _plain(path, member)
+            for member in members:
+                if member.isdir():
+                    continue
                 total += member.size
                 if total > MAX_EXPORT:
                     raise ExportError(f"{path}: more than {MAX_EXPORT >> 20} MB unpacked")
@@ -223,6 +228,25 @@ def _read(path: Path) -> dict[str, bytes]:
     except (OSError, tarfile.TarError, EOFError) as e:
         raise ExportError(f"{path}: not a whole .tar.gz export ({e})") from None
     return files
+
+
+def _plain(path: Path, member: tarfile.TarInfo) -> None:
+    """:raises ExportError: for a member that is not a plain file or folder inside the
+    archive (a link, a device, a path outside it): no export holds one."""
+    kind = (
+        "a symbolic link"
+        if member.issym()
+        else "a hard link"
+        if member.islnk()
+        else "a device or pipe"
+        if not (member.isfile() or member.isdir())
+        else ""
+    )
+    if kind:
+        raise ExportError(f"{path}: {member.name} is {kind}: not a contest export")
+    parts = PurePosixPath(member.name).parts
+    if member.name.startswith(("/", "\\")) or ".." in parts:
+        raise ExportError(f"{path}: {member.name} lies outside the archive: not a contest export")
 
 
 def _members(archive: tarfile.TarFile) -> Iterator[tarfile.TarInfo]:

@@ -235,6 +235,59 @@ class Worker(Base):
     revoked: Mapped[bool] = mapped_column(Boolean, default=False)
     stored: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """How many results it sent were stored."""
+    auth_key: Mapped[str | None] = mapped_column(String(64), unique=True)
+    """The public half of the key its token holds (base64url): every call it makes is
+    signed with the private half (:mod:`arbiter.host.request_signing`), which never
+    leaves the worker. None for a token of the older form, which opens nothing."""
+    failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many games it reported it could not play."""
+    failing: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Games it could not play since its last stored result."""
+    paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Set when ``failing`` reaches the contest's ``pause_after``: it leases nothing
+    until the organiser resumes it (or gives it a new token)."""
+
+
+class GameFailure(Base):
+    """A worker's report that it could not play a game, one per worker and game: a
+    game is settled unplayed only once ``max_failures`` different workers reported
+    (:func:`arbiter.host.settle.fail`), so no one machine settles a game by itself."""
+
+    __tablename__ = "game_failures"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    worker: Mapped[str] = mapped_column(String(64), primary_key=True)
+    culprit: Mapped[int | None] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class WorkerNonce(Base):
+    """A nonce a worker's signed call used, kept while a call carrying it could still
+    be accepted, so that no recorded call is accepted twice."""
+
+    __tablename__ = "worker_nonces"
+
+    nonce: Mapped[str] = mapped_column(String(64), primary_key=True)
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+
+
+class Superseded(Base):
+    """A result erased when its round was played again, kept as it was: the round's
+    page shows it as superseded and the export carries it."""
+
+    __tablename__ = "superseded_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    winner: Mapped[int | None] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(64), default="")
+    detail: Mapped[str] = mapped_column(Text, default="")
+    record: Mapped[str] = mapped_column(Text, default="")
+    finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    erased: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class Setting(Base):

@@ -2,9 +2,9 @@
 
 The operations view: the queue (games waiting, leased, stored, set aside), the games
 in progress with their worker and lease, each entrant's failed and irregular games,
-and each worker's last games. The audit log: every action that changes results or
-who plays (disqualify, reinstate, play a round again, freeze, unfreeze, begin the
-final) with who did it and when, kept for good."""
+and each worker's last games. The audit log: every organiser action, confirmed
+first (disqualify, reinstate, play a round again, freeze, pause, revoke a worker's
+token, ...), with who did it and when, kept for good."""
 
 from __future__ import annotations
 
@@ -18,10 +18,6 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from arbiter.host.models import Account, AuditEntry, Game, Round
-
-AUDITED = ("disqualify", "reinstate", "rerun", "freeze", "unfreeze", "begin-final")
-"""The organiser's actions that change results or who plays: each asks for a
-confirmation first and is written to the audit log."""
 
 
 def audit(session: Session, who: Account, action: str, subject: str, detail: str = "") -> None:

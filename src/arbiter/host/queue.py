@@ -16,15 +16,15 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import case, select, update
+from sqlalchemy import case, exists, select, update
 from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError, Reason
 from arbiter.host import settle, tallies
-from arbiter.host.models import Game, Round, Setting, Worker, now
+from arbiter.host.models import Game, GameFailure, Round, Setting, Worker, now
 from arbiter.host.signing import ContestKey
 from arbiter.host.wire import MAX_LIVE_PLIES
 from arbiter.play.replay import replay
@@ -83,6 +83,8 @@ def lease(session: Session, worker: str, seconds: float, max_attempts: int = 5) 
             select(Game.id)
             .join(Round, Round.id == Game.round_id)
             .where(Game.state == "queued", Round.state == "playing")
+            # a game a worker could not play goes to another
+            .where(~exists().where(GameFailure.game_id == Game.id, GameFailure.worker == worker))
             # a candidate evaluation's games wait for every game of the contest's own
             .order_by(case((Round.phase == "candidate", 1), else_=0), Round.number, Game.number)
             .limit(1)
@@ -106,6 +108,43 @@ def lease(session: Session, worker: str, seconds: float, max_attempts: int = 5) 
         if getattr(taken, "rowcount", 0) == 1:
             return Lease(game_id, token)
         # another worker took it between the two statements: the next one
+
+
+ALIVE = "alive"
+"""The setting a running server stamps with the time, every :data:`ALIVE_EVERY`
+seconds: at its next start, how long it was away."""
+ALIVE_EVERY = 5.0
+
+
+def stamp_alive(session: Session) -> None:
+    """Notes that the server is running now (committed)."""
+    session.merge(Setting(key=ALIVE, value=now().isoformat()))
+    session.commit()
+
+
+def extend_leases(session: Session, lease_seconds: float) -> timedelta:
+    """At a server's start: every lease extended by the time the server was away (its
+    last :func:`stamp_alive` until now; a lease's term when it left no stamp), so a
+    worker that played on while nobody answered still has its result stored.
+    Returns the extension (committed)."""
+    found = session.get(Setting, ALIVE)
+    moment = now()
+    away = timedelta(seconds=lease_seconds)
+    if found is not None:
+        try:
+            last = datetime.fromisoformat(found.value)
+        except ValueError:
+            last = None
+        if last is not None:
+            away = max(timedelta(0), moment - last + timedelta(seconds=ALIVE_EVERY))
+    for game in session.scalars(select(Game).where(Game.state == "leased")):
+        if game.lease_expires is not None:
+            expires = game.lease_expires
+            if expires.tzinfo is None:  # SQLite keeps no zone: the server stores UTC
+                expires = expires.replace(tzinfo=moment.tzinfo)
+            game.lease_expires = expires + away
+    stamp_alive(session)
+    return away
 
 
 def renew(session: Session, game_id: int, token: str, seconds: float) -> bool:
@@ -251,7 +290,9 @@ def finish(
     tallies.add(session, game.phase, game.first_account_id, game.second_account_id, added)
     if game.worker is not None:
         session.execute(
-            update(Worker).where(Worker.name == game.worker).values(stored=Worker.stored + 1)
+            update(Worker)
+            .where(Worker.name == game.worker)
+            .values(stored=Worker.stored + 1, failing=0)
         )
     session.commit()
     return record

@@ -17,14 +17,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import case, func, select
+from sqlalchemy import case, delete, func, select
 from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.host import tallies
 from arbiter.host.config import ContestConfig
-from arbiter.host.models import COUNTED, Account, Bye, Game, Round, Setting, Version, now
+from arbiter.host.models import (
+    COUNTED,
+    Account,
+    Bye,
+    Game,
+    GameFailure,
+    Round,
+    Setting,
+    Superseded,
+    Version,
+    now,
+)
 from arbiter.host.pairing import placement, round_robin, swiss
 from arbiter.host.ranking import ranked_rows
 from arbiter.host.ratings import ContestTable, contest_table, latest_strengths, unrate
@@ -379,7 +390,8 @@ def finish_round_if_done(session: Session, round_id: int) -> bool:
 def rerun_round(session: Session, number: int) -> Round:
     """Plays the latest round again: its games back in the queue with their results
     cleared (same pairings, seats, openings and seeds), the round playing again
-    (committed). Only the latest: later Swiss rounds were paired on its results.
+    (committed). Each result erased is kept as :class:`Superseded`. Only the latest:
+    later Swiss rounds were paired on its results.
 
     :raises RoundError: for no such round, or one that is not the latest.
     """
@@ -389,9 +401,22 @@ def rerun_round(session: Session, number: int) -> Round:
         raise RoundError(f"no round {number}")
     if number != latest:
         raise RoundError(f"only the latest round ({latest}) can be played again")
+    session.execute(delete(GameFailure).where(GameFailure.game_id.in_([g.id for g in rnd.games])))
     for game in rnd.games:
         if game.state == "done":
             tallies.count(session, game, -1)
+            session.add(
+                Superseded(
+                    game_id=game.id,
+                    round_id=rnd.id,
+                    number=game.number,
+                    winner=game.winner,
+                    reason=game.reason,
+                    detail=game.detail,
+                    record=game.record,
+                    finished=game.finished,
+                )
+            )
         game.state = "queued"
         game.lease = game.worker = None
         game.lease_expires = game.finished = None

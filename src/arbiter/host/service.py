@@ -28,6 +28,7 @@ from arbiter.host.intake import pending, tidy_builds
 from arbiter.host.models import ExportJob, now
 from arbiter.host.ratings import rate_finished_rounds
 from arbiter.host.rounds import RoundError, make_round, schedule_due
+from arbiter.host.signing import ContestKey
 from arbiter.host.standings import Board
 from arbiter.host.workers import contest_id, new_worker
 from arbiter.referee.sandbox import die_with_parent
@@ -101,6 +102,8 @@ class Service:
         with self.db.session() as session:
             contest_id(session)  # made once, before any request reads it
             session.commit()
+            # workers played on while the server was away: their leases wait for them
+            queue.extend_leases(session, self.config.lease_seconds)
             tidy_builds(session, self.config)
             for version_id in pending(session):
                 self._spawn(self._intake(version_id))
@@ -108,6 +111,7 @@ class Service:
                 self._spawn(self._export(job_id))  # a server stopped while writing it
         self._stale.set()  # the first table, and the ratings of rounds not yet rated
         self._spawn(self._keep_standings())
+        self._spawn(self._keep_alive())
         if self.config.calendar.every is not None:
             self._spawn(self._keep_schedule())
         if url is not None:
@@ -227,6 +231,20 @@ class Service:
                 return False
         return True
 
+    async def _keep_alive(self) -> None:
+        """Stamps the time every few seconds: at the next start, the leases are
+        extended by how long the server was away (:func:`queue.extend_leases`)."""
+        while not self._stopping:
+            await asyncio.sleep(queue.ALIVE_EVERY)
+            try:
+                await asyncio.to_thread(self._stamp)
+            except Exception as e:  # a database gone away: the next beat tries again
+                print(f"arbiter host: could not note the time: {e}", file=sys.stderr)
+
+    def _stamp(self) -> None:
+        with self.db.session() as session:
+            queue.stamp_alive(session)
+
     async def _keep_schedule(self) -> None:
         while not self._stopping:
             await asyncio.sleep(SCHEDULE_POLL)
@@ -235,8 +253,9 @@ class Service:
 
     async def _keep_worker(self, name: str, url: str) -> None:
         while not self._stopping:
+            key = ContestKey.of_folder(self.config.folder).public_raw
             with self.db.session() as session:
-                token = new_worker(session, name)
+                token = new_worker(session, name, key)
                 session.commit()
             env = dict(os.environ, ARBITER_WORKER_TOKEN=token)
             process = await asyncio.create_subprocess_exec(

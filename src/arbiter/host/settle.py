@@ -2,9 +2,9 @@
 program, one broken machine or one disqualification never holds up a contest.
 
 - A game workers report they cannot play (:func:`fail`) goes back in the queue until
-  ``max_failures`` workers have failed it; then it is **forfeited** by the seat whose
-  program made it fail (it could not be fetched, was too large, did not unpack), or,
-  when no program was to blame, made **void**.
+  ``max_failures`` different workers have failed it; then it is **forfeited** by the
+  seat whose program every one of them blamed (too large, did not unpack), or, when
+  they did not all blame the same program, made **void**.
 - A game whose lease runs out ``max_attempts`` times (its workers die or vanish while
   playing it) is made void (:func:`void_abandoned`).
 - Disqualifying an entrant forfeits its unplayed games at once (:func:`disqualify`).
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from arbiter.errors import Reason
@@ -27,7 +27,7 @@ from arbiter.game import Outcome
 from arbiter.games import find_game
 from arbiter.host import tallies
 from arbiter.host.config import ContestConfig
-from arbiter.host.models import Game, Round, Version, now
+from arbiter.host.models import Game, GameFailure, Round, Version, Worker, now
 from arbiter.host.ratings import unrate
 from arbiter.record import GameRecord
 
@@ -90,30 +90,55 @@ def void(game: Game, why: str) -> None:
 
 def fail(
     session: Session,
-    config: ContestConfig,
     game_id: int,
     token: str,
+    worker: str,
     culprit: int | None,
     why: str,
-    max_failures: int,
+    config: ContestConfig,
 ) -> str | None:
-    """A worker holding ``token`` could not play game ``game_id`` (``culprit``: the
-    seat whose program was at fault, if any). Returns the game's new state
-    (``queued``, ``done`` for a forfeit, or ``void``; committed), or None if the lease
-    is not the worker's."""
+    """Worker ``worker``, holding lease ``token``, could not play game ``game_id``
+    (``culprit``: the seat whose program it blames, if any). Returns the game's new
+    state (``queued``, ``done`` for a forfeit, or ``void``; committed), or None if the
+    lease is not the worker's.
+
+    The game is settled once ``config.max_failures`` *different* workers reported it
+    (a worker's second report replaces its first, and it is not handed the game
+    again), so no one machine, honest or not, settles a game by itself; a seat
+    forfeits only if every one of them blamed that seat's program. A worker that
+    fails ``config.pause_after`` games in a row without storing a result is paused.
+    """
     game = session.get(Game, game_id)
     if game is None or game.state != "leased" or game.lease != token:
         return None
-    game.failures += 1
+    report = session.get(GameFailure, (game_id, worker))
+    if report is None:
+        report = GameFailure(game_id=game_id, worker=worker)
+        session.add(report)
+        game.failures += 1
+    report.culprit = culprit if culprit in (0, 1) else None
+    report.reason = why
+    report.at = now()
+    machine = session.scalar(select(Worker).where(Worker.name == worker))
+    if machine is not None:
+        machine.failures += 1
+        machine.failing += 1
+        machine.paused = machine.paused or machine.failing >= config.pause_after
     detail = f"could not be played on {game.failures} workers: {why}"
-    if game.failures < max_failures:
+    if game.failures < config.max_failures:
         game.state = "queued"
         game.lease = game.worker = game.lease_expires = None
         game.detail = detail
-    elif culprit in (0, 1):
-        forfeit(session, config, game, culprit, detail)
     else:
-        void(game, detail)
+        session.flush()
+        blamed = set(
+            session.scalars(select(GameFailure.culprit).where(GameFailure.game_id == game_id))
+        )
+        seat = blamed.pop() if len(blamed) == 1 else None
+        if seat is not None:
+            forfeit(session, config, game, seat, detail)
+        else:
+            void(game, detail)
     session.commit()
     return game.state
 
@@ -177,6 +202,7 @@ def requeue(session: Session, game_id: int) -> bool:
     game.reason = game.detail = ""
     game.finished = None
     game.failures = game.attempts = 0
+    session.execute(delete(GameFailure).where(GameFailure.game_id == game_id))
     game.round.state = "playing"
     game.round.finished = None
     unrate(session, game.round)

@@ -84,6 +84,13 @@ class ContestKey:
             .decode()
         )
 
+    @property
+    def public_raw(self) -> bytes:
+        """The public key's 32 bytes, as a worker's token pins it."""
+        return self._private.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+
     def sign(self, data: bytes) -> str:
         """The signature of ``data``, base64."""
         return base64.b64encode(self._private.sign(data)).decode()

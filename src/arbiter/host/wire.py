@@ -2,10 +2,11 @@
 is sent: a malformed call is a 422 naming the field) and the worker (which reads
 what it is given).
 
-A worker calls with ``Authorization: Bearer TOKEN`` and ``X-Worker-Instance: ID``
-(random per process) on every call but :class:`ContestInfo`'s, which it reads first
-and again after each time the server was away, so its token only ever goes to its
-own contest (:mod:`arbiter.host.workers`).
+A worker signs every call with its token (``Authorization: Arbiter-Worker ...``) and
+says which process it is (``X-Worker-Instance: ID``, random per process); before its
+first call, and again after each time the server was away, it has the server prove
+it holds the contest's key (:class:`ContestInfo`'s ``proof``;
+:mod:`arbiter.host.request_signing`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ MAX_TEXT = 4 << 20
 
 
 class ContestInfo(BaseModel):
-    """``GET /api/contest``: who the server is."""
+    """``GET /api/contest``: who the server is, and (asked with ``?challenge=``) the
+    contest key's signature of the challenge
+    (:func:`arbiter.host.request_signing.challenge_message`)."""
 
     id: str
     name: str
     game: str
+    proof: str | None = None
 
 
 class LeaseRequest(BaseModel):

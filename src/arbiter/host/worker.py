@@ -14,12 +14,15 @@ program's stderr back. It prints one line as each game starts and one as it ends
   deleted only once the server has answered for it (stored, or refused with a
   reason: its lease ran out and another worker played it), so a worker killed or
   restarted after a game still delivers it.
-- **Its own contest only**: before it sends its token, and again each time the
-  server was away, it reads ``/api/contest`` and compares the contest's id with its
-  token's; another server on that address never sees the token.
+- **Its own contest only**: its token pins the contest's public key. Before its
+  first call, and again each time the server was away, it has the server sign a
+  fresh challenge with the contest's key; a server that cannot is never called.
+  Its secret never crosses the wire: each call is signed with it
+  (:mod:`arbiter.host.request_signing`).
 - **A game it cannot play** (a program too large to fetch, an archive that does not
-  unpack, a referee that cannot start) is reported as a failure with its reason; the
-  server settles the game once enough workers have failed it.
+  unpack even fetched again, a referee that cannot start) is reported as a failure
+  with its reason; the server settles the game once enough *different* workers have
+  failed it, and blames a program only when they all blame the same one.
 - **It stops by itself** only when the server refuses its token (revoked: one line,
   exit code 1). The server also refuses a second live process on one token: the
   second waits until the first is gone.
@@ -33,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import os
 import random
@@ -58,8 +60,8 @@ from arbiter.games import find_game
 from arbiter.host.config import contest_supervision
 from arbiter.host.languages import fill
 from arbiter.host.programs import ProgramError, file_sha256, unpack_once
+from arbiter.host.request_signing import SignedCalls, Token, proves
 from arbiter.host.wire import (
-    INSTANCE_HEADER,
     ContestInfo,
     FailureBody,
     Job,
@@ -81,6 +83,9 @@ MAX_PROGRAM = 256 << 20
 """The largest program archive a worker fetches."""
 MAX_LOG = 256 << 10
 """The most of a program's stderr sent with a result."""
+WAIT_CODES = ("token-in-use", "worker-paused")
+"""Refusals of a lease a worker waits out, saying so once: another process holds its
+token, or the organiser has yet to resume it."""
 
 T = TypeVar("T")
 
@@ -120,10 +125,14 @@ class Worker:
         away_max: float = AWAY_MAX,
     ) -> None:
         self.url = url.rstrip("/")
-        self.client = httpx.Client(base_url=self.url, timeout=httpx.Timeout(60.0, connect=10.0))
         self.instance = secrets.token_hex(8)
-        self._token = token
-        self._contest = token.split(".", 1)[0] if "." in token else None
+        self._token = Token.parse(token)
+        self.client = httpx.Client(
+            base_url=self.url,
+            timeout=httpx.Timeout(60.0, connect=10.0),
+            auth=SignedCalls(self._token, self.instance),
+        )
+        self._contest = self._token.contest
         self._verified = False
         self.cache = cache
         self.isolation = isolation
@@ -132,31 +141,34 @@ class Worker:
         self.away_max = away_max
         self.played = 0
         self.revoked = ""
-        key = self._contest or hashlib.sha256(self.url.encode()).hexdigest()[:16]
-        self.spool = cache / "results" / f"{key}-{_safe(self.name)}"
+        self.spool = cache / "results" / f"{_safe(self._contest)}-{_safe(self.name)}"
 
     # -- talking to the server -------------------------------------------------------
 
     def say(self, line: str) -> None:
         print(line, file=self.out, flush=True)
 
-    def _headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self._token}", INSTANCE_HEADER: self.instance}
-
     def _verify(self) -> None:
-        """Checks the server is this token's contest before the token is sent.
+        """Checks the server is this token's contest before any call: it must sign a
+        fresh challenge with the key the token pins.
 
-        :raises _Away: if it does not answer as one.
+        :raises _Away: if it does not answer as one, or cannot prove it.
         """
+        challenge = secrets.token_urlsafe(24)
         try:
-            response = self.client.get("/api/contest")
+            response = self.client.get("/api/contest", params={"challenge": challenge}, auth=None)
             info = ContestInfo.model_validate(response.json())
         except ValueError:
             raise _Away(f"{self.url} does not answer as an arbiter contest server") from None
-        if self._contest is not None and info.id != self._contest:
+        if info.id != self._contest:
             raise _Away(
                 f"{self.url} is contest {info.name!r} ({info.id}), not this token's "
                 f"({self._contest})"
+            )
+        if not proves(self._token.contest_key, info.id, challenge, info.proof):
+            raise _Away(
+                f"{self.url} does not prove it holds contest {info.id}'s key: "
+                "not the contest's server"
             )
         self._verified = True
 
@@ -192,7 +204,7 @@ class Worker:
         """
 
         def attempt() -> httpx.Response:
-            response = self.client.request(method, path, json=body, headers=self._headers())
+            response = self.client.request(method, path, json=body)
             if response.status_code in (502, 503, 504):
                 raise _Away(f"{self.url} answered {response.status_code}")
             if response.status_code == 401:
@@ -214,7 +226,7 @@ class Worker:
             in_use = False
             while games is None or self.played < games:
                 response = self.call("POST", "/api/worker/lease", {"name": self.name})
-                if response.status_code == 409 and _code(response) == "token-in-use":
+                if response.status_code == 409 and _code(response) in WAIT_CODES:
                     if not in_use:
                         self.say(f"waiting: {_error(response)}")
                     in_use = True
@@ -252,7 +264,7 @@ class Worker:
         gone)."""
         if self._verified:
             with contextlib.suppress(httpx.HTTPError):
-                self.client.post("/api/worker/goodbye", headers=self._headers(), timeout=5)
+                self.client.post("/api/worker/goodbye", timeout=5)
 
     def play(self, job: Job) -> None:
         """Plays one leased game and delivers its result (or its failure)."""
@@ -282,7 +294,6 @@ class Worker:
                     self.client.post(
                         f"/api/worker/games/{job.id}/release",
                         json={"lease": job.lease},
-                        headers=self._headers(),
                         timeout=5,
                     )
             raise
@@ -386,6 +397,28 @@ class Worker:
         if folder.is_dir():
             return folder
         folder.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._fetch(seat, player, folder)
+        except Unplayable as first:
+            # a download cut short or a bad disk here says nothing of the program:
+            # fetched again once; still failing, it is reported, and the server blames
+            # the program only if every worker that failed the game says the same
+            self.say(f"the program of {player.name}: {first}; fetching it again")
+            try:
+                self._fetch(seat, player, folder)
+            except Unplayable as second:
+                raise Unplayable(str(second), second.culprit) from None
+        return folder
+
+    def _fetch(self, seat: int, player: Player, folder: Path) -> None:
+        """Downloads a seat's archive, checks its hash and unpacks it into ``folder``.
+
+        :raises Unplayable: for a download that does not match its hash (no culprit:
+            the transfer, this machine or the store), or an archive that does not
+            unpack (seat ``seat``'s program, as far as this worker can tell).
+        """
+        sha, size = player.program, player.size
+        assert sha is not None and size is not None
         fd, partial_name = tempfile.mkstemp(prefix=f".{sha[:16]}-", dir=folder.parent)
         os.close(fd)
         partial = Path(partial_name)
@@ -399,7 +432,6 @@ class Worker:
                 raise Unplayable(f"the program of {player.name}: {e}", seat) from None
         finally:
             partial.unlink(missing_ok=True)
-        return folder
 
     def _download(self, version: int, size: int, target: Path) -> None:
         """Streams a program archive into ``target``, no more than ``size`` bytes.
@@ -408,7 +440,7 @@ class Worker:
         """
         path = f"/api/worker/programs/{version}"
         with (
-            self.client.stream("GET", path, headers=self._headers()) as response,
+            self.client.stream("GET", path) as response,
             target.open("wb") as f,
         ):
             if response.status_code == 401:
@@ -445,7 +477,6 @@ class Worker:
                 response = self.client.post(
                     f"/api/worker/games/{job.id}/moves",
                     json=body.model_dump(),
-                    headers=self._headers(),
                 )
                 if response.status_code == 200:
                     sent += len(body.moves)
@@ -460,7 +491,6 @@ class Worker:
                 response = self.client.post(
                     f"/api/worker/games/{job.id}/heartbeat",
                     json={"lease": job.lease},
-                    headers=self._headers(),
                 )
             except (httpx.TransportError, _Away):
                 self._verified = False
@@ -552,15 +582,15 @@ def main(argv: list[str] | None = None) -> int:
     cache = Path(args.cache or Path(tempfile.gettempdir()) / f"arbiter-worker-{os.getuid()}")
     cache.mkdir(parents=True, exist_ok=True, mode=0o700)
     interrupt_on_termination()
-    worker = Worker(
-        args.url,
-        args.token,
-        cache,
-        isolation=args.isolation,
-        name=args.name,
-        away_max=args.away_max,
-    )
     try:
+        worker = Worker(
+            args.url,
+            args.token,
+            cache,
+            isolation=args.isolation,
+            name=args.name,
+            away_max=args.away_max,
+        )
         worker.run(args.games)
     except KeyboardInterrupt:
         return 130

@@ -132,6 +132,9 @@ class Session:
         self.clock = Clock.start(tc)
         self.turn_started = time.monotonic()
         self.undo_allowed = False
+        self.owner: int | None = None
+        """The account that started it, where the server has accounts (the contest
+        site: only it sees and plays the game); None on ``arbiter serve``."""
         self._request: asyncio.Future[Any] | None = None
         self._listeners: set[asyncio.Queue[dict[str, Any]]] = set()
         self._changed = asyncio.Event()

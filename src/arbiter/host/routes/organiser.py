@@ -17,7 +17,7 @@ from arbiter.host import listing, queue, sessions, settle, workers
 from arbiter.host.accounts import invite
 from arbiter.host.deps import Checked, DbSession, Host, Hosting, Organiser, Refused, page
 from arbiter.host.models import Account, ExportJob, Game, Round, Setting, Worker
-from arbiter.host.operations import AUDITED, audit, audit_log, operations
+from arbiter.host.operations import audit, audit_log, operations
 from arbiter.host.rounds import (
     RoundError,
     begin_final,
@@ -69,9 +69,11 @@ def organiser_page(
 @router.post("/organiser/rounds", dependencies=[Checked])
 def new_round(who: Organiser, host: Host, s: DbSession) -> Response:
     try:
-        make_round(s, host.config)
+        rnd = make_round(s, host.config)
     except RoundError as e:
         raise Refused(409, str(e)) from None
+    audit(s, who, "new-round", str(rnd.number), f"Round {rnd.number} was paired and queued.")
+    s.commit()
     host.service.changed()
     return RedirectResponse("/organiser", status_code=303)
 
@@ -90,6 +92,9 @@ def export(
     organiser's page shows its progress, then the link to the file."""
     job, made = exports.start(s, who, sources=sources, logs=logs)
     if made:
+        parts = ", ".join(p for p, on in (("sources", sources), ("logs", logs)) if on)
+        audit(s, who, "export", str(job.id), f"An export was started ({parts or 'results only'}).")
+        s.commit()
         host.service.export(job.id)
     return RedirectResponse("/organiser#exports", status_code=303)
 
@@ -118,12 +123,13 @@ def organiser_action(
 ) -> Response:
     if action == "invite":
         code = invite(s)
+        audit(s, who, "invite", "", "An invitation code was made.")
         s.commit()
         return RedirectResponse(f"/organiser?invitation={code}", status_code=303)
     act = ACTIONS.get(action)
     if act is None:
         raise Refused(404, f"no action {action!r}")
-    if action in AUDITED and confirm != "yes":
+    if confirm != "yes":
         # changes results or who plays: said in words and asked again, nothing done yet
         return page(
             request,
@@ -138,8 +144,7 @@ def organiser_action(
         act(host, s, name)
     except (RoundError, ArbiterError) as e:
         raise Refused(409, str(e)) from None
-    if action in AUDITED:
-        audit(s, who, action, name, CONSEQUENCES[action].format(name=name))
+    audit(s, who, action, name, CONSEQUENCES[action].format(name=name))
     s.commit()
     host.service.changed()
     return RedirectResponse("/organiser", status_code=303)
@@ -200,6 +205,10 @@ def _revoke(host: Hosting, s: Session, name: str) -> None:
     workers.revoke(s, name)
 
 
+def _resume_worker(host: Hosting, s: Session, name: str) -> None:
+    workers.resume(s, name)
+
+
 def _requeue(host: Hosting, s: Session, name: str) -> None:
     if not settle.requeue(s, int(name) if name.isdigit() else -1):
         raise Refused(409, f"game {name} is not a void game of the latest round")
@@ -215,6 +224,7 @@ ACTIONS = {
     "end-sessions": _end_sessions,
     "rerun": _rerun,
     "revoke": _revoke,
+    "resume-worker": _resume_worker,
     "requeue": _requeue,
     "begin-final": _begin_final,
 }
@@ -222,11 +232,20 @@ ACTIONS = {
 ``name`` (a contestant, a worker, a round or a game number)."""
 
 CONSEQUENCES = {
+    "pause": "No worker is handed a new game until resumed; games being played finish.",
+    "resume": "Workers are handed games again.",
+    "end-sessions": "{name} is signed out on every browser (their results stay).",
+    "revoke": "Worker {name}'s token opens nothing from now on; the games it is playing "
+    "go back in the queue and its results not yet sent are refused.",
+    "resume-worker": "Worker {name}, paused for the games it could not play, is handed "
+    "games again.",
+    "requeue": "Game {name}, set aside, goes back in the queue and its round plays again.",
     "disqualify": "{name} leaves the contest at once: signed out, every unplayed game of "
     "theirs in a round under way lost by forfeit, marked disqualified in the standings.",
     "reinstate": "{name} may play again from the next round.",
-    "rerun": "Round {name} is played again: every result of it is erased and its games "
-    "go back in the queue with the same pairings, seats, openings and seeds.",
+    "rerun": "Round {name} is played again: every result of it is erased (kept on the "
+    "round's page and in the export as superseded) and its games go back in the queue "
+    "with the same pairings, seats, openings and seeds.",
     "freeze": "The public standings stop changing until unfrozen (games go on).",
     "unfreeze": "The public standings show every result again.",
     "begin-final": "The final begins now: its rounds play each entrant's newest version "

@@ -6,9 +6,9 @@ token)."""
 # no ``from __future__ import annotations``: FastAPI reads the annotations at run time
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import (
     FileResponse,
     HTMLResponse,
@@ -26,6 +26,7 @@ from arbiter.host.kits import kit_file, kits
 from arbiter.host.models import Account, Game, Version, now
 from arbiter.host.plot import rating_svg
 from arbiter.host.ranking import RANKING_RULES
+from arbiter.host.request_signing import challenge_message
 from arbiter.host.rounds import entrants
 from arbiter.host.signing import signed_line
 from arbiter.host.standings import history
@@ -77,8 +78,16 @@ def standings_json(host: Host) -> Response:
 
 
 @router.get("/api/contest")
-def contest_info(host: Host, s: DbSession) -> ContestInfo:
-    info = ContestInfo(id=contest_id(s), name=host.config.name, game=host.config.game)
+def contest_info(
+    host: Host,
+    s: DbSession,
+    challenge: Annotated[str | None, Query(max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")] = None,
+) -> ContestInfo:
+    """Who the server is; given a worker's ``challenge``, the contest key's signature
+    of it, which proves this server holds the key the worker's token pins."""
+    contest = contest_id(s)
+    proof = None if challenge is None else host.key.sign(challenge_message(contest, challenge))
+    info = ContestInfo(id=contest, name=host.config.name, game=host.config.game, proof=proof)
     s.commit()
     return info
 

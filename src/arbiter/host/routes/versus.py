@@ -1,19 +1,36 @@
 """A person against an entrant: the contestant's page starts a game, which is then
-played on ``arbiter serve``'s board page through its session API (included here)."""
+played on ``arbiter serve``'s board page through its session API (included here).
+
+Each such game belongs to the person who started it: only they see it and play it
+(signed in, with the site's CSRF token on every move), at most ``[play] per_person``
+at once each, and no more in all than the entrants' programs fit in ``[play]
+memory_mb``, so no one person takes every program the server can run."""
 
 # no ``from __future__ import annotations``: FastAPI reads the annotations at run time
+import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Form
-from fastapi.responses import FileResponse, RedirectResponse, Response
+from fastapi import APIRouter, Depends, Form, Request, WebSocket
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
 
 from arbiter.games import find_game
 from arbiter.host.config import contest_supervision
-from arbiter.host.deps import Checked, DbSession, Host, Refused, SignedIn
+from arbiter.host.deps import (
+    Checked,
+    DbSession,
+    Host,
+    Hosting,
+    Refused,
+    SignedIn,
+    account_of,
+    checked,
+    csrf_token,
+)
 from arbiter.host.versus import NoOpponent, entrant_agent
 from arbiter.web.routes import play
-from arbiter.web.served import Serving
-from arbiter.web.sessions import WebError, human_game
+from arbiter.web.served import Served, Serving
+from arbiter.web.sessions import Session, WebError, human_game
 
 from . import STATIC
 
@@ -23,13 +40,88 @@ SESSION_ROUTES = (
     "/api/sessions/{sid}/move",
     "/api/sessions/{sid}/undo",
     "/api/sessions/{sid}/resign",
-    "/api/sessions/{sid}/live",
 )
 """The routes of ``arbiter serve`` a game on the contest site needs (not its own
-new games: here a person plays only the contest's entrants)."""
+new games: here a person plays only the contest's entrants), each behind
+:func:`owned`; the live socket is :func:`live`'s."""
+
+NOT_YOURS = "this game is another person's: only who started it sees and plays it"
+
+
+async def owned(request: Request, sid: str, host: Host, served: Serving) -> None:
+    """Refuses a game's route to anyone but the person who started it, and a change
+    without the site's CSRF token.
+
+    :raises Refused: 401 signed out, 403 another person's game or no CSRF token.
+    """
+    session = served.sessions.get(sid)
+    if session is None:
+        return  # the route answers 404
+    owner = await asyncio.to_thread(_account_id, request, host)
+    if owner is None:
+        raise Refused(401, "log in first: a game against an entrant is its player's")
+    if session.owner != owner:
+        raise Refused(403, NOT_YOURS)
+    if request.method != "GET":
+        await checked(request)
+
+
+def _account_id(connection: Request | WebSocket, host: Hosting) -> int | None:
+    with host.service.db.session() as s:
+        account = account_of(connection, s)
+        return None if account is None else account.id
+
 
 router = APIRouter(include_in_schema=False)
-router.routes.extend(r for r in play.router.routes if getattr(r, "path", "") in SESSION_ROUTES)
+for route in play.router.routes:
+    if isinstance(route, APIRoute) and route.path in SESSION_ROUTES:
+        router.add_api_route(
+            route.path,
+            route.endpoint,
+            methods=sorted(route.methods or ()),
+            dependencies=[Depends(owned)],
+            status_code=route.status_code,
+        )
+
+
+@router.websocket("/api/sessions/{sid}/live")
+async def live(socket: WebSocket, sid: str) -> None:
+    """The game's moves as they come, to the person who started it only."""
+    served: Served = socket.app.state.served
+    host: Hosting = socket.app.state.hosting
+    session = served.sessions.get(sid)
+    if session is not None and session.owner != await asyncio.to_thread(_account_id, socket, host):
+        await socket.accept()
+        await socket.send_json({"error": NOT_YOURS})
+        await socket.close(code=4403)
+        return
+    await play.live(socket, sid, served)
+
+
+def in_progress(served: Served) -> list[Session]:
+    """The games against entrants being played now."""
+    return [s for s in served.sessions.values() if s.owner is not None and s.outcome is None]
+
+
+def room_for(host: Hosting, served: Served, owner: int) -> str:
+    """Why ``owner`` may not start another game against an entrant now ("" if they
+    may)."""
+    limits, each = host.config.play, host.config.limits.memory_mb
+    playing = in_progress(served)
+    mine = sum(1 for s in playing if s.owner == owner)
+    if limits.per_person == 0:
+        return "games against entrants are turned off in this contest"
+    if mine >= limits.per_person:
+        return (
+            f"you have {mine} games against entrants in progress (at most "
+            f"{limits.per_person} at once): finish or resign one first"
+        )
+    if (len(playing) + 1) * each > limits.memory_mb:
+        return (
+            f"the server's games against entrants use all the memory set aside for them "
+            f"({limits.memory_mb} MB, {each} MB a program): try again when one ends"
+        )
+    return ""
 
 
 @router.post("/contestants/{name}/play", dependencies=[Checked])
@@ -42,11 +134,19 @@ async def play_entrant(
     side: Annotated[str, Form(max_length=16)] = "first",
 ) -> Response:
     """Starts a game of the signed-in person against ``name``'s current program, on
-    the contest's clock and behind the contest's walls."""
+    the contest's clock and behind the contest's walls.
+
+    :raises Refused: 422 for a side that is neither; 404 for no such entrant; 429 for
+        a person with their games' worth in progress; 503 when the games against
+        entrants use all their memory.
+    """
     config = host.config
     spec = find_game(config.game)
     if side not in ("first", "second"):
         raise Refused(422, f"side must be first or second, not {side!r}")
+    full = room_for(host, served, who.id)
+    if full:
+        raise Refused(503 if "memory" in full or "off" in full else 429, full)
     try:
         engine = entrant_agent(s, config, name)
     except NoOpponent as e:
@@ -62,6 +162,7 @@ async def play_entrant(
         1.0,
         supervision=watch,
     )
+    session.owner = who.id
     try:
         await served.keep(session)
     except WebError as e:
@@ -70,5 +171,8 @@ async def play_entrant(
 
 
 @router.get("/play/{sid}")
-def play_page(sid: str) -> FileResponse:
-    return FileResponse(STATIC / "game.html")
+def play_page(request: Request, sid: str) -> HTMLResponse:
+    """The board page, carrying the site's CSRF token for the moves it sends."""
+    html = (STATIC / "game.html").read_text()
+    meta = f'<meta name="csrf-token" content="{csrf_token(request)}">'
+    return HTMLResponse(html.replace("<head>", f"<head>\n{meta}", 1))

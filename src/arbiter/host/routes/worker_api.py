@@ -30,17 +30,37 @@ from arbiter.host.wire import (
 router = APIRouter(prefix="/api/worker")
 
 
-def worker(request: Request, host: Host, s: DbSession) -> Worker:
-    """The worker calling, by its token and process (recorded and committed).
+async def raw_body(request: Request) -> bytes:
+    """The call's body as sent, which its signature covers (FastAPI reads the same
+    bytes again for the route's model)."""
+    return await request.body()
 
-    :raises Refused: 401 for a missing, unknown or revoked token; 409 (code
-        ``token-in-use``) while another process uses it.
+
+def worker(
+    request: Request, body: Annotated[bytes, Depends(raw_body)], host: Host, s: DbSession
+) -> Worker:
+    """The worker that signed this call, and its process (recorded and committed).
+
+    :raises Refused: 401 for a call unsigned, signed by an unknown or revoked key, not
+        over this call, out of date or replayed; 409 (code ``token-in-use``) while
+        another process uses the token.
     """
-    token = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-    instance = request.headers.get(INSTANCE_HEADER, "")[:64]
+    query = request.scope.get("query_string", b"")
+    path = request.scope.get("raw_path") or request.scope["path"].encode()
+    call = workers.Call(
+        authorization=request.headers.get("authorization", ""),
+        method=request.method,
+        target=(path + (b"?" + query if query else b"")).decode("latin-1"),
+        body=body,
+        instance=request.headers.get(INSTANCE_HEADER, "")[:64],
+    )
     try:
-        found = workers.claim(s, token, instance, host.config.lease_seconds)
+        found = workers.claim(s, call, host.config.lease_seconds)
     except workers.TokenRefused as e:
+        if e.status == 409:
+            s.commit()  # its nonce is spent: the call is never accepted later
+        else:
+            s.rollback()
         code = "token-in-use" if e.status == 409 else "token-refused"
         raise Refused(e.status, str(e), code) from None
     s.commit()
@@ -53,6 +73,13 @@ WorkerAuth = Annotated[Worker, Depends(worker)]
 @router.post("/lease", response_model=None)
 def lease(body: LeaseRequest, w: WorkerAuth, host: Host, s: DbSession) -> Job | Response:
     config = host.config
+    if w.paused:
+        raise Refused(
+            409,
+            f"worker {w.name} is paused: it could not play its last {w.failing} games "
+            "(the organiser's page says why; the organiser resumes it)",
+            "worker-paused",
+        )
     got = queue.lease(s, w.name, config.lease_seconds, config.max_attempts)
     if got is None:
         return Response(status_code=204)
@@ -98,11 +125,9 @@ def result(game_id: int, body: ResultBody, w: WorkerAuth, host: Host, s: DbSessi
 @router.post("/games/{game_id}/failure")
 def failure(game_id: int, body: FailureBody, w: WorkerAuth, host: Host, s: DbSession) -> Stored:
     """A worker that could not play its game: the game goes back in the queue, or is
-    settled once it has failed on ``max_failures`` workers."""
+    settled once ``max_failures`` different workers failed it."""
     config = host.config
-    state = settle.fail(
-        s, config, game_id, body.lease, body.culprit, body.reason, config.max_failures
-    )
+    state = settle.fail(s, game_id, body.lease, w.name, body.culprit, body.reason, config)
     if state is None:
         raise Refused(409, "the lease is not this worker's", "lease-lost")
     if state != "queued":

@@ -20,10 +20,16 @@ function fmt(seconds) {
   return `${m}:${(s % 60).toFixed(1).padStart(4, "0")}`;
 }
 
+// the contest site puts its CSRF token in the page; arbiter serve has none
+function csrfHeaders(headers) {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  return meta ? { ...headers, "X-CSRF-Token": meta.content } : headers;
+}
+
 async function api(method, path, body) {
   const response = await fetch(path, {
     method,
-    headers: { "Content-Type": "application/json" },
+    headers: csrfHeaders({ "Content-Type": "application/json" }),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json();
