@@ -102,15 +102,26 @@ def left(tags: list[str]) -> int:
     return count
 
 
-def mounts() -> int:
-    """The programs' capped disks still mounted."""
+def own_temporary_folder() -> str:
+    """A temporary folder for this soak's games alone (their work directories and
+    capped disks are made in it), so that what is counted as left behind is what its
+    own games left, never another referee's games running on the same machine."""
+    folder = tempfile.mkdtemp(prefix="arbiter-soak-")
+    os.chmod(folder, 0o755)  # programs behind the walls run as other users
+    os.environ["TMPDIR"] = folder  # for the processes the games start
+    tempfile.tempdir = folder
+    return folder
+
+
+def mounts(folder: str) -> int:
+    """The capped disks of this soak's programs still mounted."""
     with open("/proc/self/mounts") as f:
-        return sum("/arbiter-game-" in line for line in f)
+        return sum(f"{folder}/arbiter-game-" in line for line in f)
 
 
-def boxes() -> set[str]:
-    """The programs' work directories now in the temporary directory."""
-    return {b for b in os.listdir(tempfile.gettempdir()) if b.startswith("arbiter-game-")}
+def boxes(folder: str) -> set[str]:
+    """The work directories of this soak's programs still there."""
+    return {b for b in os.listdir(folder) if b.startswith("arbiter-game-")}
 
 
 def soak(
@@ -118,7 +129,7 @@ def soak(
 ) -> None:
     rng = random.Random(seed)
     walls = choose(isolation)
-    before = boxes()
+    folder = own_temporary_folder()
     verdicts: Counter[str] = Counter()
     wrong: list[str] = []
     engine_time_losses: list[str] = []
@@ -171,7 +182,7 @@ def soak(
         leftover += left(tags)
     elapsed = time.monotonic() - t0
     time.sleep(1)
-    folders = len(boxes() - before)
+    folders = len(boxes(folder))
     print(
         f"concurrency {concurrency}: {games} games in {elapsed:.0f}s "
         f"({games / elapsed:.1f} games/s), {walls.describe(detect())}"
@@ -185,7 +196,7 @@ def soak(
         print(f"    {line}")
     print(f"  processes left: {leftover}")
     print(f"  work directories left: {folders}")
-    print(f"  disks left mounted: {mounts()}")
+    print(f"  disks left mounted: {mounts(folder)}")
     print(f"  referee errors: {errors}")
     print(f"  mean seconds per game in the slowest batch: {slowest:.2f}", flush=True)
 

@@ -4,6 +4,7 @@ the games do not give, or another key) is found and named."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -18,7 +19,7 @@ from arbiter.host import export
 from arbiter.host.db import Database
 from arbiter.host.export_check import ExportError, Verified, verify_export
 from arbiter.host.models import ExportJob, Game
-from arbiter.host.rounds import finish_round_if_done, make_round
+from arbiter.host.rounds import finish_round_if_done, make_round, rerun_round
 from arbiter.host.signing import ContestKey, public_key, record_signed
 from arbiter.record import GameRecord
 from tests.host.contests import play_round, seeded
@@ -41,6 +42,11 @@ def contest(tmp_path_factory: pytest.TempPathFactory) -> Exported:
         play_round(db, config, key if number == 1 else None)
         with db.session() as s:
             assert finish_round_if_done(s, number)
+    with db.session() as s:  # the second round played again: its first results kept
+        rerun_round(s, 2)
+    play_round(db, config, None)
+    with db.session() as s:
+        assert finish_round_if_done(s, 2)
     with db.session() as s:
         job, made = export.start(s, None, sources=False, logs=True)
         again, twice = export.start(s, None, sources=True, logs=False)
@@ -76,7 +82,8 @@ def test_a_whole_export_verifies_with_the_contests_public_key(contest: Exported)
     heard: list[str] = []
     done = verify_export(path, public_key(pem, "pem"), heard.append)
     assert (done.games, done.rounds, done.standings) == (4, 2, 3)
-    assert len(heard) == 4 and all(": ok round " in line for line in heard)
+    assert len(heard) == 6 and all(": ok round " in line for line in heard)
+    assert sum(line.startswith("superseded.jsonl:") for line in heard) == 2
     files = members(path)
     rounds = json.loads(files["rounds.json"])
     assert [len(r["byes"]) for r in rounds] == [1, 1]
@@ -223,6 +230,20 @@ def test_arbiter_replay_refuses_an_archive_holding_a_link_device_or_outside_path
     out, err = capsys.readouterr()
     said = (out + err).strip()
     assert why in said and "Traceback" not in said and len(said.splitlines()) == 1, said
+
+
+def test_the_results_a_round_played_again_erased_are_kept_signed(
+    contest: Exported,
+) -> None:
+    path, pem, _ = contest
+    files = members(path)
+    kept = files["superseded.jsonl"].decode().splitlines()
+    rounds = json.loads(files["rounds.json"])
+    assert len(kept) == 2 and [len(r["superseded"]) for r in rounds] == [0, 2]
+    key = public_key(pem, "the key")
+    for line, listed in zip(kept, rounds[1]["superseded"], strict=True):
+        assert hashlib.sha256(line.encode()).hexdigest() == listed["record"]
+        assert record_signed(key, GameRecord.from_json(line))
 
 
 def test_a_record_signature_covers_every_field(contest: Exported) -> None:

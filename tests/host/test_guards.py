@@ -423,3 +423,18 @@ def test_a_game_against_an_entrant_is_its_starters_only(site: Site) -> None:
     # no game between requests: the game answers that it has not moved yet)
     done = alice.post(f"{path}/resign", headers={"X-CSRF-Token": token.group(1)})
     assert done.status_code == 409 and "your turn" in done.json()["error"], done.text
+
+
+def test_a_round_played_again_shows_its_erased_results_as_superseded(site: Site) -> None:
+    with site.db.session() as s:
+        g = s.scalars(select(Game).order_by(Game.number)).first()
+        assert g is not None
+        settle.forfeit(s, site.config, g, 1, "the program would not start")
+        s.commit()
+    anyone = site.client()
+    assert "superseded" not in anyone.get("/rounds/1").text.lower()
+    confirm(site.person("boss"), "/organiser/rerun", "1")
+    shown = anyone.get("/rounds/1").text
+    table = shown[shown.index('id="superseded-games"') :]
+    assert "1-0" in table and "the program would not start" in table
+    assert anyone.get("/rounds/9").status_code == 404

@@ -7,6 +7,9 @@ The export is one ``.tar.gz``:
   (:mod:`arbiter.host.signing`), its ``round`` the round's number;
 - ``rounds.json``: each round's phase, kind and state, its games (id, number, pair,
   entrants, the SHA-256 of the game's record line) and its byes;
+- ``superseded.jsonl``: the results erased when a round was played again, each record
+  signed, listed under its round in ``rounds.json`` (``superseded``): kept, never
+  counted;
 - ``standings.json``: the standings the games give (never a frozen table);
 - at the organiser's choice ``sources/`` (each played version's upload) and
   ``logs/`` (each seat's standard error);
@@ -41,7 +44,17 @@ from arbiter.errors import ArbiterError
 from arbiter.host.config import ContestConfig, load
 from arbiter.host.db import Database
 from arbiter.host.intake import version_dir
-from arbiter.host.models import COUNTED, Account, Bye, ExportJob, Game, Round, Version, now
+from arbiter.host.models import (
+    COUNTED,
+    Account,
+    Bye,
+    ExportJob,
+    Game,
+    Round,
+    Superseded,
+    Version,
+    now,
+)
 from arbiter.host.rounds import current_phase
 from arbiter.host.settle import version_name
 from arbiter.host.signing import ContestKey, signed_line
@@ -147,6 +160,7 @@ def _games_and_rounds(
     names = dict(session.execute(select(Account.id, Account.name)).all())
     games_file = _Hashed(root / "games.jsonl")
     rounds_file = _Hashed(root / "rounds.json")
+    superseded_file = _Hashed(root / "superseded.jsonl")
     rounds_file.write(b"[")
     played: set[int] = set()
     done = 0
@@ -191,9 +205,23 @@ def _games_and_rounds(
         byes = session.execute(
             select(Bye.account_id, Bye.points).where(Bye.round_id == round_id).order_by(Bye.id)
         )
+        erased = []
+        for x in session.scalars(
+            select(Superseded).where(Superseded.round_id == round_id).order_by(Superseded.id)
+        ):
+            line = signed_line(key, x.record).encode()
+            superseded_file.write(line + b"\n")
+            erased.append(
+                {
+                    "erased": x.erased.isoformat(timespec="seconds"),
+                    "number": x.number,
+                    "record": hashlib.sha256(line).hexdigest(),
+                }
+            )
         entry = {
             "byes": [{"entrant": names[a], "points": p} for a, p in byes],
             "games": listed,
+            "superseded": erased,
             "kind": kind,
             "number": number,
             "phase": phase,
@@ -203,6 +231,7 @@ def _games_and_rounds(
     rounds_file.write(b"\n]\n")
     files["games.jsonl"] = games_file.close()
     files["rounds.json"] = rounds_file.close()
+    files["superseded.jsonl"] = superseded_file.close()
     _progress(session, job, done)
     return played
 

@@ -99,6 +99,8 @@ def verify_export(
             raise ExportError(f"{path}: {name} was changed after it was signed")
     contest = _load(files["contest.json"], "contest.json")
     records = _records(files["games.jsonl"], key, say)
+    # results erased by a round played again: signed by the contest, counted nowhere
+    _records(files.get("superseded.jsonl", b""), key, say, "superseded.jsonl")
     rounds = _load(files["rounds.json"], "rounds.json")
     games = _check_rounds(rounds, records)
     table = _load(files["standings.json"], "standings.json")
@@ -107,12 +109,13 @@ def verify_export(
 
 
 def _records(
-    data: bytes, key: Ed25519PublicKey, say: Callable[[str], None]
+    data: bytes, key: Ed25519PublicKey, say: Callable[[str], None], name: str = "games.jsonl"
 ) -> dict[str, GameRecord]:
-    """Every record by the SHA-256 of its line, each signed and replayed."""
+    """Every record of the file ``name`` by the SHA-256 of its line, each signed and
+    replayed."""
     found = {}
     for number, line in enumerate(data.decode(errors="replace").splitlines(), 1):
-        where = f"games.jsonl:{number}"
+        where = f"{name}:{number}"
         try:
             record = GameRecord.from_json(line)
         except RecordError as e:

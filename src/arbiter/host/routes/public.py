@@ -23,7 +23,7 @@ from arbiter.games import find_game
 from arbiter.host import about, access, listing, settle
 from arbiter.host.deps import DbSession, Host, Refused, Viewer, page
 from arbiter.host.kits import kit_file, kits
-from arbiter.host.models import Account, Game, Version, now
+from arbiter.host.models import COUNTED, Account, Game, Round, Superseded, Version, now
 from arbiter.host.plot import rating_svg
 from arbiter.host.ranking import RANKING_RULES
 from arbiter.host.request_signing import challenge_message
@@ -122,6 +122,22 @@ def contestant(
         owner=who is not None and (who.id == account.id or access.is_organiser(who)),
         playable=any(e.name == account.name for e in entrants(s)),
     )
+
+
+@router.get("/rounds/{number}", response_class=HTMLResponse, include_in_schema=False)
+def round_page(
+    request: Request, number: int, who: Viewer, host: Host, s: DbSession
+) -> HTMLResponse:
+    """A round of the contest: its games and results, and the results it had before
+    it was played again (superseded: kept, never counted)."""
+    rnd = s.scalar(select(Round).where(Round.number == number, COUNTED))
+    if rnd is None:
+        raise Refused(404, f"no round {number}")
+    games = list(s.scalars(select(Game).where(Game.round_id == rnd.id).order_by(Game.number)))
+    superseded = list(
+        s.scalars(select(Superseded).where(Superseded.round_id == rnd.id).order_by(Superseded.id))
+    )
+    return page(request, host, "round.html", who, round=rnd, games=games, superseded=superseded)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
