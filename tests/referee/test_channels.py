@@ -63,11 +63,11 @@ def test_two_programs_of_a_game_reach_neither_each_other_nor_the_machine(tmp_pat
     assert "network: the machine's (--network)" in capsys.readouterr().out
 
 
-def test_below_namespaces_only_the_shared_temporary_folders_remain(tmp_path) -> None:
-    """At the ``user`` level (a uid of its own, no mount namespace) the network and IPC
-    namespaces still part the two programs; the machine's ``/tmp`` and ``/dev/shm``,
-    which only a mount namespace replaces, are what is left (README: a program's
-    world)."""
-    need("cgroup", "own_uid")
+def test_at_user_level_the_temporary_folders_are_private_too(tmp_path) -> None:
+    """At the ``user`` level (a uid of its own, no bubblewrap) the network and IPC
+    namespaces part the two programs, and a mount namespace of each makes its
+    ``/tmp``, ``/var/tmp`` and ``/dev/shm`` folders of its own capped disk: nothing
+    is left (README: a program's world)."""
+    need("cgroup", "own_uid", "disks")
     found = reached(tmp_path, "user", "--isolation", "user")
-    assert {what for what, yes in found.items() if yes} == {"path-socket", "tmp-file", "shm-file"}
+    assert [what for what, yes in found.items() if yes] == []

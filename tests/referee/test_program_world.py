@@ -56,10 +56,17 @@ def mounts_of_this_referee() -> list[str]:
         return [line for line in f if f"arbiter-game-{os.getpid()}-" in line]
 
 
+@pytest.mark.parametrize(
+    ("level", "walls", "folders"),
+    [
+        ("auto", ("cgroup", "own_uid", "namespaces"), ("/tmp", "/dev/shm")),
+        ("user", ("cgroup", "own_uid"), ("/tmp", "/var/tmp", "/dev/shm")),
+    ],
+)
 def test_a_program_filling_its_disk_sees_enospc_and_the_referee_plays_on(
-    tmp_path: Path, capsys
+    tmp_path: Path, capsys, level: str, walls: tuple[str, ...], folders: tuple[str, ...]
 ) -> None:
-    need("cgroup", "own_uid", "namespaces")
+    need(*walls)
     if not detect().disks:
         why = "a capped disk needs root and the right to mount"
         if os.environ.get("ARBITER_ISOLATION_TESTS") == "required":
@@ -67,18 +74,20 @@ def test_a_program_filling_its_disk_sees_enospc_and_the_referee_plays_on(
         pytest.skip(why)
     probe = tmp_path / "filler.py"
     probe.write_text(
-        FILL_WORK + "try:\n"
-        "    open('/tmp/more', 'wb').write(bytes(1 << 20))\n"
-        "    print('tmp ok', file=sys.stderr)\n"
-        "except OSError as e:\n"
-        "    print('tmp', errno.errorcode[e.errno], file=sys.stderr)\n"
+        FILL_WORK + f"for folder in {list(folders)!r}:\n"
+        "    try:\n"
+        "        open(folder + '/more', 'wb').write(bytes(1 << 20))\n"
+        "        print('full', folder, 'ok', file=sys.stderr)\n"
+        "    except OSError as e:\n"
+        "        print('full', folder, errno.errorcode[e.errno], file=sys.stderr)\n"
         "os.unlink('big')\n" + PLAY_ON
     )
-    _, log = play(tmp_path, f"{sys.executable} {probe}", "--disk-limit", "8")
+    _, log = play(tmp_path, f"{sys.executable} {probe}", "--disk-limit", "8", "--isolation", level)
     found = re.search(r" e work (\d+) (\w+)", log)
     assert found is not None, log
     assert 6 <= int(found[1]) <= 8 and found[2] == "ENOSPC"
-    assert " e tmp ENOSPC" in log  # /tmp shares the cap
+    for folder in folders:  # each shares the cap: nothing lands on the machine's disk
+        assert f" e full {folder} ENOSPC" in log, log
     out = capsys.readouterr().out
     assert "disk: 8 MB" in out and "by crash" not in out  # it played on
     assert mounts_of_this_referee() == []

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -62,6 +63,11 @@ SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 """The ``PATH`` every program gets, after its own command's and interpreter's folders
 (:func:`command_folders`): the system's tools, none of the referee's own folders (a
 home's ``~/.cargo/bin``, say)."""
+
+TEMPORARY_FOLDERS = (("/var/tmp", "vartmp"), ("/dev/shm", "shm"), ("/tmp", "tmp"))
+"""The machine's shared temporary folders, each made a private folder of the
+program's capped disk (behind bubblewrap, or at ``user`` in a mount namespace);
+``/tmp`` last, since the capped disk itself usually lies in it."""
 
 TMP_SIZE = 64 << 20
 """The size of a namespaced program's private ``/tmp`` and ``/dev/shm`` each where its
@@ -163,7 +169,7 @@ class Box:
             return
         self.disk = disk
         self.path = os.path.join(disk, "work")
-        for name in ("tmp", "shm"):  # its own, or open to all as the system's are
+        for name in ("tmp", "vartmp", "shm"):  # its own, or open to all as the system's are
             folder = os.path.join(disk, name)
             os.mkdir(folder)
             if self.lease is not None:
@@ -243,6 +249,8 @@ class Box:
         bwrap = self.protection.launcher("bwrap")
         if self.walls.namespaces and bwrap is not None:
             chain += [bwrap, *self.view(network=network), "--"]
+        elif self.walls.own_uid:
+            chain += self.private_temporary()
         setpriv = self.protection.launcher("setpriv")
         if setpriv is not None:
             chain.append(setpriv)
@@ -254,6 +262,51 @@ class Box:
                 chain.append("--no-new-privs")
             chain += ["--pdeathsig", "KILL", "--"]
         return chain
+
+    def private_temporary(self) -> list[str]:
+        """Without bubblewrap, at a uid of its own: a mount namespace of the program's
+        (``unshare``) in which ``/tmp``, ``/var/tmp`` and ``/dev/shm`` are folders of
+        its capped disk, so what it writes there counts towards its disk limit and
+        no other program can meet it through a file or a socket there. The files it
+        must read that lie under those folders (its program, unpacked by a worker
+        into ``/tmp``) are bound read-only at their own paths inside. Empty (no such
+        wall) without a capped disk, ``unshare`` and ``mount``."""
+        unshare = self.protection.launcher("unshare")
+        mount = self.protection.launcher("mount")
+        sh = self.protection.launcher("sh") or "/bin/sh"
+        if self.disk is None or unshare is None or mount is None or not self.protection.root:
+            return []
+        steps = ["set -e"]
+        for root, name in TEMPORARY_FOLDERS:
+            if not os.path.isdir(root):
+                continue
+            private = os.path.join(self.disk, name)
+            for path in self.read_only:
+                if not _under(path, (root,)):
+                    continue
+                inside = private + path[len(root) :]
+                made = (
+                    f"mkdir -p {q(inside)}"
+                    if os.path.isdir(path)
+                    else (f"mkdir -p {q(os.path.dirname(inside))}; : > {q(inside)}")
+                )
+                steps.append(made)
+                steps.append(f"{q(mount)} --bind {q(path)} {q(inside)}")
+                steps.append(f"{q(mount)} -o remount,bind,ro {q(inside)}")
+            steps.append(f"{q(mount)} --rbind {q(private)} {q(root)}")
+        steps.append('exec "$@"')
+        script = "\n".join(steps)
+        return [
+            unshare,
+            "--mount",
+            "--propagation",
+            "private",
+            "--",
+            sh,
+            "-c",
+            script,
+            "arbiter-tmp",
+        ]
 
     def view(self, *, network: bool) -> list[str]:
         """bubblewrap's arguments for the program's namespaces and file system."""
@@ -384,6 +437,10 @@ def python_paths() -> tuple[str, ...]:
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     paths.add(str(Path(arbiter.__file__).resolve().parent))
     return tuple(sorted(paths))
+
+
+def q(text: str) -> str:
+    return shlex.quote(text)
 
 
 def _under(path: str, folders: Iterable[str]) -> bool:

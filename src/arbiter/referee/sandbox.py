@@ -51,7 +51,7 @@ FILE_SIZE_LIMIT = 1 << 30
 OPEN_FILES_LIMIT = 1024
 """The most files a program may have open at once (rlimit)."""
 
-LAUNCHERS = ("sh", "prlimit", "unshare", "ip", "setpriv", "bwrap")
+LAUNCHERS = ("sh", "prlimit", "unshare", "ip", "setpriv", "bwrap", "mount")
 """The launcher tools the referee looks for (each ``exec``s the next)."""
 
 PROGRAM_UIDS = range(60000, 61000)
@@ -144,6 +144,13 @@ class Protection:
             else "no (needs root, and the right to mount): only each file it writes"
         )
         lines.append(f"  what a program writes capped (--disk-limit): {disk}")
+        if self.disks and self.namespaces:
+            shared = "no: behind namespaces, and at user in a mount namespace of its own"
+        elif self.disks and self.launcher("unshare") and self.launcher("mount"):
+            shared = "no at user (a mount namespace of its own); yes below user"
+        else:
+            shared = "yes: the machine's /tmp, /var/tmp and /dev/shm (needs a capped disk)"
+        lines.append(f"  programs share the machine's temporary folders: {shared}")
         if self.own_uids:
             uids = f"yes: {self.uids.start}-{self.uids.stop - 1}, one free uid for each program"
         else:
