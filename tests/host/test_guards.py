@@ -438,3 +438,18 @@ def test_a_round_played_again_shows_its_erased_results_as_superseded(site: Site)
     table = shown[shown.index('id="superseded-games"') :]
     assert "1-0" in table and "the program would not start" in table
     assert anyone.get("/rounds/9").status_code == 404
+
+
+def test_a_paused_worker_is_handed_no_game(site: Site) -> None:
+    with site.db.session() as s:
+        token = workers.new_worker(s, "flaky", site.key.public_raw)
+        s.scalars(select(Worker)).one().paused = True
+        s.commit()
+    api, me = site.client(), SignedCalls(Token.parse(token), "p1")
+    done = api.post("/api/worker/lease", json={}, auth=me)
+    assert done.status_code == 409 and done.json()["code"] == "worker-paused"
+    assert "paused" in done.json()["error"]
+    boss = site.person("boss")
+    assert "resume it" in boss.get("/organiser").text
+    confirm(boss, "/organiser/resume-worker", "flaky")
+    assert api.post("/api/worker/lease", json={}, auth=me).status_code == 200
