@@ -261,9 +261,10 @@ MUTATIONS = (
     Mutation(
         "final-phase",
         "the final's standings count only the final's games",
-        HOST + "rounds.py",
-        "    return contest_table(session, phase or current_phase(session), start, pairs)",
-        "    return contest_table(session, current_phase(session), start, pairs)",
+        HOST + "queue.py",
+        "    tallies.add(session, game.phase, game.first_account_id, "
+        "game.second_account_id, added)",
+        '    tallies.add(session, "test", game.first_account_id, game.second_account_id, added)',
         (FINAL,),
     ),
     Mutation(
@@ -426,8 +427,8 @@ MUTATIONS = (
         "call-replay",
         "a call is accepted once",
         HOST + "workers.py",
-        "    if session.get(WorkerNonce, nonce) is not None:",
-        "    if False:",
+        "    _use_nonce(session, signed.nonce)\n",
+        "",
         (TOKENS,),
     ),
     Mutation(

@@ -55,15 +55,23 @@ def fail_n(
 
 def test_one_worker_reporting_a_game_again_and_again_never_settles_it(contest: Contest) -> None:
     db, config = contest
-    first = -1
+    handed: list[int] = []
     for _ in range(5):
         with db.session() as s:
             got = queue.lease(s, "liar", 60)
             if got is None:  # it is not handed back a game it failed
                 break
-            first = got.game_id if first < 0 else first
+            handed.append(got.game_id)
             state = settle.fail(s, got.game_id, got.token, "liar", 1, "made up", config)
             assert state == "queued"
+    assert len(handed) == len(set(handed)) == 2  # each game once, then none
+    first = handed[0]
+    # and were its reports to reach the server under other leases, they count once
+    for i in range(3):
+        with db.session() as s:
+            got = queue.lease(s, f"relay-{i}", 60)
+            assert got is not None and got.game_id == first
+            settle.fail(s, got.game_id, got.token, "liar", 1, "made up", config)
     game = state_of(db, first)
     assert (game.state, game.failures, game.winner) == ("queued", 1, None)
     # the game it reported goes to another worker, never back to it
@@ -74,7 +82,7 @@ def test_one_worker_reporting_a_game_again_and_again_never_settles_it(contest: C
 
 def test_a_seat_forfeits_only_if_every_failing_worker_blamed_it(contest: Contest) -> None:
     db, config = contest
-    game_id = fail_n(db, config, 3, None, culprits=(1, 1, None))
+    game_id = fail_n(db, config, 3, None, culprits=(0, 1, 1))
     game = state_of(db, game_id)
     assert (game.state, game.winner) == ("void", None)  # they did not agree: nobody's fault
 

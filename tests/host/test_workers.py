@@ -280,8 +280,10 @@ def test_a_server_posing_as_the_contest_learns_nothing_a_worker_could_be_acted_a
     try:
         server.start()
         token = add_worker(tmp_path, "lab")
-        real = httpx.get(f"{server.url}/api/contest", timeout=30)
-        FakeContest.answer = real.content  # the contest's id is public: copied
+        # the contest's id is public, and so is its proof of an earlier challenge
+        real = httpx.get(f"{server.url}/api/contest?challenge=recorded", timeout=30)
+        assert real.json()["proof"]
+        FakeContest.answer = real.content  # copied whole
         fake_url = f"http://127.0.0.1:{fake.server_address[1]}"
         workers.append(RemoteWorker(tmp_path, fake_url, token, "lab", tmp_path / "c1"))
         # a token of another contest, sent to the real one: never sent at all
