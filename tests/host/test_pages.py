@@ -101,7 +101,7 @@ def test_an_export_is_started_followed_and_downloaded_by_the_organiser(site: Sit
     done = client.post("/login", data={"name": "boss", "password": PASSWORD, "csrf": csrf(client)})
     assert done.status_code == 303
     page = client.get("/organiser")
-    assert "round 1 (round-robin): done, 6 games" in page.text
+    assert '<a href="/rounds/1">round 1</a> (round-robin): done, 6 games' in page.text
     started = client.post("/organiser/export", data={"csrf": csrf(client, "/organiser")})
     assert started.status_code == 303
     deadline = time.monotonic() + 60
