@@ -398,27 +398,26 @@ class Worker:
             return folder
         folder.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._fetch(seat, player, folder)
+            self._fetch(seat, player, sha, size, folder)
         except Unplayable as first:
             # a download cut short or a bad disk here says nothing of the program:
             # fetched again once; still failing, it is reported, and the server blames
             # the program only if every worker that failed the game says the same
             self.say(f"the program of {player.name}: {first}; fetching it again")
             try:
-                self._fetch(seat, player, folder)
+                self._fetch(seat, player, sha, size, folder)
             except Unplayable as second:
                 raise Unplayable(str(second), second.culprit) from None
         return folder
 
-    def _fetch(self, seat: int, player: Player, folder: Path) -> None:
-        """Downloads a seat's archive, checks its hash and unpacks it into ``folder``.
+    def _fetch(self, seat: int, player: Player, sha: str, size: int, folder: Path) -> None:
+        """Downloads a seat's archive (``size`` bytes at most, of SHA-256 ``sha``),
+        checks its hash and unpacks it into ``folder``.
 
         :raises Unplayable: for a download that does not match its hash (no culprit:
             the transfer, this machine or the store), or an archive that does not
             unpack (seat ``seat``'s program, as far as this worker can tell).
         """
-        sha, size = player.program, player.size
-        assert sha is not None and size is not None
         fd, partial_name = tempfile.mkstemp(prefix=f".{sha[:16]}-", dir=folder.parent)
         os.close(fd)
         partial = Path(partial_name)

@@ -17,6 +17,7 @@ from fastapi.responses import (
     StreamingResponse,
 )
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from arbiter.errors import Reason
 from arbiter.games import find_game
@@ -133,7 +134,10 @@ def round_page(
     rnd = s.scalar(select(Round).where(Round.number == number, COUNTED))
     if rnd is None:
         raise Refused(404, f"no round {number}")
-    games = list(s.scalars(select(Game).where(Game.round_id == rnd.id).order_by(Game.number)))
+    seats = [selectinload(g).selectinload(Version.account) for g in (Game.first, Game.second)]
+    games = list(
+        s.scalars(select(Game).where(Game.round_id == rnd.id).order_by(Game.number).options(*seats))
+    )
     superseded = list(
         s.scalars(select(Superseded).where(Superseded.round_id == rnd.id).order_by(Superseded.id))
     )

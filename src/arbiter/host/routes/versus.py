@@ -103,25 +103,30 @@ def in_progress(served: Served) -> list[Session]:
     return [s for s in served.sessions.values() if s.owner is not None and s.outcome is None]
 
 
-def room_for(host: Hosting, served: Served, owner: int) -> str:
-    """Why ``owner`` may not start another game against an entrant now ("" if they
-    may)."""
+def check_room(host: Hosting, served: Served, owner: int) -> None:
+    """Refuses ``owner`` another game against an entrant while they hold their
+    share, or while such games use all the memory set aside for them.
+
+    :raises Refused: 503 when the contest turns such games off or their memory is
+        used; 429 for a person with ``per_person`` games in progress.
+    """
     limits, each = host.config.play, host.config.limits.memory_mb
     playing = in_progress(served)
     mine = sum(1 for s in playing if s.owner == owner)
     if limits.per_person == 0:
-        return "games against entrants are turned off in this contest"
+        raise Refused(503, "games against entrants are turned off in this contest")
     if mine >= limits.per_person:
-        return (
+        raise Refused(
+            429,
             f"you have {mine} games against entrants in progress (at most "
-            f"{limits.per_person} at once): finish or resign one first"
+            f"{limits.per_person} at once): finish or resign one first",
         )
     if (len(playing) + 1) * each > limits.memory_mb:
-        return (
+        raise Refused(
+            503,
             f"the server's games against entrants use all the memory set aside for them "
-            f"({limits.memory_mb} MB, {each} MB a program): try again when one ends"
+            f"({limits.memory_mb} MB, {each} MB a program): try again when one ends",
         )
-    return ""
 
 
 @router.post("/contestants/{name}/play", dependencies=[Checked])
@@ -144,9 +149,7 @@ async def play_entrant(
     spec = find_game(config.game)
     if side not in ("first", "second"):
         raise Refused(422, f"side must be first or second, not {side!r}")
-    full = room_for(host, served, who.id)
-    if full:
-        raise Refused(503 if "memory" in full or "off" in full else 429, full)
+    check_room(host, served, who.id)
     try:
         engine = entrant_agent(s, config, name)
     except NoOpponent as e:
