@@ -22,6 +22,7 @@ COLLUDER = Path(__file__).parent / "agents" / "colluder.py"
 CHANNELS = {
     "abstract-socket",
     "path-socket",
+    "shm-socket",
     "tcp",
     "udp",
     "tmp-file",

@@ -80,7 +80,15 @@ def test_a_program_filling_its_disk_sees_enospc_and_the_referee_plays_on(
         "        print('full', folder, 'ok', file=sys.stderr)\n"
         "    except OSError as e:\n"
         "        print('full', folder, errno.errorcode[e.errno], file=sys.stderr)\n"
-        "os.unlink('big')\n" + PLAY_ON
+        "os.unlink('big')\n"
+        "huge = 0\n"  # then a gigabyte into /tmp alone: it ends at the same cap
+        "try:\n"
+        "    with open('/tmp/huge', 'wb') as f:\n"
+        "        while huge < 1024:\n"
+        "            f.write(bytes(1 << 20)); f.flush(); huge += 1\n"
+        "except OSError as e:\n"
+        "    print('huge', huge, errno.errorcode[e.errno], file=sys.stderr)\n"
+        "os.unlink('/tmp/huge')\n" + PLAY_ON
     )
     _, log = play(tmp_path, f"{sys.executable} {probe}", "--disk-limit", "8", "--isolation", level)
     found = re.search(r" e work (\d+) (\w+)", log)
@@ -88,6 +96,8 @@ def test_a_program_filling_its_disk_sees_enospc_and_the_referee_plays_on(
     assert 6 <= int(found[1]) <= 8 and found[2] == "ENOSPC"
     for folder in folders:  # each shares the cap: nothing lands on the machine's disk
         assert f" e full {folder} ENOSPC" in log, log
+    huge = re.search(r" e huge (\d+) (\w+)", log)
+    assert huge is not None and int(huge[1]) <= 8 and huge[2] == "ENOSPC", log
     out = capsys.readouterr().out
     assert "disk: 8 MB" in out and "by crash" not in out  # it played on
     assert mounts_of_this_referee() == []

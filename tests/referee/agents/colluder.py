@@ -20,6 +20,7 @@ TAG = sys.argv[2]
 KEY = int.from_bytes(TAG.encode()[-4:].ljust(4, b"x"), "big") & 0x7FFFFFFF  # SysV key
 ABSTRACT = f"\0arbiter-colluder-{TAG}".encode()
 PATH = f"/tmp/arbiter-colluder-{TAG}.sock"
+SHM_PATH = f"/dev/shm/arbiter-colluder-{TAG}.sock"
 FILES = (f"/tmp/arbiter-colluder-{TAG}.txt", f"/dev/shm/arbiter-colluder-{TAG}")
 QUEUE = f"/arbiter-colluder-{TAG}".encode()
 TCP = 20000 + KEY % 20000  # loopback ports, the same in both programs
@@ -41,12 +42,17 @@ def attempt(action):
 
 def open_everything():
     keep = []
-    for family, address in ((socket.AF_UNIX, ABSTRACT), (socket.AF_UNIX, PATH)):
+    for family, address in (
+        (socket.AF_UNIX, ABSTRACT),
+        (socket.AF_UNIX, PATH),
+        (socket.AF_UNIX, SHM_PATH),
+    ):
         s = socket.socket(family)
         s.bind(address)
         s.listen()
         keep.append(s)
     os.chmod(PATH, 0o777)
+    os.chmod(SHM_PATH, 0o777)
     keep.append(socket.create_server(("127.0.0.1", TCP)))
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     u.bind(("127.0.0.1", UDP))
@@ -77,6 +83,7 @@ def look_for_everything():
 
     say("abstract-socket", attempt(lambda: connect(socket.AF_UNIX, ABSTRACT)))
     say("path-socket", attempt(lambda: connect(socket.AF_UNIX, PATH)))
+    say("shm-socket", attempt(lambda: connect(socket.AF_UNIX, SHM_PATH)))
     say("tcp", attempt(lambda: connect(socket.AF_INET, ("127.0.0.1", TCP))))
     say("udp", bind_udp())
     say("tmp-file", os.path.exists(FILES[0]))
@@ -87,7 +94,7 @@ def look_for_everything():
 
 
 def clean():
-    for name in (PATH, *FILES):
+    for name in (PATH, SHM_PATH, *FILES):
         if os.path.exists(name):
             os.unlink(name)
     libc.msgctl(libc.msgget(KEY, 0), 0, None)  # IPC_RMID
