@@ -27,6 +27,12 @@ FILES = {
     "bad.jsonl": b"{not json\n",
     "votey.jsonl": json.dumps(VOTEY_RECORD).encode() + b"\n",
     "bad.pdn": b'[Event "unclosed\n1. 9-14 *\n',
+    "results.db": b"SQLite format 3\x00" + bytes(84),
+    "twins.toml": (
+        b'[[agent]]\nname = "a"\nengine = "random"\n[[agent]]\nname = "a"\nengine = "greedy"\n'
+    ),
+    "crlf.py": b"#!/usr/bin/env python3\r\nprint(1)\r\n",
+    "over.txt": b"01010101/10101010/01010101/00000000/00000000/00000000/00000000/00000000 2\n",
     "position.txt": b"not a position\n",
     "notoml.toml": b"game = \n",
     "chess.toml": b'game = "chess"\n',
@@ -51,6 +57,7 @@ def files(tmp_path: Path) -> Path:
     for name, data in FILES.items():
         (tmp_path / name).write_bytes(data)
     (tmp_path / "adir").mkdir()
+    (tmp_path / "crlf.py").chmod(0o755)
     return tmp_path
 
 
@@ -61,8 +68,10 @@ MISTAKES: list[tuple[str, int, str]] = [
     ("match votey alphabeta /nonexistent/agent", 1, "no such file"),
     ("match votey random {tmp}/adir", 1, "a directory, not a program"),
     ("check-agent votey {tmp}/adir", 1, "a directory, not a program"),
+    ("match votey random {tmp}/crlf.py", 1, "has Windows line ends"),
     ("check-agent votey ''", 1, "is neither a built-in engine"),
     ("match votey alphabeta:depth=1000 random", 1, "depth must be at most 64"),
+    ("match votey alphabeta:depth random", 1, "option 'depth' needs a value (depth=N)"),
     ("match votey alphabeta:depth=x random", 1, "depth must be a whole number"),
     ("match votey greedy:depth=2 random", 1, "unknown option 'depth=2' for greedy"),
     ("match votey alphabeta:hash=0 random", 1, "hash must be a whole number >= 1"),
@@ -76,6 +85,9 @@ MISTAKES: list[tuple[str, int, str]] = [
     ("match votey random random --tc 0", 1, "leaves no time to move"),
     ("match votey random random --tc st=0", 1, "leaves no time to move"),
     ("match votey random random --tc 1:-30", 1, "'1:-30' is not a time"),
+    ("match votey random random --tc 40/", 1, "'40/': nothing after '/' (as in 40/300"),
+    ("match votey random random --tc 300+", 1, "'300+': nothing after '+' (as in"),
+    ("match votey random random --max-plies 0", 1, "--max-plies must be at least 1"),
     ("match votey random random --tc abc", 1, "'abc' is not a time"),
     ("check-agent votey random --tc 0", 1, "leaves no time to move"),
     ("match votey random random --sprt bad", 1, "invalid SPRT 'bad'"),
@@ -99,13 +111,21 @@ MISTAKES: list[tuple[str, int, str]] = [
     ("export {tmp}/empty.jsonl", 1, "holds no game records"),
     ("export {tmp}/votey.jsonl --format pdn", 1, "PDN is for checkers"),
     ("export {tmp}/votey.jsonl -o /nonexistent/dir/x.pgn --format pgn", 1, "cannot write"),
+    ("export {tmp}/corrupt.db -o {tmp}/corrupt.db", 1, "is the file being exported"),
+    ("export {tmp}/votey.jsonl -o {tmp}/votey.jsonl", 1, "is the file being exported"),
+    ("export {tmp}/votey.jsonl -o {tmp}/results.db", 1, "is a database: an export never"),
     ("report /nonexistent/t.db", 1, "no database"),
     ("report {tmp}/corrupt.db", 1, "is not an arbiter results database"),
     ("report {tmp}/adir", 1, "is a directory, not a results database"),
     ("tournament votey --agent random --agent greedy --db {tmp}/corrupt.db", 1, "results database"),
+    ("tournament votey --agents {tmp}/twins.toml", 1, "the name 'a' is agent 1's too"),
     ("tournament votey --agent random", 1, "a tournament needs two agents or more"),
     ("perft votey 2 --position bad", 1, "invalid votey position"),
     ("solve halma /nonexistent/input.txt", 1, "cannot read"),
+    ("solve votey", 1, "give the votey position: its one-line text, a file holding it"),
+    ("solve halma {tmp}/empty.jsonl", 1, "is empty: it should hold a halma position"),
+    ("solve checkers {tmp}/over.txt", 1, "game is over in that position: won by red (no pieces)"),
+    ("replay {tmp}/results.db", 1, "is a results database: arbiter export"),
     ("solve votey {tmp}/adir", 1, "Is a directory"),
     ("solve votey {tmp}/position.txt", 1, "invalid votey position"),
     ("kit votey cobol", 1, "no votey kit in 'cobol'"),
@@ -190,3 +210,34 @@ def test_a_mistake_is_one_line_naming_it(
     assert message in err, err
     assert err.count("\n") == 1 and err.endswith("\n"), err
     assert "Traceback" not in err + out
+
+
+AGENT_INPUT: list[tuple[str, str, str]] = [
+    ("agent checkers 2", "hello\n", "'hello' is not a board row of 8 digits 0-4"),
+    ("agent checkers 1", "00000000\n", "input ended after 1 of 8 rows"),
+    ("agent votey 2", "hello\n", "bad opponent move"),
+    ("agent alquerque", "hello\n", "bad move from the jury"),
+    ("agent chinese-checkers", "hello\n", "expected 1 or 2 first"),
+]
+
+
+@pytest.mark.parametrize(
+    ("words", "given", "message"), AGENT_INPUT, ids=[m[0] for m in AGENT_INPUT]
+)
+def test_a_line_an_agent_cannot_read_is_one_line_and_status_1(
+    words: str,
+    given: str,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(given))
+    try:
+        code = main(words.split())
+    except SystemExit as e:
+        code = e.code
+    assert code == 1
+    _, err = capsys.readouterr()
+    assert message in err and err.count("\n") == 1, err

@@ -167,6 +167,11 @@ class TimeControl:
             fields["per_move"] = _seconds(head[3:], text)
         else:
             rest = head
+            if rest.endswith(("/", "+")):
+                raise ConfigError(
+                    f"invalid time control {text!r}: nothing after {rest[-1]!r} "
+                    "(as in 40/300, 300+2 or 40/300+2)"
+                )
             if "/" in rest:
                 moves, rest = rest.split("/", 1)
                 if not moves.isdigit() or int(moves) == 0:

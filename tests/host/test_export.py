@@ -193,6 +193,11 @@ def test_arbiter_replay_checks_an_export_and_a_contestants_own_records(
     own.write_bytes(files["games.jsonl"].replace(b'"signature":"', b'"signature":"A'))
     assert main(["replay", str(own), "--public-key", str(pub)]) == 1
     assert "not signed by" in capsys.readouterr().out
+    own.write_bytes(files["games.jsonl"].splitlines(keepends=True)[0])
+    assert main(["replay", str(own)]) == 1  # signed records need the contest's key
+    assert "signed by a contest, not sealed by this referee: check it with --public-key" in (
+        capsys.readouterr().out
+    )
     assert main(["replay", str(path)]) != 0  # an export needs the key
     assert "--public-key" in "".join(capsys.readouterr())
 

@@ -269,6 +269,34 @@ class FakeContest(http.server.BaseHTTPRequestHandler):
         pass
 
 
+class NotAContest(http.server.BaseHTTPRequestHandler):
+    """A web server of another kind: every path is a page it does not have."""
+
+    def do_GET(self) -> None:
+        self.send_error(404)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_a_worker_sent_to_a_server_that_is_no_contest_stops_with_one_line(
+    tmp_path: Path,
+) -> None:
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotAContest)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    token = Token.make("0123456789abcdef", bytes(32)).text
+    url = f"http://127.0.0.1:{other.server_address[1]}"
+    worker = RemoteWorker(tmp_path, url, token, "lab", tmp_path / "cache")
+    try:
+        assert worker.process.wait(timeout=60) == 1
+        lines = worker.complained().strip().splitlines()
+        assert len(lines) == 1, lines
+        assert "answers, but not as an arbiter contest server (/api/contest: 404)" in lines[0]
+    finally:
+        worker.stop()
+        other.shutdown()
+
+
 def test_a_server_posing_as_the_contest_learns_nothing_a_worker_could_be_acted_as_with(
     tmp_path: Path,
 ) -> None:
@@ -289,11 +317,11 @@ def test_a_server_posing_as_the_contest_learns_nothing_a_worker_could_be_acted_a
         # a token of another contest, sent to the real one: never sent at all
         stranger = Token.make("0123456789abcdef", bytes(32)).text
         workers.append(RemoteWorker(tmp_path, server.url, stranger, "x", tmp_path / "c2"))
-        wait_until(lambda: "does not prove" in workers[0].said(), 30, workers[0].said())
-        wait_until(lambda: "not this token's" in workers[1].said(), 30, workers[1].said())
-        time.sleep(2)
-        for worker in workers:
-            assert worker.process.poll() is None, worker.complained()  # it waits
+        # met first, neither is the token's contest: one line each, and the worker stops
+        for worker, why in zip(workers, ("does not prove", "not this token's"), strict=True):
+            assert worker.process.wait(timeout=60) == 1
+            lines = worker.complained().strip().splitlines()
+            assert len(lines) == 1 and why in lines[0], lines
             assert "refused" not in worker.said() + worker.complained()
         assert FakeContest.seen and all(
             path.startswith("/api/contest?challenge=") for _, path, _, _ in FakeContest.seen

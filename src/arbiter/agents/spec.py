@@ -71,6 +71,8 @@ class AgentSpec:
             options: list[tuple[str, int]] = []
             for part in rest.split(",") if colon else []:
                 key, eq, value = part.partition("=")
+                if not eq and key in ENGINES[head]:
+                    raise ConfigError(f"agent {text!r}: option {key!r} needs a value ({key}=N)")
                 if not eq or key not in ENGINES[head]:
                     known = ", ".join(ENGINES[head]) or "none"
                     raise ConfigError(

@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(words)
     if extra and args.command == "agent" and not any(e.startswith("-") for e in extra):
         args.args += extra  # the contest's arguments may follow the options
-    elif args.command == "solve" and len(extra) == 1 and args.file == "input.txt":
+    elif args.command == "solve" and len(extra) == 1 and args.file is None:
         args.file = extra[0]  # the file after the options
     elif extra:
         print(

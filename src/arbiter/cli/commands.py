@@ -442,6 +442,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     spec = find_game(args.game)
     game = spec.make()
+    if args.file is None:
+        if spec.position_file is None:
+            raise ConfigError(
+                f"give the {spec.name} position: its one-line text, a file holding it, "
+                "or - to read it from standard input"
+            )
+        args.file = "input.txt"  # the contest's own position file (Halma's)
     inline = args.file != "-" and not os.path.exists(args.file) and args.file != "input.txt"
     try:
         if args.file == "-":
@@ -454,6 +461,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         raise ConfigError(f"cannot read {args.file!r}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{args.file!r} is not text") from None
+    if not text.strip():
+        where = "standard input" if args.file == "-" else repr(args.file)
+        raise ConfigError(f"{where} is empty: it should hold a {spec.name} position")
     try:
         s, given = _solve_position(spec, text)
     except NotationError as e:
@@ -463,7 +473,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             ) from None
         raise
     if (ended := game.outcome(s)) is not None:
-        raise ConfigError(f"the game is over in that position: {ended}")
+        who = "a draw" if ended.winner is None else f"won by {spec.seat_names[ended.winner]}"
+        why = f"{ended.reason}: {ended.detail}" if ended.detail else str(ended.reason)
+        raise ConfigError(f"the game is over in that position: {who} ({why})")
     agent = make_agent(spec, _engine(args.engine, args.depth))
     p = game.to_move(s)
     agent.reset(game, p, args.seed)
@@ -508,6 +520,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         )
     if args.file.endswith((".pdn", ".pgn")):
         return _replay_portable(args.file)
+    from arbiter.cli.tournament import is_database
+
+    if is_database(args.file):
+        raise RecordError(
+            f"{args.file!r} is a results database: arbiter export {args.file} -o games.jsonl "
+            "writes its records, which arbiter replay then checks"
+        )
     key = None if args.unsealed or signer is not None else record_key()
     if key is None and not args.unsealed and signer is None:
         print(f"no record key at {key_path()}: seals are not checked")
@@ -524,6 +543,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             bad += 1
             why = "no signature" if record.signature is None else "a signature that does not match"
             print(f"{args.file}:{number}: {who}: not signed by {args.public_key} ({why})")
+            continue
+        if not args.unsealed and signer is None and record.signature and record.seal is None:
+            bad += 1
+            print(
+                f"{args.file}:{number}: {who}: signed by a contest, not sealed by this "
+                "referee: check it with --public-key FILE (the contest's key, from its "
+                "/contest page)"
+            )
             continue
         if key is not None and not record.sealed_by(key):
             bad += 1

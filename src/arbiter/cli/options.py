@@ -98,7 +98,7 @@ def _rule_options(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
 
     :raises ConfigError: for a flag of another game's option, or a bad value.
     """
-    mine = {o.name for o in spec.options}
+    mine = {o.name: o for o in spec.options}
     options: dict[str, Any] = {}
     for key, value in vars(args).items():
         if not key.startswith("rule_") or value is None:
@@ -107,7 +107,7 @@ def _rule_options(args: argparse.Namespace, spec: Any) -> dict[str, Any]:
         if name not in mine:
             flag = "--" + name.replace("_", "-")
             raise ConfigError(f"{flag} is not a rule of {spec.name}")
-        options[name] = value
+        options[name] = mine[name].check(value, mine[name].flag)
     options.setdefault("max_plies", next(o.default for o in spec.options if o.name == "max_plies"))
     spec.make(options)
     return options
@@ -502,9 +502,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     so.add_argument(
         "file",
         nargs="?",
-        default="input.txt",
-        help="the position: its one-line text, or for halma an input.txt (default: input.txt; "
-        "- reads standard input)",
+        help="the position: its one-line text, or a file holding it (halma: an input.txt, "
+        "the default); - reads standard input",
     )
     so.add_argument("--engine", default="alphabeta", help=f"{engines} (with options)")
     so.add_argument(

@@ -55,7 +55,7 @@ def read_agent_entries(path: str) -> list[tuple[AgentSpec, str | None]]:
     entries = data.get("agent")
     if not isinstance(entries, list) or not entries:
         raise ConfigError(f"{path!r} lists no [[agent]] entries")
-    agents = []
+    agents: list[tuple[AgentSpec, str | None]] = []
     for number, entry in enumerate(entries, 1):
         where = f"{path!r} agent {number}"
         if not isinstance(entry, dict):
@@ -81,6 +81,13 @@ def read_agent_entries(path: str) -> list[tuple[AgentSpec, str | None]]:
         agent = AgentSpec.parse(text, name=name, cwd=cwd)
         if engine is not None and agent.engine is None:
             raise ConfigError(f"{where} ({name!r}): {engine!r} is not a built-in engine")
+        for earlier, (other, its_game) in enumerate(agents, 1):
+            same_games = only is None or its_game is None or only == its_game
+            if other.name == name and same_games:
+                raise ConfigError(
+                    f"{where}: the name {name!r} is agent {earlier}'s too: "
+                    "every agent needs a name of its own"
+                )
         agents.append((agent, only))
     return agents
 
@@ -267,6 +274,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     fmt = args.format
     damage: str | None = None
+    if args.output:
+        _refuse_overwriting(args.output, args.db)
     if args.db.endswith(".jsonl"):
         records = _record_file(args.db)
     else:
@@ -295,6 +304,32 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.output:
         print(f"{len(records)} games written to {args.output}", file=sys.stderr)
     return _warn(damage)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_database(path: str) -> bool:
+    """Whether ``path`` is a SQLite file (by its first bytes; False if unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def _refuse_overwriting(output: str, source: str) -> None:
+    """Refuses an export that would write over what it reads, or over any database.
+
+    :raises ConfigError: if ``output`` is ``source`` (by any name) or a SQLite file.
+    """
+    target = Path(output)
+    if not target.exists():
+        return
+    if target.is_file() and Path(source).exists() and target.samefile(source):
+        raise ConfigError(f"-o {output!r} is the file being exported: give another file")
+    if is_database(output):
+        raise ConfigError(f"-o {output!r} is a database: an export never writes over one")
 
 
 def _record_file(path: str) -> list[GameRecord]:

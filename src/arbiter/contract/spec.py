@@ -260,18 +260,37 @@ def split_command(command: str | Sequence[str]) -> list[str]:
 
 def program_problem(exe: str, cwd: str | None, search: str | None = None) -> str | None:
     """Says why the program ``exe`` cannot be started from ``cwd`` (``no such file``,
-    ``a directory``, ``not an executable file``, ``not found on PATH``), or None if it
-    can."""
+    ``a directory``, ``not an executable file``, ``not found on PATH``, a ``#!`` line
+    with Windows line ends), or None if it can."""
     if os.sep in exe:
         path = exe if os.path.isabs(exe) else os.path.join(cwd or ".", exe)
         if os.path.isdir(path):
             return "a directory, not a program: name the file to run in it"
         if not os.path.isfile(path):
             return "no such file"
-        return None if os.access(path, os.X_OK) else "not an executable file"
-    if exe and shutil.which(exe, path=search) is not None:
-        return None
-    return "not found on PATH"
+        if not os.access(path, os.X_OK):
+            return "not an executable file"
+        return windows_line_ends(path)
+    found = shutil.which(exe, path=search) if exe else None
+    return "not found on PATH" if found is None else windows_line_ends(found)
+
+
+def windows_line_ends(path: str) -> str | None:
+    """Says that the script ``path`` cannot start because its ``#!`` line ends in a
+    carriage return (the system would look for an interpreter named ``python3\\r``
+    and fail with exit code 127), or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(512)
+    except OSError:
+        return None  # starting it will say why
+    first = head.split(b"\n", 1)[0]
+    if head.startswith(b"#!") and first.endswith(b"\r"):
+        return (
+            "has Windows line ends (its #! line ends in a carriage return): "
+            "save it with Unix line ends (dos2unix)"
+        )
+    return None
 
 
 class Seat(Protocol[S_in, M_in]):
@@ -475,26 +494,28 @@ class RuleOption:
         """The command-line flag, e.g. ``--max-plies``."""
         return "--" + self.name.replace("_", "-")
 
-    def check(self, value: object) -> OptionValue:
-        """Returns ``value`` as this option's type.
+    def check(self, value: object, label: str | None = None) -> OptionValue:
+        """Returns ``value`` as this option's type; ``label`` is how the option is
+        named in a refusal (``option 'max_plies'`` unless given, e.g. ``--max-plies``).
 
         :raises ConfigError: naming the option, if it is of another type or too small.
         """
+        label = label or f"option {self.name!r}"
         if self.type is bool:
             if not isinstance(value, bool):
-                raise ConfigError(f"option {self.name!r} must be true or false, not {value!r}")
+                raise ConfigError(f"{label} must be true or false, not {value!r}")
             return value
         kind = {int: "a whole number", float: "a number", str: "text"}[self.type]
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise ConfigError(f"option {self.name!r} must be {kind}, not {value!r}")
+            raise ConfigError(f"{label} must be {kind}, not {value!r}")
         try:
             converted = self.type(value)
         except (ValueError, OverflowError):
-            raise ConfigError(f"option {self.name!r} must be {kind}, not {value!r}") from None
+            raise ConfigError(f"{label} must be {kind}, not {value!r}") from None
         if self.type is int and converted != value:
-            raise ConfigError(f"option {self.name!r} must be a whole number, not {value!r}")
+            raise ConfigError(f"{label} must be a whole number, not {value!r}")
         if self.minimum is not None and not isinstance(converted, str) and converted < self.minimum:
-            raise ConfigError(f"option {self.name!r} must be at least {self.minimum:g}")
+            raise ConfigError(f"{label} must be at least {self.minimum:g}")
         return converted
 
 

@@ -98,6 +98,16 @@ class _Away(Exception):
     """The server did not answer as this worker's contest (tried again later)."""
 
 
+class _Stranger(_Away):
+    """A server answered, but not as this token's contest: a wrong address when it is
+    the worker's first contact (said once, and the worker stops), a server away if
+    the worker has met its contest there before (a proxy's page while it restarts)."""
+
+
+class NotTheContest(ArbiterError):
+    """The address answers, but it is not this token's contest server."""
+
+
 class Unplayable(ArbiterError):
     """A game this worker cannot play; ``culprit`` is the seat whose program is at
     fault, or None (this machine, or the server)."""
@@ -134,6 +144,7 @@ class Worker:
         )
         self._contest = self._token.contest
         self._verified = False
+        self._met = False  # whether this contest ever answered here
         self.cache = cache
         self.isolation = isolation
         self.name = name or os.uname().nodename
@@ -155,28 +166,34 @@ class Worker:
         :raises _Away: if it does not answer as one, or cannot prove it.
         """
         challenge = secrets.token_urlsafe(24)
+        response = self.client.get("/api/contest", params={"challenge": challenge}, auth=None)
+        if response.status_code in (502, 503, 504):
+            raise _Away(f"{self.url} answered {response.status_code}")
         try:
-            response = self.client.get("/api/contest", params={"challenge": challenge}, auth=None)
             info = ContestInfo.model_validate(response.json())
         except ValueError:
-            raise _Away(f"{self.url} does not answer as an arbiter contest server") from None
+            raise _Stranger(
+                f"{self.url} answers, but not as an arbiter contest server "
+                f"(/api/contest: {response.status_code}); is it the contest's address?"
+            ) from None
         if info.id != self._contest:
-            raise _Away(
+            raise _Stranger(
                 f"{self.url} is contest {info.name!r} ({info.id}), not this token's "
                 f"({self._contest})"
             )
         if not proves(self._token.contest_key, info.id, challenge, info.proof):
-            raise _Away(
+            raise _Stranger(
                 f"{self.url} does not prove it holds contest {info.id}'s key: "
                 "not the contest's server"
             )
-        self._verified = True
+        self._verified = self._met = True
 
     def _retrying(self, attempt: Callable[[], T]) -> T:
         """``attempt()``, tried again while the server is away, each wait longer (with
         a little jitter, so workers that lost one server do not all return at once).
 
         :raises Revoked: when the server refuses the token.
+        :raises NotTheContest: when the first server to answer is not this contest's.
         """
         delay, since, said = 0.5, 0.0, ""
         while True:
@@ -185,6 +202,8 @@ class Worker:
                     self._verify()
                 result = attempt()
             except (httpx.TransportError, _Away) as e:
+                if isinstance(e, _Stranger) and not self._met:
+                    raise NotTheContest(str(e)) from None
                 self._verified = False
                 why = str(e) if isinstance(e, _Away) else f"{type(e).__name__}: {e}"
                 if not since or why != said:

@@ -42,7 +42,7 @@ def test_white_engine_answers_the_board_after_reds_move() -> None:
 def test_bad_board_exits_with_status_1() -> None:
     err = io.StringIO()
     status = serve(RandomAgent(), Checkers(), ["1"], run("9" * 8 + "\n" * 8, io.StringIO(), err))
-    assert status == 1 and "invalid checkers board" in err.getvalue()
+    assert status == 1 and "is not a board row of 8 digits 0-4" in err.getvalue()
 
 
 def test_next_board_continues_the_game_history() -> None:

@@ -28,8 +28,9 @@ def serve(
     history (repetitions, the 80-ply count) is kept; otherwise the board is taken
     as it is. A board sent after the game ended by a draw rule of its history (a
     threefold repetition, the move count: the referee does not apply them) is said
-    on standard error and played from as it stands. Returns 0, or 1 for a board that
-    cannot be read or has no legal move.
+    on standard error and played from as it stands. Returns 0, or 1 for a line that is
+    not a board row (said at once, not after 8 lines), input ending inside a board, a
+    board that cannot be read or has no legal move.
 
     :raises ConfigError: unless ``args`` is ``1`` or ``2``.
     """
@@ -39,12 +40,19 @@ def serve(
     previous: State | None = None
     clock = ProgramClock(run.time_control, seat, SUPERVISION.charging)
     while True:
-        rows = []
-        for _ in range(8):
+        rows: list[str] = []
+        while len(rows) < 8:
             line = stdin.readline()
+            if not line and not rows:
+                return 0  # the referee ended the game between boards
             if not line:
-                return 0
-            rows.append(line.strip())
+                print(f"checkers engine: input ended after {len(rows)} of 8 rows", file=stderr)
+                return 1
+            row = line.strip()
+            if len(row) != 8 or not set(row) <= set("01234"):
+                print(f"checkers engine: {row!r} is not a board row of 8 digits 0-4", file=stderr)
+                return 1
+            rows.append(row)
         clock.message_received()
         try:
             board = parse_board(rows, seat)
