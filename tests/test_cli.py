@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -448,6 +449,46 @@ def test_serve_says_a_busy_port_or_a_broken_database_before_listening(tmp_path, 
     out, err = capsys.readouterr()
     assert "is not an arbiter results database" in err and err.count("\n") == 1
     assert "listening" not in out
+
+
+def test_a_reply_that_comes_while_the_referee_looks_is_late_and_kept(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    # the referee watches a program past its wall time before stopping it; a reply in
+    # that look still loses on time, but it is said to be late, and by how much, and
+    # its transcript keeps it
+    monkeypatch.setattr("arbiter.referee.pipe.IDLE_LOOK", 30.0)
+    program = "import time; time.sleep(2); print(1434, flush=True); time.sleep(100)"
+    command = f"{sys.executable} -c '{program}'"
+    argv = ["match", "votey", command, "random", "--games", "1", "--charge", "wall"]
+    assert main([*argv, "--tc", "st=0.3", "--log-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "by time (replied " in out and "s late, after its 0.30s wall time)" in out, out
+    late = float(out.split("by time (replied ")[1].split("s late")[0])
+    assert 1.5 < late < 30, out
+    logs = [p.read_text() for p in tmp_path.rglob("*") if p.is_file()]
+    assert any("< 1434" in log and "late" in log for log in logs), logs
+
+
+@pytest.mark.timing
+def test_a_program_a_busy_machine_starves_is_said_to_be_starved_not_idle(capsys) -> None:
+    # on one core, beside a loop of ordinary priority, the program at the lowest
+    # priority (its own and its session's: the kernel groups a session's processes)
+    # is runnable and gets next to no CPU: the machine's fault, not its own idleness
+    loop = [sys.executable, "-c", "while True: pass"]
+    hog = subprocess.Popen(["taskset", "-c", "0", *loop], start_new_session=True)
+    starved = (
+        "taskset -c 0 nice -n 19 sh -c 'echo 19 > /proc/self/autogroup 2>/dev/null; "
+        f'exec {sys.executable} -c "while True: pass"\''
+    )
+    try:
+        argv = ["match", "votey", starved, "random", "--games", "1", "--charge", "wall"]
+        assert main([*argv, "--tc", "st=0.5"]) == 0
+    finally:
+        hog.kill()
+        hog.wait()
+    out = capsys.readouterr().out
+    assert "(starved of CPU: runnable, but a busy machine gave it " in out, out
 
 
 @pytest.mark.parametrize(

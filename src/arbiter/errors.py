@@ -130,9 +130,15 @@ class AgentFault(ArbiterError):
 
 
 class Timeout(AgentFault):
-    """The agent used more time than its clock allowed."""
+    """The agent used more time than its clock allowed; ``late`` is a reply that came
+    after the limit, while the referee was looking (kept for its transcript: the loss
+    stands, and the record judges no text of it)."""
 
     reason = Reason.TIME
+
+    def __init__(self, detail: str, *, who: str = "", late: str | None = None) -> None:
+        super().__init__(detail, who=who)
+        self.late = late
 
 
 class MemoryExceeded(AgentFault):

@@ -147,6 +147,8 @@ class LineSeat(Generic[S, M]):
                 line = await self._read(transport, clock)
             except AgentFault as e:
                 if self.transcript is not None:
+                    if isinstance(e, Timeout) and e.late is not None:
+                        self.transcript.received(e.late)  # it came, though too late
                     self.transcript.fault(e)
                 raise
             if self.transcript is not None:

@@ -240,20 +240,47 @@ class LinePipe:
                 raise await self._crashed()
             used = check_limits(process, self.name, cpu_limit, cpu_base, memory_limit)
             if wall_limit is not None and time.monotonic() - started > wall_limit:
-                hint = await _what_it_was_doing(process)
-                raise Timeout(f"no reply within {wall_limit:.2f}s wall time{hint}", who=self.name)
+                raise await self._out_of_wall_time(started, wall_limit)
         item = self._lines.popleft()
-        if isinstance(item, Malformed):
-            raise item
         check_single(process, self.name)  # a child started since the last poll
-        try:
-            text = item.decode("utf-8")
-        except UnicodeDecodeError:
-            shown = item.decode("utf-8", "backslashreplace").rstrip("\r\n")
-            raise Malformed(
-                f"output is not UTF-8: {shown!r}", who=self.name, offending=shown
-            ) from None
-        return text.rstrip("\r\n")
+        return _text(item, self.name)
+
+    async def _out_of_wall_time(self, started: float, wall_limit: float) -> Timeout:
+        """The time-out of a program past its wall limit, after :data:`IDLE_LOOK`
+        seconds watching it: a reply that comes in that look is late (said, with by how
+        much, and kept as :attr:`Timeout.late` for its transcript); otherwise what it
+        was doing (:func:`what_it_was_doing`)."""
+        look = Look(self.process)
+        self._arrived.clear()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(IDLE_LOOK):
+                await self._arrived.wait()
+        if self._lines:
+            late = time.monotonic() - started - wall_limit
+            item = self._lines.popleft()
+            text = item.decode("utf-8", "backslashreplace") if isinstance(item, bytes) else None
+            return Timeout(
+                f"replied {late:.3f}s late, after its {wall_limit:.2f}s wall time",
+                who=self.name,
+                late=None if text is None else text.rstrip("\r\n"),
+            )
+        hint = look.finish()
+        return Timeout(f"no reply within {wall_limit:.2f}s wall time ({hint})", who=self.name)
+
+
+def _text(item: bytes | Malformed, name: str) -> str:
+    """A line the program wrote, as text without its line ending.
+
+    :raises Malformed: for a line that was too long, or is not UTF-8.
+    """
+    if isinstance(item, Malformed):
+        raise item
+    try:
+        text = item.decode("utf-8")
+    except UnicodeDecodeError:
+        shown = item.decode("utf-8", "backslashreplace").rstrip("\r\n")
+        raise Malformed(f"output is not UTF-8: {shown!r}", who=name, offending=shown) from None
+    return text.rstrip("\r\n")
 
 
 def next_look(
@@ -284,16 +311,55 @@ tell one waiting (for input it thinks it lacks, or with its reply unflushed) fro
 computing (on a machine too busy for it, or simply too long)."""
 
 
-async def _what_it_was_doing(process: AgentProcess) -> str:
-    """A hint for a program out of wall time: its share of a core over the last
-    :data:`IDLE_LOOK` seconds (its CPU since the move began says nothing where the
-    machine was busy: a program at a third of a core computes all the while)."""
-    before = process.cpu_time()
-    await asyncio.sleep(IDLE_LOOK)
-    share = (process.cpu_time() - before) / IDLE_LOOK
+class Look:
+    """A look at a program out of wall time, from its making to :meth:`finish`: its
+    share of a core, and how long its threads waited on the machine's run queues.
+    (Its CPU since the move began says nothing where the machine was busy: a program
+    at a third of a core computes all the while.)"""
+
+    def __init__(self, process: AgentProcess) -> None:
+        self.process = process
+        self.started = time.monotonic()
+        self.cpu = process.cpu_time()
+        self.before = process.scheduling()
+
+    def finish(self) -> str:
+        """What the program was doing over the look, for the verdict."""
+        seconds = max(time.monotonic() - self.started, 1e-3)
+        share = (self.process.cpu_time() - self.cpu) / seconds
+        after = self.process.scheduling()
+        wait = 0.0
+        if after.waited is not None and self.before.waited is not None:
+            wait = (after.waited - self.before.waited) / seconds
+        runnable = self.before.runnable or after.runnable
+        return what_it_was_doing(share, wait, runnable)
+
+
+def what_it_was_doing(share: float, wait: float, runnable: bool) -> str:
+    """Says what a program stopped for wall time was doing, from its ``share`` of a
+    core, the share of the time its threads ``wait``-ed for one (a thread's wait is
+    counted when it next runs: one starved all the look shows none) and whether a
+    thread was ``runnable`` at the look's start or end.
+
+    >>> what_it_was_doing(0.0, 0.0, False)
+    'idle: waiting for input, or output not flushed?'
+    >>> what_it_was_doing(0.01, 0.0, True)
+    'starved of CPU: runnable, but a busy machine gave it 1% of a core'
+    >>> what_it_was_doing(0.02, 0.9, False)
+    'starved of CPU: runnable, but a busy machine gave it 2% of a core'
+    >>> what_it_was_doing(0.6, 0.4, True)
+    'computing: 60% of a core when stopped, waiting 40% of the time for one (a busy machine)'
+    >>> what_it_was_doing(1.0, 0.0, True)
+    'computing: 100% of a core when stopped'
+    """
+    if share < 0.05 and not runnable and wait < 0.05:
+        return "idle: waiting for input, or output not flushed?"
     if share < 0.05:
-        return " (idle: waiting for input, or output not flushed?)"
-    return f" (computing: {100 * share:.0f}% of a core when stopped)"
+        return f"starved of CPU: runnable, but a busy machine gave it {share:.0%} of a core"
+    # a wait is counted when the thread next runs, so a look can hold more than its own
+    wait = min(wait, 1.0)
+    busy = f", waiting {wait:.0%} of the time for one (a busy machine)" if wait >= 0.1 else ""
+    return f"computing: {share:.0%} of a core when stopped{busy}"
 
 
 def check_limits(

@@ -37,7 +37,7 @@ import subprocess
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, BinaryIO
 
 import psutil
@@ -316,6 +316,32 @@ class AgentProcess:
             self._tree_at = now
         return self._tree_cache
 
+    def scheduling(self) -> Scheduling:
+        """How the kernel is scheduling the tree's live threads: the seconds they have
+        waited, runnable, for a core (``schedstat``'s run delay, counted when a thread
+        next runs), and whether one is runnable now. What tells a program starved by a
+        busy machine from an idle one."""
+        total: int | None = 0
+        runnable = False
+        for pid in {p.pid for p in self._tree()}:
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue  # gone since it was listed
+            for task in tasks:
+                folder = f"/proc/{pid}/task/{task}"
+                try:
+                    with open(f"{folder}/stat", "rb") as f:
+                        runnable |= f.read().rsplit(b")", 1)[1].split()[0] == b"R"
+                    with open(f"{folder}/schedstat") as f:
+                        if total is not None:
+                            total += int(f.read().split()[1])
+                except (FileNotFoundError, ProcessLookupError, IndexError):
+                    continue  # a thread that ended
+                except (OSError, ValueError):
+                    total = None  # a kernel that keeps no run delay
+        return Scheduling(None if total is None else total / 1e9, runnable)
+
     def cpu_time(self) -> float:
         """Returns user+sys CPU seconds of the whole tree so far (never decreasing)."""
         self.poll()
@@ -504,6 +530,15 @@ class AgentProcess:
             why = f"exited with code {code}"
         tail = next((line for line in reversed(self._stderr) if line.strip()), "")
         return f"{why}; last stderr: {tail}" if tail else why
+
+
+@dataclass(frozen=True, slots=True)
+class Scheduling:
+    """:meth:`AgentProcess.scheduling`: ``waited`` seconds runnable but not running
+    (None where the kernel does not count it), and whether a thread is ``runnable``."""
+
+    waited: float | None
+    runnable: bool
 
 
 class _Pipes:
