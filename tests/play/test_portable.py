@@ -109,13 +109,29 @@ def test_the_other_games_read_back_as_the_same_moves_and_result(game: str, tmp_p
     assert [g.moves for g in read] == [list(r.moves) for r in records]
     for record, portable in zip(records, read, strict=True):
         assert portable.game == game
-        assert portable.result == record.outcome.result()
+        white = {"votey": 1, "halma": 1, "alquerque": 0}.get(game)  # else first, second
+        first = 0 if white is None else white
+        expected = {None: "1/2-1/2", first: "1-0", 1 - first: "0-1"}[record.winner]
+        assert portable.result == expected
         played, outcome = check_game(portable)
         assert played == len(record.moves)
         if not record.reason.is_fault:
             assert outcome == record.outcome or (
                 outcome is None and "plies" in record.detail  # the cap is the match's
             )
+
+
+@pytest.mark.parametrize(
+    ("game", "won"), [("votey", "0-1"), ("halma", "0-1"), ("alquerque", "1-0")]
+)
+def test_a_first_movers_win_is_in_the_colours_own_result_order(game: str, won: str) -> None:
+    # a PGN reader takes Result as White's score first: Black's win is 0-1, even where
+    # Black moves first
+    record = GameRecord(game, ("one", "two"), (), (), 0, _reason("ADJUDICATED"))
+    text = write_game(record)
+    first, second = find_game(game).seat_names
+    assert f'[{first.capitalize()} "one"]' in text and f'[{second.capitalize()} "two"]' in text
+    assert f'[Result "{won}"]' in text
 
 
 def _pdn_from_elsewhere() -> tuple[str, list[str]]:

@@ -7,8 +7,10 @@ squares 1-12, so red's win is ``0-1``; a game from a set position carries ``[Set
 "1"]`` and its ``[FEN]``; captures list every landing (``9x18x27``). The other games
 are written the same way, their moves as the contest writes them in the first
 player's numbering (as records keep them) and the sides named as the contest names
-them, first mover first; their ``Result`` is from the first mover's side, like the
-records' results, and a set start is ``[Position]``, the game's one-line position
+them, first mover first; their ``Result`` puts White's score first where the sides
+are White and Black (Votey's and Halma's black moves first: its win is ``0-1``, as
+every PGN reader takes it), else the first mover's (Chinese checkers' ``[First]``,
+like the records' results), and a set start is ``[Position]``, the game's one-line position
 text. A move's spaces are written ``_`` and its line breaks ``/`` (Halma's ``J_3,3_5,5``),
 so each is one word. Each move's charged seconds follow it as ``{[%emt 0.412]}``; a fault that ended
 the game is a closing comment with the offending text.
@@ -43,12 +45,29 @@ def _quoted(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _pdn_result(winner: int | None) -> str:
-    """PDN's result of a game ``winner`` (a seat) won: White's (the second mover's)
-    score first."""
+def white_seat(spec: GameSpec[Any, Any]) -> int | None:
+    """The seat PGN's and PDN's ``Result`` puts first: White's, where the game's sides
+    are White and Black (checkers' white is PDN's White: red is its Black); None where
+    they are not colours of a chess board (the first mover's score comes first).
+
+    >>> white_seat(find_game("votey")), white_seat(find_game("alquerque"))
+    (1, 0)
+    >>> white_seat(find_game("checkers")), white_seat(find_game("chinese-checkers"))
+    (1, None)
+    """
+    if "white" not in spec.seat_names:
+        return None
+    if spec.name != "checkers" and "black" not in spec.seat_names:
+        return None
+    return spec.seat_names.index("white")
+
+
+def _result(winner: int | None, white: int | None) -> str:
+    """The ``Result`` of a game ``winner`` (a seat) won: White's score first, or the
+    first mover's where ``white`` is None."""
     if winner is None:
         return "1/2-1/2"
-    return "0-1" if winner == 0 else "1-0"
+    return "1-0" if winner == (0 if white is None else white) else "0-1"
 
 
 def _termination(reason: Reason) -> str:
@@ -71,7 +90,7 @@ def write_game(record: GameRecord, spec: GameSpec[Any, Any] | None = None) -> st
     if draughts:
         sides = ["Black", "White"]  # PDN's names: Black moves first
     players = list(record.players) + ["?"] * (2 - len(record.players))
-    result = _pdn_result(record.winner) if draughts else record.outcome.result()
+    result = _result(record.winner, white_seat(spec))
     tags: list[tuple[str, str]] = [
         ("Event", "arbiter " + (f"round {record.round}" if record.round is not None else "game")),
         ("Site", "?"),
@@ -254,21 +273,13 @@ def check_game(game: PortableGame) -> tuple[int, Outcome | None]:
         s = rules.apply(s, m)
     outcome = rules.outcome(s)
     if outcome is not None and game.result != "*":
-        said = _said_winner(game.result, draughts)
-        if said != outcome.winner:
+        white = white_seat(spec)
+        if game.result != _result(outcome.winner, white):
             raise RecordError(
                 f"game {game.number}: the result {game.result} is not the rules' "
-                f"{outcome.result() if not draughts else _pdn_result(outcome.winner)} "
-                f"({outcome.reason})"
+                f"{_result(outcome.winner, white)} ({outcome.reason})"
             )
     return len(game.moves), outcome
-
-
-def _said_winner(token: str, draughts: bool) -> int | None:
-    if token == "1/2-1/2":
-        return None
-    first_won = token == "1-0"
-    return (1 if first_won else 0) if draughts else (0 if first_won else 1)
 
 
 def _resolve(spec: GameSpec[Any, Any], rules: Any, s: Any, text: str) -> Any:
