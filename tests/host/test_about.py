@@ -4,14 +4,16 @@ language's exact commands, the calendar, the ranking rule and the public key."""
 
 from __future__ import annotations
 
+import html
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from arbiter.games import game_names
-from arbiter.host.about import clock_words, protocol_text
+from arbiter.games import GAME_NAMES, find_game, game_names
+from arbiter.host.about import clock_words, guide_html
 from arbiter.host.app import create_app
 from arbiter.host.config import from_dict
 from arbiter.host.db import Database
@@ -56,9 +58,38 @@ def test_the_contest_page_says_everything_a_contestant_needs(tmp_path: Path) -> 
     assert pem.strip().splitlines()[1] in page
 
 
+DEVELOPERS_WORDS = ("``", ":mod:", ":class:", ":func:", "arbiter.", "seat 0", "seat 1", "max_plies")
+"""What the rules' and protocol's docstrings say that a contestant's page must not."""
+
+
 @pytest.mark.parametrize("game", sorted(game_names()))
-def test_every_game_states_its_rules_protocol_and_clock(game: str) -> None:
+def test_every_game_states_its_rules_and_protocol_for_contestants(game: str) -> None:
     config = from_dict({"game": game}, base=Path("."), stem="c", where="c.toml")
-    rules, protocol = protocol_text(config)
-    assert len(rules) > 200 and len(protocol) > 200, game
+    guide = guide_html(config)
+    if guide is None:  # a game of no folder of its own: the page says there is none
+        assert find_game(game).guide is None and game not in GAME_NAMES
+        return
+    for heading in ("The board", "A move", "The end", "Your program"):
+        assert f"<h3>{heading}</h3>" in guide, (game, heading)
+    assert not [w for w in DEVELOPERS_WORDS if w in guide], game
+    assert "<pre><code>" in guide  # an example, as the programs see it
+    # the example's first move is the first mover's legal move as the contest reads it
+    spec = find_game(game)
+    assert any(_legal_first(spec, text) for text in _examples(guide)), game
     assert clock_words(config).startswith(config.time_control.describe())
+
+
+def _examples(guide: str) -> list[str]:
+    """Each example block's text, and each line a program writes (``< ...``) in them."""
+    blocks = [html.unescape(b.split("</code></pre>")[0]) for b in guide.split("<pre><code>")[1:]]
+    written = [line.strip()[2:] for b in blocks for line in b.splitlines() if "< " in line]
+    return [b.strip() for b in blocks] + written
+
+
+def _legal_first(spec: Any, text: str) -> bool:
+    game = spec.make()
+    try:
+        spec.contest.judge(game, game.initial(), text, seat=0)
+    except Exception:
+        return False
+    return True

@@ -561,7 +561,9 @@ class GameSpec(Generic[S, M]):
     ``position_file`` reads the contest's own file of a position to answer (Halma's
     ``input.txt``): the position and the seconds it gives, ``None`` for another text.
     ``kits`` is the folder of its starter kits, one folder per language, each a
-    minimal legal player a contest server offers its entrants.
+    minimal legal player a contest server offers its entrants. ``guide`` is its rules
+    and protocol written for contestants (Markdown, in the contest's own terms, with
+    the exact move syntax and an example dialogue), which a contest's page shows.
     """
 
     name: str
@@ -583,6 +585,7 @@ class GameSpec(Generic[S, M]):
     openings: Path | None = None
     opening_plies: int = 6
     kits: Path | None = None
+    guide: Path | None = None
 
     @classmethod
     def of_folder(
@@ -604,8 +607,9 @@ class GameSpec(Generic[S, M]):
         """The spec of the game whose folder is the package ``package`` (a game's
         ``__init__`` passes its ``__name__``), laid out as arbiter's games are: its
         ``player`` and ``referee`` modules, and where the folder has them a ``board``
-        module (its ``VIEW``), a ``probes`` module (its ``probes``), ``openings.txt``
-        and ``kits/``; the clock and supervision are the contest's own.
+        module (its ``VIEW``), a ``probes`` module (its ``probes``), ``openings.txt``,
+        ``kits/`` and ``contestants.md`` (its :attr:`guide`); the clock and
+        supervision are the contest's own.
 
         :raises ConfigError: if ``package`` cannot be found.
         """
@@ -634,6 +638,7 @@ class GameSpec(Generic[S, M]):
             openings=folder / "openings.txt" if (folder / "openings.txt").is_file() else None,
             opening_plies=opening_plies,
             kits=folder / "kits" if (folder / "kits").is_dir() else None,
+            guide=folder / "contestants.md" if (folder / "contestants.md").is_file() else None,
         )
 
     def probe_checks(self) -> list[Check]:

@@ -1,11 +1,10 @@
 """What the contest page (``/contest``) says: the organiser's description, the game's
-rules and protocol (from the game's own folder, so every game has them), the clock,
+rules and protocol (as its own folder writes them for contestants), the clock,
 memory and disk limits in words, each language's exact commands, the calendar, the
 ranking rule and the key the contest signs its records with."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -133,10 +132,13 @@ def calendar_lines(config: ContestConfig, at: datetime) -> list[str]:
     return lines
 
 
-def protocol_text(config: ContestConfig) -> tuple[str, str]:
-    """The game's rules and its contest protocol, as the game's own folder states them
-    (the docstrings of its rules and contest modules)."""
+def guide_html(config: ContestConfig) -> str | None:
+    """The game's rules and protocol as its folder writes them for contestants (its
+    :attr:`~arbiter.contract.GameSpec.guide`), as HTML; None for a game without one.
+
+    :raises OSError: if the game's guide cannot be read.
+    """
     spec = find_game(config.game)
-    rules = sys.modules[spec.rules.__module__].__doc__ or ""
-    protocol = getattr(spec.contest, "__doc__", None) or ""
-    return rules.strip(), protocol.strip()
+    if spec.guide is None:
+        return None
+    return markdown(spec.guide.read_text(encoding="utf-8"))

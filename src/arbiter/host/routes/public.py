@@ -49,7 +49,6 @@ def home(request: Request, who: Viewer, host: Host) -> HTMLResponse:
 @router.get("/contest", response_class=HTMLResponse, include_in_schema=False)
 def contest_page(request: Request, who: Viewer, host: Host) -> HTMLResponse:
     config = host.config
-    rules, protocol = about.protocol_text(config)
     return page(
         request,
         host,
@@ -63,8 +62,7 @@ def contest_page(request: Request, who: Viewer, host: Host) -> HTMLResponse:
         ranking=RANKING_RULES[config.rank_by],
         languages=about.languages(config),
         public_key=host.key.public_pem,
-        rules=rules,
-        protocol=protocol,
+        guide=about.guide_html(config),
     )
 
 
