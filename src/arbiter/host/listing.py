@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from arbiter.host.models import Account, Game, Version
+from arbiter.host.models import COUNTED_GAME, Account, Game, Round, Version
 
 PAGE = 50
 """Games on a page."""
@@ -60,31 +60,36 @@ def entrant_games(
     after: int | None = None,
     size: int | None = None,
 ) -> GamePage:
-    """The stored games of the entrant ``account``, a page (of ``size``, by default
-    :data:`PAGE`) newest first: the newest, the page of games older than ``before``,
-    or the page newer than ``after``."""
+    """The stored games of the contest's own rounds the entrant ``account`` played, a
+    page (of ``size``, by default :data:`PAGE`) newest first: the newest, the page of
+    games older than ``before``, or the page newer than ``after``. (A candidate's
+    evaluation is not the contest's: :func:`candidate_games`.)"""
     size = size or PAGE
     seats = (Game.first_account_id, Game.second_account_id)
     ids: set[int] = set()
     for seat in seats:  # an index range per seat, each cut to a page
-        mine = (seat == account) & (Game.state == "done")
+        mine = (seat == account) & (Game.state == "done") & COUNTED_GAME
         ids |= set(_page_ids(session, mine, before, after, size + 1))
     total = sum(
-        session.scalar(select(func.count(Game.id)).where(seat == account, Game.state == "done"))
+        session.scalar(
+            select(func.count(Game.id)).where(seat == account, Game.state == "done", COUNTED_GAME)
+        )
         or 0
         for seat in seats
     )
-    total -= (
-        session.scalar(  # a game against itself (a candidate's) counted once
-            select(func.count(Game.id)).where(
-                Game.first_account_id == account,
-                Game.second_account_id == account,
-                Game.state == "done",
-            )
-        )
-        or 0
-    )
     return _cut(session, ids, before, after, size, total)
+
+
+def candidate_games(session: Session, account: int, *, size: int | None = None) -> GamePage:
+    """The newest finished games of the evaluations of ``account``'s candidates (a
+    page of ``size``, by default :data:`PAGE`), for their owner and the organiser."""
+    size = size or PAGE
+    tested = select(Version.id).where(Version.account_id == account)
+    rounds = select(Round.id).where(Round.phase == "candidate", Round.candidate_id.in_(tested))
+    theirs = (Game.phase == "candidate") & (Game.state == "done") & Game.round_id.in_(rounds)
+    ids = set(_page_ids(session, theirs, None, None, size + 1))
+    total = session.scalar(select(func.count(Game.id)).where(theirs)) or 0
+    return _cut(session, ids, None, None, size, total)
 
 
 def void_games(

@@ -31,6 +31,11 @@ def now() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
 
 
+def stored_utc(moment: datetime) -> datetime:
+    """A stored time with its zone: SQLite gives the stored UTC back without one."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -387,3 +392,7 @@ class ExportJob(Base):
     file: Mapped[str] = mapped_column(String(200), default="")
     size: Mapped[int] = mapped_column(Integer, default=0)
     detail: Mapped[str] = mapped_column(Text, default="")
+
+
+COUNTED_GAME = Game.phase != "candidate"
+"""The games of the contest's own rounds (by the game's own column: no join)."""

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError, Reason
 from arbiter.host import settle, tallies
-from arbiter.host.models import Game, GameFailure, Round, Setting, Worker, now
+from arbiter.host.models import Game, GameFailure, Round, Setting, Worker, now, stored_utc
 from arbiter.host.signing import ContestKey
 from arbiter.host.wire import MAX_LIVE_PLIES
 from arbiter.play.replay import replay
@@ -139,10 +139,7 @@ def extend_leases(session: Session, lease_seconds: float) -> timedelta:
             away = max(timedelta(0), moment - last + timedelta(seconds=ALIVE_EVERY))
     for game in session.scalars(select(Game).where(Game.state == "leased")):
         if game.lease_expires is not None:
-            expires = game.lease_expires
-            if expires.tzinfo is None:  # SQLite keeps no zone: the server stores UTC
-                expires = expires.replace(tzinfo=moment.tzinfo)
-            game.lease_expires = expires + away
+            game.lease_expires = stored_utc(game.lease_expires) + away
     stamp_alive(session)
     return away
 

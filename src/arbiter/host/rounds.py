@@ -35,6 +35,7 @@ from arbiter.host.models import (
     Superseded,
     Version,
     now,
+    stored_utc,
 )
 from arbiter.host.pairing import placement, round_robin, swiss
 from arbiter.host.ranking import ranked_rows
@@ -170,9 +171,7 @@ def schedule_due(session: Session, config: ContestConfig, at: datetime) -> bool:
     last = session.scalar(select(func.max(Round.created)).where(Round.phase == "test"))
     if last is None:
         return True
-    if last.tzinfo is None:  # SQLite gives the stored UTC back without its zone
-        last = last.replace(tzinfo=UTC)
-    return at - last >= every
+    return at - stored_utc(last) >= every
 
 
 def make_round(session: Session, config: ContestConfig) -> Round:

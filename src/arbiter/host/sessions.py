@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from arbiter.host.models import Account, SignedIn, now
+from arbiter.host.models import Account, SignedIn, now, stored_utc
 
 LIFETIME = timedelta(days=14)
 
@@ -45,10 +45,7 @@ def account_of(session: Session, secret: str) -> Account | None:
 
 
 def _expired(expires: datetime) -> bool:
-    moment = now()
-    if expires.tzinfo is None:  # SQLite keeps no zone: the server stores UTC
-        expires = expires.replace(tzinfo=moment.tzinfo)
-    return expires <= moment
+    return stored_utc(expires) <= now()
 
 
 def end(session: Session, secret: str) -> None:

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError
-from arbiter.host.models import Game, Setting, Worker, WorkerNonce, now
+from arbiter.host.models import Game, Setting, Worker, WorkerNonce, now, stored_utc
 from arbiter.host.request_signing import WINDOW, Token, TokenError, read_authorization
 
 PRUNE_EVERY = 64
@@ -155,9 +155,7 @@ def _use_nonce(session: Session, nonce: str) -> None:
 def _recent(seen: datetime | None, moment: datetime, lease_seconds: float) -> bool:
     if seen is None:
         return False
-    if seen.tzinfo is None:  # SQLite keeps no zone: the server stores UTC
-        seen = seen.replace(tzinfo=moment.tzinfo)
-    return moment - seen < timedelta(seconds=live_seconds(lease_seconds))
+    return moment - stored_utc(seen) < timedelta(seconds=live_seconds(lease_seconds))
 
 
 def revoke(session: Session, name: str) -> list[int]:

@@ -19,6 +19,7 @@ from arbiter.host.intake import submit, version_dir
 from arbiter.host.languages import available
 from arbiter.host.models import Account, Version, now
 from arbiter.host.rounds import RoundError, irregular_games
+from arbiter.host.version_marks import version_marks
 
 router = APIRouter()
 
@@ -37,6 +38,7 @@ def me(request: Request, who: SignedIn, host: Host, s: DbSession) -> HTMLRespons
         "me.html",
         who,
         versions=versions,
+        marks=version_marks(s, host.config, who, versions),
         languages=languages,
         irregular=irregular_games(s, who.id),
         upload_refusal=host.config.calendar.upload_refusal(now()),
@@ -92,6 +94,7 @@ def version_page(
 ) -> HTMLResponse:
     version = own_version(version_id, who, s)
     found = evaluations(s, host.config, version)
+    mine = list(s.scalars(select(Version).where(Version.account_id == version.account_id)))
     return page(
         request,
         host,
@@ -103,6 +106,8 @@ def version_page(
         evaluating=any(e.state == "playing" for e in found),
         mine=who is not None and who.id == version.account_id,
         organiser=access.is_organiser(who),
+        mark=version_marks(s, host.config, version.account, mine)[version.id],
+        entry_shut=host.config.calendar.upload_refusal(now()),
     )
 
 

@@ -24,13 +24,23 @@ from arbiter.games import find_game
 from arbiter.host import about, access, listing, settle
 from arbiter.host.deps import DbSession, Host, Refused, Viewer, page
 from arbiter.host.kits import kit_file, kits
-from arbiter.host.models import COUNTED, Account, Game, Round, Superseded, Version, now
+from arbiter.host.models import (
+    COUNTED,
+    COUNTED_GAME,
+    Account,
+    Game,
+    Round,
+    Superseded,
+    Version,
+    now,
+)
 from arbiter.host.plot import rating_svg
 from arbiter.host.ranking import RANKING_RULES
 from arbiter.host.request_signing import challenge_message
 from arbiter.host.rounds import entrants
 from arbiter.host.signing import signed_line
 from arbiter.host.standings import history
+from arbiter.host.version_marks import version_marks
 from arbiter.host.wire import ContestInfo
 from arbiter.host.workers import contest_id
 from arbiter.record import GameRecord
@@ -109,6 +119,7 @@ def contestant(
     versions = list(
         s.scalars(select(Version).where(Version.account_id == account.id).order_by(Version.number))
     )
+    owner = who is not None and (who.id == account.id or access.is_organiser(who))
     return page(
         request,
         host,
@@ -116,9 +127,11 @@ def contestant(
         who,
         account=account,
         versions=versions,
+        marks=version_marks(s, host.config, account, versions),
         games=listing.entrant_games(s, account.id, before=before, after=after),
+        candidates=listing.candidate_games(s, account.id) if owner else None,
         rating=rating_svg(history(s, account.name)),
-        owner=who is not None and (who.id == account.id or access.is_organiser(who)),
+        owner=owner,
         playable=any(e.name == account.name for e in entrants(s)),
     )
 
@@ -154,7 +167,7 @@ def game_json(game_id: int, who: Viewer, host: Host, s: DbSession) -> dict[str, 
     may open; a game waiting or being played with the moves its worker has sent so
     far (``live``: the page asks again until it ends)."""
     game = s.get(Game, game_id)
-    if game is None:
+    if game is None or not access.sees_game(who, game):
         raise Refused(404, f"no game {game_id}")
     if game.state == "done":
         record = GameRecord.from_json(game.record)
@@ -217,11 +230,11 @@ def _fault(record: GameRecord) -> dict[str, Any] | None:
 
 
 @router.get("/games/{game_id}/record.jsonl", response_class=PlainTextResponse)
-def game_record(game_id: int, host: Host, s: DbSession) -> str:
+def game_record(game_id: int, who: Viewer, host: Host, s: DbSession) -> str:
     """A finished game's record, signed by the contest: check it with
     ``arbiter replay FILE --public-key contest.pub``."""
     game = s.get(Game, game_id)
-    if game is None or game.state != "done":
+    if game is None or game.state != "done" or not access.sees_game(who, game):
         raise Refused(404, f"no finished game {game_id}")
     return signed_line(host.key, game.record) + "\n"
 
@@ -232,8 +245,9 @@ RECORDS_AT_ONCE = 500
 
 @router.get("/contestants/{name}/games.jsonl", response_class=PlainTextResponse)
 def contestant_records(name: str, host: Host, s: DbSession) -> StreamingResponse:
-    """Every finished game of an entrant's, signed (records are public), streamed as
-    it is read, a few hundred records at a time."""
+    """Every finished contest game of an entrant's (its candidates' evaluations are
+    its own: on their versions' pages), signed (records are public), streamed as it
+    is read, a few hundred records at a time."""
     account = s.scalar(select(Account.id).where(Account.name == name, Account.role == "contestant"))
     if account is None:
         raise Refused(404, f"no contestant {name!r}")
@@ -245,7 +259,7 @@ def contestant_records(name: str, host: Host, s: DbSession) -> StreamingResponse
             with host.service.db.session() as own:  # the request's session is closed by now
                 batch = own.execute(
                     select(Game.id, Game.record)
-                    .where(Game.state == "done", mine, Game.id > last)
+                    .where(Game.state == "done", mine, Game.id > last, COUNTED_GAME)
                     .order_by(Game.id)
                     .limit(RECORDS_AT_ONCE)
                 ).all()
