@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from arbiter.errors import ConfigError
 from arbiter.host.archive import UploadError
-from arbiter.host.calendar import Calendar, Final, parse_duration
+from arbiter.host.calendar import Calendar, Final, parse_duration, stamp
 from arbiter.host.config import ContestConfig, from_dict
 from arbiter.host.intake import submit
 from arbiter.host.models import Account, Game, Round, Version
@@ -24,6 +24,8 @@ from arbiter.host.rounds import (
     entrants,
     finish_round_if_done,
     make_round,
+    next_round_words,
+    next_scheduled,
     round_blocked,
     schedule_due,
 )
@@ -206,3 +208,45 @@ def test_the_schedule_starts_a_test_round_every_span_and_runs_the_final_through(
         begin_final(s, config)
         s.commit()
         assert schedule_due(s, config, made + timedelta(minutes=1))  # the final runs on
+
+
+def test_the_first_scheduled_round_waits_for_first_and_every_page_says_when(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    at = datetime.now(UTC).replace(microsecond=0)
+    first = at + timedelta(hours=2)
+    config = replace(config, calendar=Calendar(every=timedelta(hours=6), first=first))
+    with db.session() as s:
+        assert not schedule_due(s, config, at)  # two entrants, but not before first
+        assert not schedule_due(s, config, first - timedelta(seconds=1))
+        assert schedule_due(s, config, first)
+        said = next_round_words(s, config, at)
+        assert said is not None and said.startswith("The next test round starts at ")
+        made = make_round(s, config).created  # by hand, before first: 6 hours on
+        after = max(first, made.replace(tzinfo=UTC) + timedelta(hours=6))
+        assert next_round_words(s, config, at) == (
+            f"The next test round starts once round 1 has been played, at "
+            f"{stamp(after)} at the earliest."
+        )
+    play_round(db, config)
+    with db.session() as s:
+        finish_round_if_done(s, 1)
+        made = s.scalars(select(Round.created)).one()
+        due = next_scheduled(s, config)
+        assert due is not None and due == max(first, made.replace(tzinfo=UTC) + timedelta(hours=6))
+        assert next_round_words(s, config, at) == f"The next test round starts at {stamp(due)}."
+        loose = replace(config, calendar=Calendar(every=timedelta(hours=6)))
+        assert next_round_words(s, loose, due) == "The next test round starts now."
+        assert next_round_words(s, replace(config, calendar=Calendar()), at) is None
+
+
+def test_without_first_the_first_round_waits_for_two_entrants(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice",))
+    config = replace(config, calendar=Calendar(every=timedelta(minutes=5)))
+    with db.session() as s:
+        assert next_round_words(s, config, datetime.now(UTC)) == (
+            "The next test round starts as soon as two entrants have a version accepted."
+        )

@@ -113,6 +113,8 @@ def calendar_lines(config: ContestConfig, at: datetime) -> list[str]:
     else:
         tests = f"Test rounds: a round robin, {fmt.games_per_pair} games a pairing"
     when = f"every {words(cal.every)}" if cal.every else "when the organiser starts them"
+    if cal.every and cal.first:
+        when += f" from {stamp(cal.first)}"
     lines.append(f"{tests}, {when}.")
     final = cal.final
     if final is not None:

@@ -76,13 +76,15 @@ class Final:
 @dataclass(frozen=True, slots=True)
 class Calendar:
     """When uploads are taken (``opens``, ``closes``; ``None``: no bound), how often a
-    test round starts by itself (``every``; ``None``: only by hand), and the final
-    (``None``: the contest has none)."""
+    test round starts by itself (``every``; ``None``: only by hand) and when the first
+    of them does (``first``; ``None``: as soon as two entrants have a version
+    accepted), and the final (``None``: the contest has none)."""
 
     opens: datetime | None = None
     closes: datetime | None = None
     every: timedelta | None = None
     final: Final | None = None
+    first: datetime | None = None
 
     def upload_refusal(self, at: datetime) -> str | None:
         """Why an upload made at ``at`` is refused, or ``None`` if it is taken."""

@@ -24,6 +24,7 @@ Example::
 
     [schedule]
     every = "6h"                  # a test round by itself every 6 hours
+    first = 2026-12-01T18:00:00Z  # the first of them (default: once two have entered)
 
     [final]                       # after closes: Swiss rounds, then the top group's
     rounds = 7                    # double round robin, versions frozen at closes
@@ -334,11 +335,18 @@ def _calendar(top: _Table, where: str) -> Calendar:
         raise ConfigError(f"{where}: closes must come after opens")
     schedule = _Table(top.table("schedule"), f"{where} [schedule]")
     every_text = schedule.text("every", "")
+    first_value = schedule.raw("first")
     schedule.done()
     try:
         every = parse_duration(every_text) if every_text else None
     except ConfigError as e:
         raise ConfigError(f"{where} [schedule]: every: {e}") from None
+    try:
+        first = None if first_value is None else parse_time(first_value)
+    except ConfigError as e:
+        raise ConfigError(f"{where} [schedule]: first: {e}") from None
+    if first is not None and every is None:
+        raise ConfigError(f"{where} [schedule]: first needs every (how often rounds follow it)")
     final = None
     if "final" in top.data:
         fin = _Table(top.table("final"), f"{where} [final]")
@@ -352,7 +360,7 @@ def _calendar(top: _Table, where: str) -> Calendar:
             raise ConfigError(f"{where} [final]: top must be 0 (no round robin) or at least 2")
         if final.rounds == 0 and final.top == 0:
             raise ConfigError(f"{where} [final]: a final needs Swiss rounds or a top group")
-    return Calendar(opens, closes, every, final)
+    return Calendar(opens, closes, every, final, first)
 
 
 def _language(key: str, value: Any, old: Language | None, where: str) -> Language:

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.host import tallies
+from arbiter.host.calendar import stamp
 from arbiter.host.config import ContestConfig
 from arbiter.host.models import (
     COUNTED,
@@ -161,17 +162,49 @@ def round_blocked(session: Session, config: ContestConfig) -> str | None:
 def schedule_due(session: Session, config: ContestConfig, at: datetime) -> bool:
     """Whether the schedule (``[schedule] every``) starts a round at ``at``: none is
     being played and the contest has rounds left, and either the final has begun
-    (its rounds then follow each other) or the last test round was made ``every``
-    ago (or there was none)."""
-    every = config.calendar.every
-    if every is None or round_blocked(session, config) is not None:
+    (its rounds then follow each other) or :func:`next_scheduled` has come (or there
+    was no round and no ``first``: as soon as a round can be paired)."""
+    if config.calendar.every is None or round_blocked(session, config) is not None:
         return False
     if final_begun(session, config, at):
         return True
+    due = next_scheduled(session, config)
+    return due is None or at >= due
+
+
+def next_scheduled(session: Session, config: ContestConfig) -> datetime | None:
+    """When the schedule makes the next test round: ``[schedule] first`` until a test
+    round exists, then ``every`` after the last one was made (never before ``first``);
+    None without a schedule, or before any round where no ``first`` is set (the first
+    round then starts once two entrants have a version accepted)."""
+    cal = config.calendar
+    if cal.every is None:
+        return None
     last = session.scalar(select(func.max(Round.created)).where(Round.phase == "test"))
     if last is None:
-        return True
-    return at - stored_utc(last) >= every
+        return cal.first
+    due = stored_utc(last) + cal.every
+    return due if cal.first is None else max(due, cal.first)
+
+
+def next_round_words(session: Session, config: ContestConfig, at: datetime) -> str | None:
+    """When the next test round starts, as the contest's pages say it; None where the
+    schedule starts none (no ``every``, or the final has begun)."""
+    if config.calendar.every is None or final_begun(session, config, at):
+        return None
+    due = next_scheduled(session, config)
+    playing = session.scalar(select(Round.number).where(Round.state == "playing", COUNTED))
+    if playing is not None:
+        later = "" if due is None or due <= at else f", at {stamp(due)} at the earliest"
+        return f"The next test round starts once round {playing} has been played{later}."
+    blocked = round_blocked(session, config)
+    if blocked is not None:
+        return f"No more test rounds: {blocked}."
+    if due is not None and due > at:
+        return f"The next test round starts at {stamp(due)}."
+    if len(entrants(session)) < 2:
+        return "The next test round starts as soon as two entrants have a version accepted."
+    return "The next test round starts now."
 
 
 def make_round(session: Session, config: ContestConfig) -> Round:

@@ -22,10 +22,15 @@ from sqlalchemy.orm import Session
 
 from arbiter.host import ratings
 from arbiter.host.config import ContestConfig
-from arbiter.host.models import COUNTED, Account, Round, Setting
+from arbiter.host.models import COUNTED, Account, Round, Setting, now
 from arbiter.host.ranking import RANKING_RULES, ranked_rows
 from arbiter.host.ratings import RatingPoint
-from arbiter.host.rounds import bye_points_by_name, current_phase, standings_of
+from arbiter.host.rounds import (
+    bye_points_by_name,
+    current_phase,
+    next_round_words,
+    standings_of,
+)
 from arbiter.host.tallies import KeptTallies
 
 
@@ -35,7 +40,7 @@ def standings_data(
     """The standings as pages and ``/api/standings`` show them: rows in the contest's
     ranking (:func:`arbiter.host.ranking.ranked_rows`) over the games of the current
     phase (the test rounds, or once the final has begun only the final's), the
-    rounds; whether frozen. A frozen table is what the organiser froze, unless
+    rounds, when the schedule starts the next (``next_round``); whether frozen. A frozen table is what the organiser froze, unless
     ``live`` (an export holds the table its games give)."""
     return _computed(session, config, live=live)[0]
 
@@ -79,6 +84,8 @@ def _computed(
         "games": table.games,
         "frozen": False,
     }
+    if not live:  # a page's, not an export's: when the schedule starts the next round
+        data["next_round"] = next_round_words(session, config, now())
     return data, table.strengths
 
 

@@ -65,7 +65,7 @@ def contest_page(request: Request, who: Viewer, host: Host) -> HTMLResponse:
         "contest.html",
         who,
         description=about.markdown(config.description),
-        calendar=about.calendar_lines(config, now()),
+        calendar=[*about.calendar_lines(config, now()), host.board.data().get("next_round")],
         upload_refusal=config.calendar.upload_refusal(now()),
         clock=about.clock_words(config),
         limits=about.limit_words(config),

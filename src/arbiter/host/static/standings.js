@@ -24,6 +24,7 @@ events.addEventListener("standings", (e) => {
   if (data.ranking) document.getElementById("ranking").textContent = `Ranked by ${data.ranking.rule}.`;
   document.getElementById("phase").textContent = data.phase === "final"
     ? "The final: its games alone count." : "Test rounds.";
+  document.getElementById("next-round").textContent = data.next_round ?? "";
   document.getElementById("rounds").textContent = data.rounds.map(
     (r) => `round ${r.number}${r.phase === "final" ? " (final)" : ""}: ${r.state}`).join(" · ");
 });
