@@ -6,6 +6,7 @@ limit on uploads. The app runs in process (Starlette's test client)."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -27,6 +28,7 @@ from arbiter.host.intake import submit
 from arbiter.host.models import Account, AuditEntry, Game, Setting, SignedIn, Version, Worker
 from arbiter.host.request_signing import SignedCalls, Token, proves
 from arbiter.host.rounds import make_round
+from arbiter.host.routes.organiser import ACTIONS, CONSEQUENCES, TITLES
 from arbiter.host.service import Service
 from arbiter.host.signing import ContestKey
 from arbiter.host.wire import INSTANCE_HEADER
@@ -252,6 +254,9 @@ def test_every_organiser_action_asks_first_then_is_written_to_the_audit_log(
     boss = site.person("boss")
     asked = boss.post(f"/organiser/{action}", data={"csrf": csrf(boss, "/organiser"), "name": name})
     assert asked.status_code == 200 and 'id="consequence"' in asked.text
+    heading = re.search(r"<h1>(.*?)</h1>", asked.text)
+    title = TITLES[action].format(name=name) + "?"
+    assert heading is not None and html.unescape(heading.group(1)) == title
     with site.db.session() as s:
         assert unchanged(s)  # asked, nothing done
         assert s.scalar(select(AuditEntry)) is None
@@ -267,6 +272,10 @@ def test_every_organiser_action_asks_first_then_is_written_to_the_audit_log(
         assert _account(s, "boss").id == entry.account_id
     page = boss.get("/organiser").text
     assert re.search(rf"<td>boss</td><td>{action}</td><td>{name}</td>", page)
+
+
+def test_every_organiser_action_has_a_title_and_a_consequence() -> None:
+    assert set(TITLES) == set(CONSEQUENCES) == set(ACTIONS)
 
 
 def _account(s: Any, name: str) -> Account:

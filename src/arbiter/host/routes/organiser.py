@@ -138,6 +138,7 @@ def organiser_action(
             who,
             action=action,
             subject=name,
+            title=TITLES[action].format(name=name),
             consequence=CONSEQUENCES[action].format(name=name),
         )
     try:
@@ -230,6 +231,22 @@ ACTIONS = {
 }
 """Each organiser action by its name in ``/organiser/NAME``; each takes the form's
 ``name`` (a contestant, a worker, a round or a game number)."""
+
+TITLES = {
+    "pause": "Pause play",
+    "resume": "Resume play",
+    "freeze": "Freeze the public standings",
+    "unfreeze": "Unfreeze the public standings",
+    "disqualify": "Disqualify {name}",
+    "reinstate": "Reinstate {name}",
+    "end-sessions": "Sign {name} out everywhere",
+    "rerun": "Play round {name} again",
+    "revoke": "Revoke worker {name}'s token",
+    "resume-worker": "Hand worker {name} games again",
+    "requeue": "Queue game {name} again",
+    "begin-final": "Begin the final now",
+}
+"""Each action as its confirmation page names it: what it does, not its path."""
 
 CONSEQUENCES = {
     "pause": "No worker is handed a new game until resumed; games being played finish.",
