@@ -181,5 +181,26 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
         assert bob.goto(f"/versions/{version}").status == 404
         forged = boss.request.post(f"{url}/organiser/pause", form={"name": ""})
         assert forged.status == 403 and "CSRF" in forged.text()
+        # every page fits a phone: the organiser's tables and buttons too
+        for name, paths in (
+            ("boss", ["/organiser", "/contestants/alice", "/rounds/1", f"/versions/{version}"]),
+            ("alice", ["/", "/contest", "/kits", "/me", f"/versions/{version}", f"/games/{game}"]),
+        ):
+            phone = person(browser, url, phone=True)
+            sign_in(phone, name)
+            for path in paths:
+                phone.goto(path)
+                assert fits(phone), f"{path} is wider than a phone for {name}"
+            if name == "boss":
+                phone.goto("/organiser")
+                phone.click("form[action='/organiser/pause'] button")
+                expect(phone.locator("h1")).to_have_text("Pause play?")
+                assert fits(phone), "the confirmation page is wider than a phone"
+                shoot(phone, "organiser-phone")
+            assert not phone.errors, phone.errors
+        anonymous = person(browser, url, phone=True)
+        for path in ("/login", "/register", "/contestants/bob"):
+            anonymous.goto(path)
+            assert fits(anonymous), f"{path} is wider than a phone"
         for page in (boss, alice, bob, carol, watcher):
             assert not page.errors, page.errors

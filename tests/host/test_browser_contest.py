@@ -102,7 +102,12 @@ top = 4
 previous_pairs = 2
 [workers]
 local = 2
+[schedule]
+every = "1h"
 """
+    # the schedule's first test round is tomorrow: today's are started by hand
+    first = (datetime.now(UTC) + timedelta(days=1)).replace(second=0, microsecond=0)
+    text += f"first = {first.strftime('%Y-%m-%dT%H:%M:%SZ')}\n"
     with contest_server(tmp_path, text) as (url, _):
         kit = (KIT / "main.py").read_bytes()
         clients = {}
@@ -116,9 +121,17 @@ local = 2
             accepted(clients[name], version)
         boss = client_of(url, "boss", register=False)
 
+        # the standings say when the schedule starts the first test round
+        watcher = person(browser, url)
+        watcher.goto("/")
+        when = first.strftime("%Y-%m-%d %H:%M UTC")
+        expect(watcher.locator("#next-round")).to_have_text(
+            f"The next test round starts at {when}."
+        )
+        watcher.goto("/contest")
+        expect(watcher.locator("#calendar")).to_contain_text(f"every 1 hour from {when}")
         # a test round; alice's games are slow enough to be watched move by move
         assert post(boss, "/organiser/rounds").status_code == 303
-        watcher = person(browser, url)
         live = None
         deadline = time.monotonic() + 120
         while live is None and time.monotonic() < deadline:
@@ -181,8 +194,27 @@ local = 2
         shoot(bob, "candidate")
         after = json.loads(watcher.goto("/api/standings").text())["rows"]
         assert after == before
+        # which of bob's versions plays, on his page and the public one
+        for page, path in ((bob, "/me"), (watcher, "/contestants/bob")):
+            page.goto(path)
+            marks = page.locator("td[data-mark]")
+            expect(marks).to_have_count(2)
+            said = sorted(marks.all_text_contents())
+            assert said == ["accepted, candidate (not entered)", "accepted, playing"], said
+        # the evaluation's games are bob's own, apart and labelled: no one else's page
+        # lists them, nor his public list
+        bob.goto("/contestants/bob")
+        listed = bob.locator("#candidate-list tbody tr")
+        assert listed.count() >= 5 and "bob v2" in listed.first.text_content()
+        for page, name in ((watcher, "bob"), (watcher, "carol"), (alice, "bob")):
+            page.goto(f"/contestants/{name}")
+            assert page.locator("#candidate-list").count() == 0
+            rounds = page.locator("#game-list tbody tr td:nth-child(2)").all_text_contents()
+            assert rounds and all(not r.startswith("-") for r in rounds), rounds
+        shoot(bob, "candidate-games")
 
-        # the final: begun by the organiser (asked to confirm), Swiss, then the top 4
+        # the final: begun by the organiser (asked to confirm), Swiss, then the top 4,
+        # each round started by the schedule once the last ends
         organiser = person(browser, url)
         sign_in(organiser, "boss")
         organiser.goto("/organiser")
@@ -190,9 +222,9 @@ local = 2
         expect(organiser.locator("#consequence")).to_contain_text("The final begins now")
         organiser.click("#confirm")
         expect(organiser.locator("#audit")).to_contain_text("begin-final")
-        for number in (2, 3):
-            organiser.goto("/organiser")
-            organiser.click("#new-round")
+        bob.goto("/me")
+        expect(bob.locator("td[data-mark='frozen for the final']")).to_have_count(1)
+        for number in (2, 3):  # the schedule plays the final's rounds one after another
             round_done(boss, number)
         organiser.goto("/organiser")
         expect(organiser.locator("#no-round")).to_contain_text("the final has been played")

@@ -15,6 +15,7 @@ security headers (:data:`SECURITY_HEADERS`). Workers speak the JSON API under
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import secrets
@@ -32,8 +33,9 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arbiter.host.config import ContestConfig
-from arbiter.host.deps import Hosting, Refused, page_values
+from arbiter.host.deps import Hosting, Refused, account_of, page_values
 from arbiter.host.events import EventStreams
+from arbiter.host.models import Account
 from arbiter.host.routes import (
     STATIC,
     accounts,
@@ -197,7 +199,15 @@ def create_app(
             body = {"error": e.message, **({"code": e.code} if e.code else {})}
             return JSONResponse(body, status_code=e.status)
         hosting: Hosting = app.state.hosting
-        values = page_values(request, hosting, None, message=e.message)
+
+        def who() -> Account | None:  # the page's bar as the asker's own, signed in or not
+            with hosting.service.db.session() as s:
+                account = account_of(request, s)
+                if account is not None:
+                    s.expunge(account)
+                return account
+
+        values = page_values(request, hosting, await asyncio.to_thread(who), message=e.message)
         return templates.TemplateResponse(request, "error.html", values, status_code=e.status)
 
     @app.exception_handler(RequestValidationError)

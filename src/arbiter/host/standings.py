@@ -40,8 +40,9 @@ def standings_data(
     """The standings as pages and ``/api/standings`` show them: rows in the contest's
     ranking (:func:`arbiter.host.ranking.ranked_rows`) over the games of the current
     phase (the test rounds, or once the final has begun only the final's), the
-    rounds, when the schedule starts the next (``next_round``); whether frozen. A frozen table is what the organiser froze, unless
-    ``live`` (an export holds the table its games give)."""
+    rounds, when the schedule starts the next (``next_round``); whether frozen. A
+    frozen table is what the organiser froze, unless ``live`` (an export holds the
+    table its games give)."""
     return _computed(session, config, live=live)[0]
 
 
