@@ -462,3 +462,19 @@ def test_a_paused_worker_is_handed_no_game(site: Site) -> None:
     assert "resume it" in boss.get("/organiser").text
     confirm(boss, "/organiser/resume-worker", "flaky")
     assert api.post("/api/worker/lease", json={}, auth=me).status_code == 200
+
+
+def test_an_error_page_shows_the_askers_own_bar(site: Site) -> None:
+    alice = site.person("alice")
+    missing = alice.get("/contestants/nobody")
+    assert missing.status_code == 404 and "no contestant &#39;nobody&#39;" in missing.text
+    assert 'href="/me">alice</a>' in missing.text and 'href="/register"' not in missing.text
+    stranger = site.client().get("/contestants/nobody")
+    assert 'href="/register"' in stranger.text and "log out" not in stranger.text
+
+
+def test_the_replay_page_is_headed_with_the_contests_name(site: Site) -> None:
+    page = site.client().get("/games/1").text
+    name = html.escape(site.config.name)
+    assert f'<header><a href="/">{name}</a>' in page and f"<title>{name}: replay" in page
+    assert ">arbiter<" not in page

@@ -46,7 +46,7 @@ from arbiter.host.workers import contest_id
 from arbiter.record import GameRecord
 from arbiter.web.replays import moves_json, replay_json
 
-from . import STATIC
+from . import headed_page
 
 router = APIRouter()
 
@@ -156,8 +156,9 @@ def round_page(
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-def game_page(game_id: int) -> FileResponse:
-    return FileResponse(STATIC / "replay.html")
+def game_page(game_id: int, host: Host) -> HTMLResponse:
+    """The replay page (the one ``arbiter serve`` shows), under the contest's name."""
+    return HTMLResponse(headed_page("replay.html", host.config.name))
 
 
 @router.get("/api/contest/games/{game_id}")

@@ -32,7 +32,7 @@ from arbiter.web.routes import play
 from arbiter.web.served import Served, Serving
 from arbiter.web.sessions import Session, WebError, human_game
 
-from . import STATIC
+from . import headed_page
 
 SESSION_ROUTES = (
     "/api/sessions/{sid}",
@@ -174,8 +174,8 @@ async def play_entrant(
 
 
 @router.get("/play/{sid}")
-def play_page(request: Request, sid: str) -> HTMLResponse:
-    """The board page, carrying the site's CSRF token for the moves it sends."""
-    html = (STATIC / "game.html").read_text()
+def play_page(request: Request, sid: str, host: Host) -> HTMLResponse:
+    """The board page under the contest's name, carrying the site's CSRF token for
+    the moves it sends."""
     meta = f'<meta name="csrf-token" content="{csrf_token(request)}">'
-    return HTMLResponse(html.replace("<head>", f"<head>\n{meta}", 1))
+    return HTMLResponse(headed_page("game.html", host.config.name, meta))
