@@ -181,6 +181,10 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
         assert bob.goto(f"/versions/{version}").status == 404
         forged = boss.request.post(f"{url}/organiser/pause", form={"name": ""})
         assert forged.status == 403 and "CSRF" in forged.text()
+        # the rating plot keeps its own size on a wide screen: its labels stay small
+        boss.goto("/contestants/alice")
+        label = boss.locator("#rating svg text").first.bounding_box()
+        assert label is not None and label["height"] < 16, label
         # every page fits a phone: the organiser's tables and buttons too
         for name, paths in (
             ("boss", ["/organiser", "/contestants/alice", "/rounds/1", f"/versions/{version}"]),

@@ -117,3 +117,13 @@ def test_an_export_is_started_followed_and_downloaded_by_the_organiser(site: Sit
     download = client.get(f"/organiser/exports/{job.id}")
     assert download.status_code == 200 and download.content[:2] == b"\x1f\x8b"
     assert client.get("/organiser/exports/99").status_code == 404
+
+
+def test_the_standings_read_the_same_before_and_after_they_are_pushed(site: Site) -> None:
+    # the page's script writes a pushed 6.0 as "6": the page the server sends must too
+    client, _, _ = site
+    table = client.get("/").text.split('id="standings"')[1].split("</table>")[0]
+    cells = re.findall(r'<td class="n">([^<]*)</td>', table)
+    assert cells and not [c for c in cells if re.search(r"\d\.0\b", c)], cells
+    pushed = client.get("/api/standings").json()["rows"]
+    assert any(isinstance(r["points"], float) for r in pushed)  # what JSON gives a page

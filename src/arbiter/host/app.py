@@ -124,6 +124,20 @@ def when(moment: datetime | None, seconds: bool = False) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S UTC" if seconds else "%Y-%m-%d %H:%M UTC")
 
 
+def number(value: object) -> str:
+    """A number as the pages' scripts write it (JavaScript's own), so a page reads the
+    same before and after the server pushes it: ``6``, ``6.5``, ``-12``.
+
+    >>> number(6.0), number(6.5), number(-12), number(None)
+    ('6', '6.5', '-12', '')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def create_app(
     config: ContestConfig,
     service: Service,
@@ -136,6 +150,7 @@ def create_app(
     without one)."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["when"] = when
+    templates.env.filters["number"] = number
     served = Served(None, None)
 
     @contextlib.asynccontextmanager

@@ -49,9 +49,11 @@ def rating_svg(points: Sequence[RatingPoint]) -> str:
             else ""
         )
     )
+    # drawn at its own size (its text at 11 px on any screen), narrowed on a phone
     return (
-        f'<svg class="rating" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="rating after each round" style="max-width:100%;font-size:10px">'
+        f'<svg class="rating" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'role="img" aria-label="rating after each round" '
+        f'style="max-width:100%;height:auto;font-size:11px">'
         f'<polygon points="{" ".join(band)}" fill="#cde" />'
         f'<polyline points="{line}" fill="none" stroke="#246" stroke-width="2" />'
         f'<g fill="#246">{dots}</g><g fill="#555">{labels}</g></svg>'
