@@ -478,3 +478,15 @@ def test_the_replay_page_is_headed_with_the_contests_name(site: Site) -> None:
     name = html.escape(site.config.name)
     assert f'<header><a href="/">{name}</a>' in page and f"<title>{name}: replay" in page
     assert ">arbiter<" not in page
+
+
+def test_an_invitation_code_is_shown_once_and_never_in_an_address(site: Site) -> None:
+    boss = site.person("boss")
+    made = boss.post("/organiser/invite", data={"csrf": csrf(boss, "/organiser")})
+    assert made.status_code == 303 and made.headers["location"] == "/organiser"
+    shown = re.search(r'<code id="invitation">([^<]+)</code>', boss.get("/organiser").text)
+    assert shown is not None and len(shown.group(1)) >= 8
+    assert 'id="invitation"' not in boss.get("/organiser").text  # once
+    with site.db.session() as s:
+        entry = s.scalars(select(AuditEntry)).one()
+        assert shown.group(1) not in entry.detail + entry.subject

@@ -79,3 +79,24 @@ def test_a_program_that_does_not_unpack_twice_is_reported_against_its_seat(
     with pytest.raises(Unplayable) as refused:
         worker.program(1, player(program=sha, size=len(junk)))
     assert fetched == [7, 7] and refused.value.culprit == 1
+
+
+def test_a_result_refused_is_said_in_one_line_naming_its_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    import httpx2 as httpx
+
+    out = io.StringIO()
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=out)
+    refusal = {"error": "game 35: the lease is not this worker's (it ran out?)"}
+    monkeypatch.setattr(worker, "call", lambda *a: httpx.Response(409, json=refusal))
+    spooled = tmp_path / "35.json"
+    spooled.write_text(
+        json.dumps({"game": 35, "lease": "x", "record": "{}", "logs": ["", ""], "summary": "s"})
+    )
+    worker._deliver(spooled)
+    said = out.getvalue()
+    assert said == "game 35: not stored: the lease is not this worker's (it ran out?)\n"
+    assert not spooled.exists()

@@ -199,3 +199,32 @@ def test_without_the_right_to_mount_each_file_is_held_to_the_disk_limit(
         detect.cache_clear()
     assert " e work 8 EFBIG" in log, log
     assert "disk: 8 MB a file" in capsys.readouterr().out
+
+
+def test_a_transcript_names_the_command_as_its_owner_knows_it(tmp_path: Path) -> None:
+    # a contest runs "{python} main.py" with the machine's interpreter: the program's
+    # owner reads the contest's command, not the machine's paths
+    import asyncio
+    import sys
+
+    from arbiter.agents.random import RandomAgent
+    from arbiter.clock import TimeControl
+    from arbiter.contract import Program, Supervision
+    from arbiter.games import find_game
+    from arbiter.games.votey.referee import VoteySeat
+    from arbiter.referee.match import play_game
+    from arbiter.referee.seat import LocalSeat
+
+    (tmp_path / "main.py").write_text("print('1434', flush=True)\nimport time; time.sleep(5)\n")
+    spec = find_game("votey")
+    logs = tmp_path / "logs"
+    program = Program.from_command(
+        f"{sys.executable} main.py", cwd=str(tmp_path), name="bot", shown="python3 main.py"
+    )
+    seat = VoteySeat(program, supervision=Supervision(log_dir=str(logs)))
+    white = LocalSeat(RandomAgent(), spec.make({"max_plies": 2}), spec.contest)
+    game = spec.make({"max_plies": 2})
+    asyncio.run(play_game(spec, game, [seat, white], TimeControl.parse("st=5")))
+    log = (logs / "1-bot.log").read_text()
+    assert "! started: python3 main.py 1\n" in log, log
+    assert sys.executable not in log

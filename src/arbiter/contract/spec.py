@@ -218,22 +218,31 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class Program:
-    """An external contest program: its argv, working directory and display name."""
+    """An external contest program: its argv, working directory and display name, and
+    the command as its owner knows it (``shown``: a contest's run command, ``python3
+    main.py``, where the argv holds this machine's interpreter path), which its
+    transcripts show."""
 
     argv: tuple[str, ...]
     cwd: str | None = None
     name: str = ""
+    shown: str = ""
 
     @classmethod
     def from_command(
-        cls, command: str | Sequence[str], *, cwd: str | None = None, name: str = ""
+        cls,
+        command: str | Sequence[str],
+        *,
+        cwd: str | None = None,
+        name: str = "",
+        shown: str = "",
     ) -> Program:
         """Returns the program of a shell-quoted command string or an argv list.
 
         :raises ConfigError: for an empty command or unbalanced quotes.
         """
         argv = tuple(split_command(command))
-        return cls(argv, cwd, name or " ".join(argv))
+        return cls(argv, cwd, name or " ".join(argv), shown)
 
     @property
     def label(self) -> str:

@@ -14,7 +14,7 @@ from arbiter.clock import Charging
 from arbiter.games import find_game
 from arbiter.host.calendar import stamp, words
 from arbiter.host.config import ContestConfig, contest_supervision
-from arbiter.host.languages import available
+from arbiter.host.languages import available, shown
 
 
 def markdown(text: str) -> str:
@@ -76,9 +76,6 @@ def limit_words(config: ContestConfig) -> list[str]:
 def languages(config: ContestConfig) -> list[LanguageLine]:
     """Each language the contest takes with its commands as the contest runs them
     (``{python}`` shown as ``python3``), and whether this server can build it."""
-
-    def shown(command: str | None) -> str:
-        return (command or "").replace("{python}", "python3").replace("{rustc}", "rustc")
 
     return [
         LanguageLine(

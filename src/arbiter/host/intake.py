@@ -34,6 +34,7 @@ from arbiter.host.build import OutputLimit, build
 from arbiter.host.config import ContestConfig, contest_supervision, load
 from arbiter.host.db import Database
 from arbiter.host.languages import fill
+from arbiter.host.languages import shown as shown_command
 from arbiter.host.models import Account, Version, now
 from arbiter.host.programs import ProgramError, pack, store_of
 from arbiter.play.checkagent import Result, check_agent, checks
@@ -160,6 +161,7 @@ def process(db: Database, config: ContestConfig, version_id: int, isolation: str
                 progress=shown,
                 burn=False,  # the server's own games play on this machine
                 first_failure=True,  # a program that fails one check is refused at once
+                shown=shown_command(language.run),
             )
         except ArbiterError as e:
             return _refuse(session, version, f"check: {e}", folder)

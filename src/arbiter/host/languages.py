@@ -117,6 +117,13 @@ def fill(command: str) -> str:
     return command.replace("{python}", values["python"]).replace("{rustc}", values["rustc"])
 
 
+def shown(command: str | None) -> str:
+    """``command`` as the contest names it to its entrants (``{python}`` shown as
+    ``python3``): the contest page's, and a program's transcripts, never a machine's
+    paths."""
+    return (command or "").replace("{python}", "python3").replace("{rustc}", "rustc")
+
+
 def available(language: Language) -> bool:
     """Whether the host has every tool ``language``'s commands start."""
     return all(_found(tool) for tool in language.tools())

@@ -14,7 +14,7 @@ from arbiter.agents.spec import AgentSpec
 from arbiter.contract import Program
 from arbiter.errors import ArbiterError
 from arbiter.host.config import ContestConfig
-from arbiter.host.languages import fill
+from arbiter.host.languages import fill, shown
 from arbiter.host.models import Version
 from arbiter.host.programs import ProgramError, archive_path, store_of, unpack_once
 from arbiter.host.rounds import entrants
@@ -44,5 +44,7 @@ def entrant_agent(session: Session, config: ContestConfig, name: str) -> AgentSp
             unpack_once(archive_path(store_of(config.folder), version.program_sha256), folder)
         except (ProgramError, OSError) as e:
             raise NoOpponent(f"the program of {name!r} cannot be started: {e}") from None
-    program = Program.from_command(fill(language.run), cwd=str(folder), name=version_name(version))
+    program = Program.from_command(
+        fill(language.run), cwd=str(folder), name=version_name(version), shown=shown(language.run)
+    )
     return AgentSpec(version_name(version), program=program)

@@ -58,7 +58,7 @@ from arbiter.contract import Program
 from arbiter.errors import ArbiterError
 from arbiter.games import find_game
 from arbiter.host.config import contest_supervision
-from arbiter.host.languages import fill
+from arbiter.host.languages import fill, shown
 from arbiter.host.programs import ProgramError, file_sha256, unpack_once
 from arbiter.host.request_signing import SignedCalls, Token, proves
 from arbiter.host.wire import (
@@ -335,7 +335,12 @@ class Worker:
         agents = []
         for player, folder in zip(job.players, folders, strict=True):
             command = fill(job.runs[player.language])
-            program = Program.from_command(command, cwd=str(folder), name=player.name)
+            program = Program.from_command(
+                command,
+                cwd=str(folder),
+                name=player.name,
+                shown=shown(job.runs[player.language]),
+            )
             agents.append(AgentSpec(player.name, program=program))
         watch = contest_supervision(spec.name, job.memory_mb, self.isolation, job.disk_mb)
         record = play_job(
@@ -380,7 +385,9 @@ class Worker:
             self.played += 1
             self.say(f"game {data['game']}: {data['summary']}: stored")
         else:
-            self.say(f"game {data['game']}: not stored: {_error(response)}")
+            # the server's refusal names the game too: said once
+            why = _error(response).removeprefix(f"game {data['game']}: ")
+            self.say(f"game {data['game']}: not stored: {why}")
         path.unlink(missing_ok=True)
 
     def deliver_spooled(self) -> int:

@@ -120,6 +120,7 @@ async def play(
     supervision: Supervision | None = None,
     progress: Progress | None = None,
     burn: bool = True,
+    shown: str = "",
 ) -> Result:
     """Plays one check in the running event loop (see :func:`run`), telling
     ``progress`` of its start, its plies and its result; a check of a busy machine
@@ -133,7 +134,7 @@ async def play(
     game = spec.make(game_options)
     log_dir = str(Path(workdir) / check.name.replace(" ", "-"))
     supervision = replace(supervision or spec.supervision, log_dir=game_dir(log_dir, 1))
-    program = Program.from_command(command, cwd=cwd, name="program")
+    program = Program.from_command(command, cwd=cwd, name="program", shown=shown)
     seat = spec.program_seat(program, supervision=supervision)
     steering = None if check.steer is None else SteeringAgent(check.steer.prefer, check.steer.watch)
     agent: Agent[Any, Any] = steering or RandomAgent()
@@ -198,10 +199,12 @@ def check_agent(
     progress: Progress | None = None,
     burn: bool = True,
     first_failure: bool = False,
+    shown: str = "",
 ) -> list[Result]:
     """Runs every check of ``spec`` on ``command`` (with ``first_failure``, none after
     the first that fails: a contest's gate refuses a hanging program in one check's
-    time, not all of theirs) (started in a copy of ``cwd``, its
+    time, not all of theirs; its transcripts name the command as ``shown``, if given)
+    (started in a copy of ``cwd``, its
     own directory, if given; watched by ``supervision``, default the game's), telling
     ``progress`` of each as it goes. The check of a busy machine keeps every core
     busy (a process burning CPU a core) unless not ``burn``: a contest server checks
@@ -231,6 +234,7 @@ def check_agent(
                     supervision=supervision,
                     progress=progress,
                     burn=burn,
+                    shown=shown,
                 )
 
             results = list(await asyncio.gather(*map(one, todo[:together])))

@@ -99,7 +99,8 @@ class LineSeat(Generic[S, M]):
         argv = [*program_argv(self.program), *self.arguments(seat)]
         if self.supervision.log_dir is not None:
             self.transcript = Transcript(self.supervision.log_dir, seat, self.name)
-            self.transcript.open(f"started: {' '.join(argv)}")
+            command = self.program.shown or " ".join(program_argv(self.program))
+            self.transcript.open(f"started: {' '.join([command, *self.arguments(seat)])}")
         if self.transport_factory is not None:
             self.transport = self.transport_factory(argv, self.program.cwd)
         else:

@@ -57,7 +57,7 @@ def organiser_page(
         set_aside=listing.void_games(s, before=before, after=after),
         paused=queue.paused(s),
         frozen=s.get(Setting, "frozen") is not None,
-        invitation=request.query_params.get("invitation", ""),
+        invitation=request.session.pop("invitation", ""),
         final=host.config.calendar.final,
         final_begun=final_begun(s, host.config),
         operations=operations(s, [w.name for w in machines]),
@@ -125,7 +125,10 @@ def organiser_action(
         code = invite(s)
         audit(s, who, "invite", "", "An invitation code was made.")
         s.commit()
-        return RedirectResponse(f"/organiser?invitation={code}", status_code=303)
+        # shown once on the next page, kept out of the address (and so of the
+        # browser's history and any proxy's log)
+        request.session["invitation"] = code
+        return RedirectResponse("/organiser", status_code=303)
     act = ACTIONS.get(action)
     if act is None:
         raise Refused(404, f"no action {action!r}")
