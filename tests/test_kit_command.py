@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.cli import main
-from arbiter.games import game_names
+from arbiter.games import find_game, game_names
 from arbiter.host.kits import kits
 
 SHIPPED = [name for name in game_names() if kits(name)]
@@ -25,6 +25,9 @@ def test_every_kit_is_written_as_shipped_with_its_build_and_run_lines(
         err = capsys.readouterr().err
         for name in kit.files:
             assert (tmp_path / kit.language / name).read_bytes() == (kit.folder / name).read_bytes()
+        guide = find_game(game).guide  # the rules and protocol, as the contest page has them
+        assert guide is not None
+        assert (tmp_path / kit.language / "RULES.md").read_bytes() == guide.read_bytes()
         assert "# run:" in err
         if kit.language in ("c", "cpp", "java", "rust"):
             assert "# build:" in err

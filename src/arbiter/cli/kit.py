@@ -3,8 +3,10 @@ contestant's first hour.
 
 Without ``DIR`` the kit's one source file goes to standard output (``arbiter kit votey
 python > main.py``); with it, the kit's files are written into ``DIR`` (made if need
-be; a file already there is never overwritten). Either way the lines that build and run
-it, as a contest server does, go to standard error, so a redirected source stays clean.
+be; a file already there is never overwritten), with the game's rules and protocol
+as its folder writes them for contestants (``RULES.md``, what a contest page shows).
+Either way the lines that build and run it, as a contest server does, go to standard
+error, so a redirected source stays clean.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.errors import ConfigError
+
+RULES = "RULES.md"
+"""The name a kit's copy of the game's rules and protocol takes."""
 
 
 def add_parser(sub: Any) -> None:
@@ -35,7 +40,7 @@ def cmd_kit(args: argparse.Namespace) -> int:
     :raises ConfigError: for a game without kits, a language it has none in, a kit
         of several files without ``DIR``, or a ``DIR`` that cannot take the files.
     """
-    from arbiter.games import game_names
+    from arbiter.games import find_game, game_names
     from arbiter.host.kits import kits
     from arbiter.host.languages import LANGUAGES
 
@@ -59,17 +64,21 @@ def cmd_kit(args: argparse.Namespace) -> int:
         print(f"# save as: {name}", file=sys.stderr)
     else:
         target = Path(args.dir)
-        there = [n for n in kit.files if (target / n).exists()]
+        files = {n: kit.folder / n for n in kit.files}
+        guide = find_game(args.game).guide
+        if guide is not None and RULES not in files:
+            files[RULES] = guide
+        there = [n for n in files if (target / n).exists()]
         if there:
             raise ConfigError(f"{target / there[0]} exists: choose an empty DIR")
         try:
             target.mkdir(parents=True, exist_ok=True)
-            for n in kit.files:
-                (target / n).write_bytes((kit.folder / n).read_bytes())
+            for n, source in files.items():
+                (target / n).write_bytes(source.read_bytes())
         except OSError as e:
             raise ConfigError(f"cannot write the kit into {str(target)!r}: {e.strerror}") from None
         where, name = str(target), kit.files[0]
-        print(f"wrote {', '.join(kit.files)} into {target}", file=sys.stderr)
+        print(f"wrote {', '.join(files)} into {target}", file=sys.stderr)
     for line in build_lines(language.compile, language.run, where, name, kit.language):
         print(line, file=sys.stderr)
     return 0
@@ -78,9 +87,7 @@ def cmd_kit(args: argparse.Namespace) -> int:
 def build_lines(compile_: str | None, run: str, where: str, name: str, key: str) -> list[str]:
     """How to build and run a kit as a contest server does (``{python}`` as
     ``python3``), and how to check it, each a line starting with ``#``."""
-
-    def shown(command: str) -> str:
-        return command.replace("{python}", "python3").replace("{rustc}", "rustc")
+    from arbiter.host.languages import shown
 
     go = "" if where == "." else f"cd {shlex.quote(where)} && "
     lines = []
