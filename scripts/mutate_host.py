@@ -26,6 +26,8 @@ EXPORT = "tests/host/test_export.py"
 TOKENS = "tests/host/test_worker_tokens.py"
 SETTLE = "tests/host/test_settle.py"
 WORKERS = "tests/host/test_workers.py"
+SEEN = "tests/host/test_marks_and_candidates.py"
+MISTAKES = "tests/test_mistakes.py"
 POSING = "test_a_server_posing_as_the_contest_learns_nothing_a_worker_could_be_acted_as_with"
 
 MUTATIONS = (
@@ -494,8 +496,8 @@ MUTATIONS = (
         "lease-extended",
         "a lease waits out the server's time away",
         HOST + "queue.py",
-        "            game.lease_expires = expires + away",
-        "            game.lease_expires = expires",
+        "            game.lease_expires = stored_utc(game.lease_expires) + away",
+        "            game.lease_expires = stored_utc(game.lease_expires)",
         (QUEUE,),
     ),
     Mutation(
@@ -505,6 +507,78 @@ MUTATIONS = (
         "            session.add(\n                Superseded(",
         "            (lambda x: None)(\n                Superseded(",
         (GUARDS, EXPORT),
+    ),
+    Mutation(
+        "candidate-game",
+        "a candidate's evaluation games are seen by its owner and the organiser only",
+        HOST + "access.py",
+        '    if game.phase != "candidate" or is_organiser(viewer):',
+        "    if True:",
+        (SEEN,),
+    ),
+    Mutation(
+        "candidate-listing",
+        "an entrant's public list holds the contest's games, not a candidate's",
+        HOST + "listing.py",
+        '        mine = (seat == account) & (Game.state == "done") & COUNTED_GAME',
+        '        mine = (seat == account) & (Game.state == "done")',
+        (SEEN,),
+    ),
+    Mutation(
+        "candidate-records",
+        "an entrant's signed list holds the contest's games, not a candidate's",
+        HOST + "routes/public.py",
+        '.where(Game.state == "done", mine, Game.id > last, COUNTED_GAME)',
+        '.where(Game.state == "done", mine, Game.id > last)',
+        (SEEN,),
+    ),
+    Mutation(
+        "candidate-mark",
+        "a candidate not entered is marked so, not as superseded",
+        HOST + "version_marks.py",
+        "        elif v.trial:",
+        "        elif False:",
+        (SEEN,),
+    ),
+    Mutation(
+        "enter-shut",
+        "a candidate's page offers no entry once uploads close",
+        HOST + "templates/version.html",
+        "{% if entry_shut %}",
+        "{% if false %}",
+        (SEEN,),
+    ),
+    Mutation(
+        "schedule-first",
+        "no scheduled round starts before [schedule] first",
+        HOST + "rounds.py",
+        "    if last is None:\n        return cal.first",
+        "    if last is None:\n        return None",
+        (FINAL,),
+    ),
+    Mutation(
+        "invitation-address",
+        "an invitation code never travels in an address",
+        HOST + "routes/organiser.py",
+        '        return RedirectResponse("/organiser", status_code=303)',
+        '        return RedirectResponse(f"/organiser?invitation={code}", status_code=303)',
+        (GUARDS,),
+    ),
+    Mutation(
+        "export-over-database",
+        "an export never writes over a database",
+        "src/arbiter/cli/tournament.py",
+        "    if is_database(output):",
+        "    if False:",
+        (MISTAKES,),
+    ),
+    Mutation(
+        "export-over-input",
+        "an export never writes over what it reads",
+        "src/arbiter/cli/tournament.py",
+        "    if target.is_file() and Path(source).exists() and target.samefile(source):",
+        "    if False:",
+        (MISTAKES,),
     ),
 )
 
