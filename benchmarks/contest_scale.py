@@ -70,7 +70,7 @@ from arbiter.host.config import load
 from arbiter.host.db import Database
 from arbiter.host.models import Game
 from arbiter.host.ratings import rate_finished_rounds
-from arbiter.host.request_signing import SignedCalls, Token
+from arbiter.host.request_signing import SignedCalls, Token, TokenError
 from arbiter.host.rounds import finish_round_if_done, make_round
 from arbiter.host.signing import ContestKey
 from arbiter.record import GameRecord
@@ -451,6 +451,11 @@ def measure(args: argparse.Namespace) -> None:
     )
     if token is None:
         print("no worker token (--folder DIR or ARBITER_WORKER_TOKEN): results not measured")
+        return
+    try:
+        Token.parse(token)
+    except TokenError as e:
+        print(f"the worker token: {e}: results not measured")
         return
     pool = record_pool(40, seed=7)
     worker = Worker(url, token, pool)
