@@ -115,3 +115,13 @@ def test_the_margin_is_grace_in_overtime_too_by_value() -> None:
     with pytest.raises(Timeout, match=r"^seat 0: 1\.26s > 1\.25s$"):
         clock.charge(0, 1.26)
     assert clock.allowance(1) == 6.25  # the other seat's clock is untouched
+
+
+def test_a_move_that_uses_exactly_its_allowance_is_in_time() -> None:
+    for text in ("st=1", "60", "40/60", "60+1", "10 ot=1"):
+        clock = Clock.start(TimeControl.parse(text))
+        allowed = clock.allowance(0)
+        assert allowed is not None
+        clock.charge(0, allowed)  # on the flag, not past it
+        with pytest.raises(Timeout):
+            Clock.start(TimeControl.parse(text)).charge(0, allowed + 1e-6)

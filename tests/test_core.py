@@ -365,3 +365,31 @@ def test_votey_captures_that_connect_a_side_are_judged_alike_on_both_paths() -> 
             assert compiled.compiled.core.apply("votey", packed, code) == compiled.compiled.pack(
                 after
             )
+
+
+def test_both_searches_see_the_alquerque_tie_at_exactly_ply_200() -> None:
+    """The 100-move tie ends a game at ply 200 exactly: the kernel rules it a draw
+    there, and a search a few plies before it scores the tie as the pure one does."""
+    compiled, pure = both("alquerque")
+    kernel = compiled.compiled
+    spec = find_game("alquerque")
+    for seed in range(8):
+        positions = long_game("alquerque", seed, 420)
+        if len(positions) > 200:
+            break
+    else:
+        raise AssertionError("no random game reached the tie")
+    tie = positions[200]
+    outcome = pure.outcome(tie)
+    assert outcome is not None and outcome.winner is None
+    assert kernel.core.outcome("alquerque", kernel.pack(tie)) == 3  # a draw
+    assert kernel.core.legal("alquerque", kernel.pack(tie)) == []
+    for s in positions[196:200]:
+        scores = []
+        for game, on in ((compiled, True), (pure, False)):
+            agent = AlphaBetaAgent(spec.evaluation, depth=4, hash_mb=0, compiled=on)
+            agent.reset(game, pure.to_move(s), 1)
+            agent.choose(s, Limit())
+            assert agent.last_info is not None
+            scores.append(agent.last_info.score)
+        assert scores[0] == scores[1], spec.notation.format_position(s)

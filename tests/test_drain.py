@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterator
 
 import pytest
 
@@ -12,7 +13,18 @@ from arbiter.play.series import DRAIN
 from arbiter.tournament.match import Match
 
 
-def test_the_first_interrupt_drains_and_the_second_stops_now() -> None:
+@pytest.fixture
+def interruptible() -> Iterator[None]:
+    """Ctrl-C raises ``KeyboardInterrupt`` here, as in a terminal, whatever the suite
+    was started with (under ``nohup``, cron or a CI step SIGINT may be ignored)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_the_first_interrupt_drains_and_the_second_stops_now(interruptible: None) -> None:
     said: list[str] = []
     with DRAIN.on_interrupt(said.append):
         os.kill(os.getpid(), signal.SIGINT)

@@ -65,7 +65,6 @@ class Limit:
     depth: int | None = None
     nodes: int | None = None
     my_clock: float | None = None
-    their_clock: float | None = None
     increment: float = 0.0
     moves_left: int = 0
     wall: bool = False
@@ -326,7 +325,6 @@ class Clock:
             return Limit(time=tc.overtime_per_move)
         return Limit(
             my_clock=self.remaining[p],
-            their_clock=self.remaining[1 - p] if len(self.remaining) == 2 else None,
             increment=tc.increment,
             moves_left=self.moves_left[p],
         )

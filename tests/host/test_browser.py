@@ -154,7 +154,13 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
         watcher.select_option("#pace", "250")
         watcher.click("#play")
         plies = watcher.locator("#moves li").count()
-        expect(watcher.locator("#status")).to_have_text(f"after move 3 of {plies}")
+        # it plays on by itself (a loaded machine may show moves 2 and 4, never 3: any
+        # move past the second will do)
+        watcher.wait_for_function(
+            "() => { const m = document.querySelector('#status').textContent"
+            ".match(/^after move (\\d+) of (\\d+)$/); return m && Number(m[1]) >= 3; }"
+        )
+        assert watcher.text_content("#status").endswith(f" of {plies}")
         watcher.click("#play")  # pause
         paused = watcher.text_content("#status")
         watcher.wait_for_timeout(600)

@@ -112,3 +112,30 @@ def test_only_an_accepted_version_with_someone_to_play_is_evaluated(
         with pytest.raises(RoundError, match="no other entrant"):
             evaluate(s, config, alone)
         assert s.scalar(select(Round)) is None
+
+
+def test_a_half_played_pair_is_played_out_when_the_sprt_decides(
+    tmp_path: Path, database_url: str
+) -> None:
+    # a pair is one start with both colours: the SPRT counts pairs, so a pair begun
+    # is finished, and only the pairs not begun are set aside
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    with db.session() as s:
+        trial = candidate_of(s, "alice")
+        rnd = evaluate(s, config, trial)
+        mine = [g for g in rnd.games if g.first.account_id == g.second.account_id]
+        pairs = sorted({g.pair for g in mine})
+        begun = [g for g in mine if g.pair == pairs[-1]]
+        begun[0].state, begun[0].winner = "done", 0
+        s.flush()
+        for pair in pairs[:-1]:
+            for g in (g for g in mine if g.pair == pair):
+                g.state = "done"
+                g.winner = 0 if g.first_id == trial.id else 1
+            s.flush()
+            if sprt_step(s, config, rnd.id):
+                break
+        else:
+            raise AssertionError("the SPRT never decided")
+        assert begun[1].state == "queued"  # its pair's second game is still to be played
+        assert any(g.state == "void" for g in mine)

@@ -250,3 +250,14 @@ def test_without_first_the_first_round_waits_for_two_entrants(
         assert next_round_words(s, config, datetime.now(UTC)) == (
             "The next test round starts as soon as two entrants have a version accepted."
         )
+
+
+def test_uploads_close_at_closes_to_the_second() -> None:
+    closes = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+    calendar = Calendar(closes=closes)
+    assert calendar.upload_refusal(closes - timedelta(microseconds=1)) is None
+    refusal = calendar.upload_refusal(closes)
+    assert refusal is not None and refusal.startswith("uploads closed at")
+    opens = Calendar(opens=closes)
+    assert opens.upload_refusal(closes) is None  # open from the very moment
+    assert opens.upload_refusal(closes - timedelta(microseconds=1)) is not None

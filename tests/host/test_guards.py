@@ -490,3 +490,18 @@ def test_an_invitation_code_is_shown_once_and_never_in_an_address(site: Site) ->
     with site.db.session() as s:
         entry = s.scalars(select(AuditEntry)).one()
         assert shown.group(1) not in entry.detail + entry.subject
+
+
+def test_each_seats_log_link_opens_that_seats_log(site: Site) -> None:
+    with site.db.session() as s:
+        game = s.scalars(select(Game)).first()
+        assert game is not None
+        settle.forfeit(s, site.config, game, 1, "test")
+        game.log_first, game.log_second = "the first seat's stderr", "the second seat's stderr"
+        s.commit()
+        game_id = game.id
+    boss = site.person("boss")
+    links = boss.get(f"/api/contest/games/{game_id}").json()["logs"]
+    assert links == [f"/games/{game_id}/logs/1", f"/games/{game_id}/logs/2"]
+    said = [boss.get(link).text for link in links]
+    assert said == ["the first seat's stderr", "the second seat's stderr"]

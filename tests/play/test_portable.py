@@ -218,3 +218,19 @@ def test_export_formats_and_replay_of_pdn_from_the_command_line(tmp_path: Path) 
     ]
     pgn = _arbiter("export", str(tmp_path / "votey.jsonl"), "--format", "pgn")
     assert pgn.stdout.count('[Game "votey"]') == 2
+
+
+@pytest.mark.parametrize(
+    ("reason", "termination"),
+    [
+        ("ILLEGAL_MOVE", "rules infraction"),
+        ("CRASH", "rules infraction"),
+        ("FORFEIT", "rules infraction"),
+        ("TIME", "time forfeit"),
+        ("NO_MOVES", "normal"),
+    ],
+)
+def test_a_game_lost_by_a_fault_is_not_tagged_a_normal_end(reason: str, termination: str) -> None:
+    for game in ("checkers", "votey"):
+        record = GameRecord(game, ("one", "two"), (), (), 1, _reason(reason))
+        assert f'[Termination "{termination}"]' in write_game(record), (game, reason)

@@ -257,3 +257,19 @@ def test_relative_program_paths_are_made_absolute_keeping_symbolic_links(tmp_pat
     (tmp_path / "agent.py").write_text("")
     argv = absolute_arguments(["env/bin/python", "agent.py", "--depth", "3"], str(tmp_path))
     assert argv == [str(tmp_path / "env/bin/python"), str(tmp_path / "agent.py"), "--depth", "3"]
+
+
+def test_a_program_is_started_under_the_open_files_limit() -> None:
+    from arbiter.referee.sandbox import OPEN_FILES_LIMIT
+
+    said = "import resource; print(*resource.getrlimit(resource.RLIMIT_NOFILE), flush=True)"
+
+    async def main() -> str:
+        pipe = LinePipe([sys.executable, "-c", said], name="limits")
+        await pipe.start()
+        try:
+            return await pipe.read_line(wall_limit=30)
+        finally:
+            await pipe.close()
+
+    assert asyncio.run(main()) == f"{OPEN_FILES_LIMIT} {OPEN_FILES_LIMIT}"

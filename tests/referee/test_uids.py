@@ -177,3 +177,24 @@ def test_a_box_that_cannot_know_its_uid_is_empty_sweeps_it(how: str, looks: list
             await process.kill()
 
     asyncio.run(play())
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the lock folder is root's")
+def test_a_lock_folder_others_may_write_in_is_never_used(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # anyone who may write in it could plant a lock and hold a uid out of use, or
+    # swap a lock for a link: the folder must be root's and written by root alone
+    shared = tmp_path_factory.mktemp("shared") / "uids"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    private = tmp_path_factory.mktemp("private") / "uids"
+    monkeypatch.setattr(uids_module, "_LOCK_DIRS", (str(shared), str(private)))
+    assert uids_module._lock_dir() == private
+    private.chmod(0o770)  # writable by its group: no better
+    temporary = tmp_path_factory.mktemp("tmp")
+    (temporary / "arbiter-uids-0").mkdir(mode=0o777)
+    (temporary / "arbiter-uids-0").chmod(0o777)  # made by another before the referee
+    monkeypatch.setattr(uids_module.tempfile, "gettempdir", lambda: str(temporary))
+    with pytest.raises(ConfigError, match="private folder"):
+        uids_module._lock_dir()

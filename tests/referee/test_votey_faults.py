@@ -234,3 +234,34 @@ def test_the_flag_falls_at_the_allowance_though_the_kill_comes_later(tmp_path) -
     assert (late.winner, late.reason) == (1, Reason.TIME)
     assert late.offending is not None and late.detail.endswith("s > 0.20s")
     assert_none_alive(tmp_path)
+
+
+def test_memory_a_half_over_its_limit_loses(tmp_path) -> None:
+    # 150 MB held under a 100 MB limit: the limit is the limit, not a multiple of it
+    hog = tmp_path / "hog.py"
+    hog.write_text(
+        "import time\nx = bytearray(150 * 2**20)\nx[::4096] = b'1' * (150 * 256)\ntime.sleep(60)\n"
+    )
+    program = Program((sys.executable, str(hog)), name="hog")
+    seat = VoteySeat(program, supervision=Supervision(memory_limit_mb=100))
+    record = run(seat, random_white(), move_time=5)
+    assert (record.winner, record.reason) == (1, Reason.MEMORY)
+
+
+def test_a_cgroup_holds_exactly_the_memory_limit() -> None:
+    from arbiter.referee.cgroups import new_cgroup
+    from arbiter.referee.sandbox import detect
+
+    found = detect()
+    cgroup = new_cgroup(found.cgroup_version, found.parents)
+    if cgroup is None:
+        pytest.skip("no cgroups on this machine: the referee's own look holds the limit")
+    try:
+        cgroup.limit(100 * 2**20, 64)
+        if found.cgroup_version == 2:
+            held = cgroup._read("unified", "memory.max")
+        else:
+            held = cgroup._read("memory", "memory.limit_in_bytes")
+        assert held is not None and int(held) == 100 * 2**20
+    finally:
+        cgroup.remove()

@@ -42,3 +42,16 @@ def test_board_marks_last_move() -> None:
     board = draw_board(game.apply(s, m), m)
     assert board.splitlines()[1] == "  1   .  b  b  *  b  b  b  ."
     assert "[b]" in board.splitlines()[3]
+
+
+@pytest.mark.parametrize("text", ["9111", "1911", "1191", "1119", "0111", "-9111", "1190"])
+def test_a_square_off_the_board_is_a_malformed_move_not_a_crash(text: str) -> None:
+    # rows and columns are 1..8: a 9 or a 0 anywhere is the program's malformed output
+    from arbiter.games import find_game
+
+    spec = find_game("votey")
+    game = spec.make()
+    with pytest.raises(NotationError):
+        parse_move(text, seat=0)
+    with pytest.raises(NotationError):
+        spec.contest.judge(game, game.initial(), text, seat=0)
