@@ -18,7 +18,7 @@ from tests.runs import RUN
 register(RACE)
 register(RACE_FILES)
 # the toy game is one folder and this one line; programs that run it find it too
-os.environ[GAMES_VARIABLE] = "nim=tests.nim"
+os.environ[GAMES_VARIABLE] = "nim=tests.nim,connect4=tests.connect4"
 os.environ["PYTHONPATH"] = os.pathsep.join(
     filter(None, [str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
 )

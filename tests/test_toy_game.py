@@ -24,7 +24,7 @@ PROGRAM = f"{sys.executable} -m arbiter.cli agent nim"
 
 
 def test_the_game_is_found_by_its_one_line() -> None:
-    assert outside_games() == {"nim": "tests.nim"}
+    assert outside_games() == {"nim": "tests.nim", "connect4": "tests.connect4"}
     assert "nim" in game_names()
     spec = find_game("nim")
     assert spec.title == "Nim" and spec.board is not None

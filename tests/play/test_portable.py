@@ -15,7 +15,7 @@ from draughts import Board, Move
 from draughts.PDN import PDNReader
 
 from arbiter.errors import RecordError
-from arbiter.games import GAME_NAMES, find_game
+from arbiter.games import find_game, game_names
 from arbiter.games.checkers.notation import format_fen, parse_fen
 from arbiter.play.portable import check_game, read_games, write_game
 from arbiter.record import GameRecord, read_records
@@ -101,7 +101,7 @@ def _reason(name: str):  # type: ignore[no-untyped-def]
     return Reason[name]
 
 
-@pytest.mark.parametrize("game", [g for g in GAME_NAMES if g != "checkers"])
+@pytest.mark.parametrize("game", [g for g in game_names() if g != "checkers"])
 def test_the_other_games_read_back_as_the_same_moves_and_result(game: str, tmp_path: Path) -> None:
     records = _match(game, tmp_path, games=2, options={"max_plies": 120})
     text = "".join(write_game(r) for r in records)

@@ -14,10 +14,13 @@ from fastapi.testclient import TestClient
 
 from arbiter.agents.spec import AgentSpec
 from arbiter.contract.probes import find_position
-from arbiter.games import GAME_NAMES, find_game
+from arbiter.games import GAME_NAMES, find_game, game_names
 from arbiter.games.chinese_checkers import rules as cc_rules
 from arbiter.games.halma import rules as halma_rules
 from arbiter.web.app import create_app
+
+BOARD_GAMES = [name for name in game_names() if find_game(name).board is not None]
+"""Every registered game with a board: the five contests', and the toy games'."""
 
 
 def move_path(game: str, s: Any, m: Any) -> tuple[int, ...]:
@@ -51,13 +54,13 @@ def a_legal_path(client: TestClient, sid: str) -> list[int]:
         clicks.append(found["next"][0])
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", BOARD_GAMES)
 def test_a_person_plays_a_move_and_the_engine_answers(client: TestClient, game: str) -> None:
     r = client.post("/api/sessions", json={"game": game, "engine": "random", "move_time": 0.1})
     assert r.status_code == 201
     snap = r.json()
     assert snap["your_turn"] and snap["human"] == 0 and snap["ply"] == 0
-    assert snap["origins"] and snap["pieces"]
+    assert snap["origins"]  # a game of drops starts with no pieces
     sid = snap["id"]
     path = a_legal_path(client, sid)
     moved = client.post(f"/api/sessions/{sid}/move", json={"clicks": path})
@@ -69,7 +72,7 @@ def test_a_person_plays_a_move_and_the_engine_answers(client: TestClient, game: 
     assert after["pieces"] != snap["pieces"]
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", BOARD_GAMES)
 def test_an_illegal_move_is_refused_with_a_message_and_changes_nothing(
     client: TestClient, game: str
 ) -> None:
@@ -88,7 +91,7 @@ def test_an_illegal_move_is_refused_with_a_message_and_changes_nothing(
     assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", GAME_NAMES)  # a toy game's tree is searched in a blink
 def test_a_move_out_of_turn_is_refused(client: TestClient, game: str) -> None:
     # the engine thinks a whole second, so its turn lasts long enough to ask in it
     snap = client.post(
@@ -107,7 +110,7 @@ def test_a_move_out_of_turn_is_refused(client: TestClient, game: str) -> None:
     assert client.post(f"/api/sessions/{sid}/undo").status_code == 409
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", BOARD_GAMES)
 def test_resigning_ends_the_game_and_a_finished_game_takes_no_move(
     client: TestClient, game: str
 ) -> None:

@@ -255,7 +255,11 @@ class FaultyAgent(Generic[S, M]):
         if fault in texts:
             self._replacement = texts[fault]
         elif fault is Fault.ILLEGAL:
-            self._replacement = self._illegal_text(s)
+            self._replacement = self.illegal_text(s)
+            if self._replacement is None:
+                # every well-formed move is legal here (a game of drops at its start):
+                # the fault waits for a move where one is not
+                self.ply += 1
         elif fault is Fault.TWO_MOVES:
             text = self.spec.contest.move_text(self._game_(), s, m, seat=self.seat)
             self._replacement = f"{text}\n{text}"
@@ -265,9 +269,10 @@ class FaultyAgent(Generic[S, M]):
         assert self._game is not None, "reset() first"
         return self._game
 
-    def _illegal_text(self, s: S) -> str:
+    def illegal_text(self, s: S) -> str | None:
         """A well-formed move text that is not legal in ``s``: a move of some position
-        near ``s`` that the referee rejects as illegal."""
+        near ``s`` that the referee rejects as illegal; None where there is none (every
+        column open in a game of drops)."""
         game, referee = self._game_(), self.spec.contest
         rng = random.Random(0)
         frontier = [s]
@@ -284,4 +289,4 @@ class FaultyAgent(Generic[S, M]):
             moves = game.legal_moves(position)
             if moves:
                 frontier.append(game.apply(position, rng.choice(moves)))
-        raise RuntimeError("no illegal move text found near this position")
+        return None

@@ -21,6 +21,12 @@ path when the server says it is a move. Two kinds of game:
   continuations are the single hops from there that can still end the move legally,
   and the clicks are a move when their last cell is a legal end. A step to a
   neighbour is a move of two clicks.
+- *Drops* (Connect Four, a game of placing): a move is the one cell it puts a piece
+  on; the continuations of no click are the cells the legal moves fill.
+
+Each kind also says a move's *legs* (:meth:`Clicks.legs`), the (from, to) cell pairs
+a learning environment numbers its actions by: a whole path's every step, a hop
+chain's start and end, a drop's one cell as ``(cell, cell)``.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from arbiter.bitboard import bits
+from arbiter.errors import ConfigError
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
@@ -49,6 +56,10 @@ class Cell:
     shade: str
 
 
+PIECE_COLOURS = ("black", "white", "red", "blue", "yellow", "green")
+"""The colours the board draws pieces in (each a class of the web app's stylesheet)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """A board: its cells, the lines drawn between points, its size in cell units, how
@@ -64,6 +75,15 @@ class Layout:
     lines: tuple[tuple[float, float, float, float], ...] = ()
     bottom: int = 0
     colours: tuple[str, str] = ("black", "white")
+
+    def __post_init__(self) -> None:
+        """:raises ConfigError: naming a piece colour the board does not draw."""
+        for colour in self.colours:
+            if colour not in PIECE_COLOURS:
+                raise ConfigError(
+                    f"{self.game}: the board draws no {colour!r} pieces "
+                    f"(colours: {', '.join(PIECE_COLOURS)})"
+                )
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -108,6 +128,11 @@ class WholePaths:
         """The cells of the legal move ``m``: its one path."""
         return self.path(m)
 
+    def legs(self, s: Any, m: Any) -> tuple[tuple[int, int], ...]:
+        """Each step of the legal move ``m``'s path (one cell: a leg onto itself)."""
+        path = self.path(m)
+        return tuple(itertools.pairwise(path)) if len(path) > 1 else ((path[0], path[0]),)
+
 
 class HopChains:
     """Games whose moves are a start and an end, reached by a step or a chain of hops.
@@ -132,6 +157,11 @@ class HopChains:
         if getattr(m, "hops", ()):
             return (m.origin, *m.hops)
         return self.path(s, m)
+
+    def legs(self, s: Any, m: Any) -> tuple[tuple[int, int], ...]:
+        """The legal move ``m`` as one leg, its start to its end (two chains to one
+        end are one move)."""
+        return ((m.origin, m.target),)
 
     def path(self, s: Any, m: Any) -> tuple[int, ...]:
         """A shortest chain of clicks for the legal move ``m`` (for showing it)."""
@@ -196,8 +226,33 @@ class HopChains:
         return self.make(start, clicks) if clicks[-1] in ends else None
 
 
+class Drops:
+    """Games whose every move fills one cell, which depends on the position (a
+    Connect Four column fills its lowest empty cell): ``cell(s, m)`` is that cell."""
+
+    def __init__(self, cell: Callable[[Any, Any], int]) -> None:
+        self.cell = cell
+
+    def continuations(self, game: Any, s: Any, clicks: Sequence[int]) -> Continuation[Any]:
+        filled = {self.cell(s, m): m for m in game.legal_moves(s)}
+        if not clicks:
+            return Continuation(tuple(sorted(filled)), None)
+        move = filled.get(clicks[0]) if len(clicks) == 1 else None
+        return Continuation((), move)
+
+    def move_path(self, s: Any, m: Any) -> tuple[int, ...]:
+        """The one cell the legal move ``m`` fills."""
+        return (self.cell(s, m),)
+
+    def legs(self, s: Any, m: Any) -> tuple[tuple[int, int], ...]:
+        """The legal move ``m`` as a leg onto the cell it fills."""
+        cell = self.cell(s, m)
+        return ((cell, cell),)
+
+
 class Clicks(Protocol):
-    """How a game's moves are clicked (:class:`WholePaths` or :class:`HopChains`)."""
+    """How a game's moves are clicked (:class:`WholePaths`, :class:`HopChains`,
+    :class:`Drops`)."""
 
     def continuations(self, game: Any, s: Any, clicks: Sequence[int]) -> Continuation[Any]:
         """The cells that may follow ``clicks`` in ``s``, and the move they make if any."""
@@ -205,6 +260,11 @@ class Clicks(Protocol):
 
     def move_path(self, s: Any, m: Any) -> tuple[int, ...]:
         """The cells of the legal move ``m`` in ``s``, start first (for showing it)."""
+        ...
+
+    def legs(self, s: Any, m: Any) -> tuple[tuple[int, int], ...]:
+        """The legal move ``m`` in ``s`` as the (from, to) cell pairs a learning
+        environment numbers its actions by, in the order they are played."""
         ...
 
 

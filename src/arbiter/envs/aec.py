@@ -23,7 +23,7 @@ from gymnasium.logger import warn
 from pettingzoo import AECEnv
 
 from arbiter.contract import GameSpec
-from arbiter.envs.encoding import Encoding, Leg, kings_of
+from arbiter.envs.encoding import Encoding, Leg
 from arbiter.errors import ConfigError, NotationError, Reason
 from arbiter.game import Outcome, Player
 from arbiter.games import find_game
@@ -167,9 +167,7 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         to_act = agent == self.agent_selection and self.outcome is None
         path = [self._played[0][0], *(b for _, b in self._played)] if self._played else []
         return {
-            "observation": self.encoding.observation(
-                self.position, seat, kings_of(self.position), path
-            ),
+            "observation": self.encoding.observation(self.position, seat, path),
             "action_mask": self.encoding.mask(self.legal_legs() if to_act else []),
         }
 

@@ -7,21 +7,24 @@ with a board in the browser has it, and nothing here knows one game from another
   Votey and checkers, 7x7 points for Alquerque, 16x16 for Halma, 17 rows by 25 half-steps
   for the Chinese checkers star, where a channel marks the holes that exist).
 - **Actions**: ``a * N + b`` (``N`` cells) moves "from cell ``a`` to cell ``b``". A move
-  is one or more such *legs*: a Votey move, a Halma or Chinese checkers step or whole hop
-  chain is one leg from its start to its end (two chains to one square are one move);
-  a checkers or Alquerque capture chain is one leg per jump, and the player who is in
-  the middle of a chain acts again until it is complete (as OpenSpiel does for
-  checkers). In these games no move's path is the start of another's, so a chain is
-  complete exactly when its legs are a legal move's.
+  is one or more such *legs*, as the board's way of clicking declares them
+  (:meth:`~arbiter.contract.layout.Clicks.legs`): a Votey move, a Halma or Chinese
+  checkers step or whole hop chain is one leg from its start to its end (two chains to
+  one square are one move); a checkers or Alquerque capture chain is one leg per jump,
+  and the player who is in the middle of a chain acts again until it is complete (as
+  OpenSpiel does for checkers); a drop (Connect Four's) is the leg ``(c, c)`` onto the
+  cell it fills. In these games no move's path is the start of another's, so a chain
+  is complete exactly when its legs are a legal move's.
 - **Observations**: ``(rows, columns, CHANNELS)`` of 0/1, from the observing seat's
   side: its pieces, the opponent's, kings (checkers), the path of the move being made
   (a chain's start and landings so far), the cells that exist, and a plane of ones
-  when the observer is the second seat (so one network can play both seats).
+  when the observer is the second seat (so one network can play both seats). The
+  pieces are the board's (:attr:`~arbiter.contract.layout.BoardView.pieces`): nothing
+  here reads a position's or a move's insides.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -29,9 +32,8 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from arbiter.bitboard import bits
 from arbiter.contract import GameSpec
-from arbiter.contract.layout import BoardView, WholePaths
+from arbiter.contract.layout import BoardView
 from arbiter.game import Player
 
 S = TypeVar("S")
@@ -78,7 +80,6 @@ class Encoding(Generic[S, M]):
         self.grid = Grid.of(self.view)
         self.cells = len(self.grid.row_of)
         self.actions = self.cells * self.cells
-        self._whole_paths = isinstance(self.view.clicks, WholePaths)
         rows, columns = np.array(self.grid.row_of), np.array(self.grid.column_of)
         self._rows, self._columns = rows, columns
         board = np.zeros((self.grid.rows, self.grid.columns), np.int8)
@@ -91,12 +92,9 @@ class Encoding(Generic[S, M]):
         return (self.grid.rows, self.grid.columns, len(CHANNELS))
 
     def legs(self, s: S, m: M) -> tuple[Leg, ...]:
-        """The legs of the legal move ``m`` in ``s``, in the order they are played."""
-        if self._whole_paths:
-            return tuple(itertools.pairwise(self.view.clicks.move_path(s, m)))
-        origin: int = getattr(m, "origin")  # noqa: B009 (a hop-chain game's moves have one)
-        target: int = getattr(m, "target")  # noqa: B009
-        return ((origin, target),)
+        """The legs of the legal move ``m`` in ``s``, in the order they are played, as
+        the board's way of clicking moves declares them."""
+        return self.view.clicks.legs(s, m)
 
     def action(self, leg: Leg) -> int:
         """The action number of ``leg``."""
@@ -111,16 +109,21 @@ class Encoding(Generic[S, M]):
             raise ValueError(f"action {action} is outside 0..{self.actions - 1}")
         return divmod(action, self.cells)
 
-    def observation(
-        self, s: S, seat: Player, kings: int, path: Sequence[int]
-    ) -> npt.NDArray[np.int8]:
-        """The observation of ``s`` from ``seat``'s side; ``kings`` are crowned pieces as
-        bits (0 for a game without them), ``path`` the cells of the move being made."""
+    def observation(self, s: S, seat: Player, path: Sequence[int]) -> npt.NDArray[np.int8]:
+        """The observation of ``s`` from ``seat``'s side, its pieces as the board shows
+        them (``"0"``, ``"1"``, a king with ``"K"``); ``path`` the cells of the move being
+        made."""
         out = np.zeros(self.shape, np.int8)
-        pieces: tuple[int, int] = getattr(s, "pieces")  # noqa: B009 (every board game's)
-        for plane, owner in ((0, seat), (1, 1 - seat)):
-            self._mark(out, plane, pieces[owner])
-        self._mark(out, 2, kings)
+        mine, theirs = str(seat), str(1 - seat)
+        for cell, piece in self.view.pieces(s).items():
+            c = int(cell)
+            at = self._rows[c], self._columns[c]
+            if piece.startswith(mine):
+                out[at[0], at[1], 0] = 1
+            elif piece.startswith(theirs):
+                out[at[0], at[1], 1] = 1
+            if piece.endswith("K"):
+                out[at[0], at[1], 2] = 1
         for c in path:
             out[self._rows[c], self._columns[c], 3] = 1
         out[:, :, 4] = self._board
@@ -128,19 +131,9 @@ class Encoding(Generic[S, M]):
             out[:, :, 5] = 1
         return out
 
-    def _mark(self, out: npt.NDArray[np.int8], plane: int, cells: int) -> None:
-        if cells:
-            found = np.fromiter(bits(cells), np.intp)
-            out[self._rows[found], self._columns[found], plane] = 1
-
     def mask(self, legal: Sequence[Leg]) -> npt.NDArray[np.int8]:
         """The action mask allowing exactly the ``legal`` legs."""
         out = np.zeros(self.actions, np.int8)
         if legal:
             out[[self.action(leg) for leg in legal]] = 1
         return out
-
-
-def kings_of(s: Any) -> int:
-    """The crowned pieces of a position as bits (0 in a game without kings)."""
-    return int(getattr(s, "kings", 0))

@@ -44,10 +44,11 @@ def outside_games() -> dict[str, str]:
 
     :raises ConfigError: naming an entry that is not ``NAME=PACKAGE``.
 
+    >>> kept = os.environ.get(GAMES_VARIABLE, "")
     >>> os.environ[GAMES_VARIABLE] = "nim=tests.nim"
     >>> outside_games()
     {'nim': 'tests.nim'}
-    >>> del os.environ[GAMES_VARIABLE]
+    >>> os.environ[GAMES_VARIABLE] = kept
     """
     found: dict[str, str] = {}
     for entry in os.environ.get(GAMES_VARIABLE, "").split(","):

@@ -77,8 +77,10 @@ def make_box(supervision: Supervision, program: Program, argv: Sequence[str]) ->
     )
 
 
-PASSED_ALWAYS = ("LANG", "LC_ALL", "TZ")
-"""Variables every program gets from the referee, as they are."""
+PASSED_ALWAYS = ("LANG", "LC_ALL", "TZ", "ARBITER_GAMES")
+"""Variables every program gets from the referee, as they are: the locale, and the
+outside games this machine knows (``ARBITER_GAMES``), so that an organiser's own
+game's built-in agent, run as a program behind the walls, finds its game."""
 
 
 def program_environment(
@@ -86,7 +88,8 @@ def program_environment(
 ) -> dict[str, str]:
     """The whole environment of a contest program: ``PATH`` (``folders``, the folders of
     its own command and interpreter, then :data:`SYSTEM_PATH`), the locale, its own
-    working directory as ``HOME`` and ``TMPDIR``, and the variables named in
+    working directory as ``HOME`` and ``TMPDIR``, the outside games named in
+    ``ARBITER_GAMES``, and the variables named in
     ``pass_env`` (``PATH`` among them passes the referee's); nothing else of the
     referee's (no keys, no tokens, no home folders).
 
