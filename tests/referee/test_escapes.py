@@ -279,7 +279,7 @@ def test_programs_run_in_a_directory_of_their_own_with_a_minimal_environment(
     assert cwd != str(tmp_path) and not Path(cwd).exists()  # its own, removed after
     assert secret is None and shared is None
     shell = {"PWD", "OLDPWD", "SHLVL", "_", "LC_CTYPE"}  # what the launching shell adds
-    assert set(names) <= {"PATH", "LANG", "LC_ALL", "TZ", "HOME", "TMPDIR"} | shell
+    assert set(names) <= {"PATH", "LANG", "LC_ALL", "TZ", "HOME", "TMPDIR", "ARBITER_GAMES"} | shell
     assert second[2] == "ok" and second[1] is None
 
 
