@@ -25,15 +25,15 @@ from arbiter.cli.commands import (
     _cmd_match,
     _cmd_perft,
     _cmd_play,
-    _cmd_replay,
     _cmd_report,
-    _cmd_serve,
-    _cmd_solve,
     _cmd_tournament,
 )
 from arbiter.cli.host import cmd_host, cmd_worker
 from arbiter.cli.kit import cmd_kit
 from arbiter.cli.options import build_parser
+from arbiter.cli.replay import cmd_replay
+from arbiter.cli.serve import cmd_serve
+from arbiter.cli.solve import cmd_solve
 from arbiter.errors import ArbiterError
 
 COMMANDS = {
@@ -45,9 +45,9 @@ COMMANDS = {
     "report": _cmd_report,
     "export": _cmd_export,
     "check-agent": _cmd_check_agent,
-    "serve": _cmd_serve,
-    "solve": _cmd_solve,
-    "replay": _cmd_replay,
+    "serve": cmd_serve,
+    "solve": cmd_solve,
+    "replay": cmd_replay,
     "doctor": _cmd_doctor,
     "host": cmd_host,
     "worker": cmd_worker,

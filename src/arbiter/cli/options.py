@@ -412,63 +412,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--divide", action="store_true", help="count per first move at DEPTH (contest notation)"
     )
 
-    tu = sub.add_parser("tournament", help="play every agent against every other, into a database")
-    tu.add_argument("game", choices=names, metavar="GAME")
-    tu.add_argument(
-        "--agent",
-        action="append",
-        default=[],
-        metavar="SPEC",
-        help=f"an agent: a built-in engine ({engines}, with options) or a program's command; "
-        "repeat for each",
-    )
-    tu.add_argument("--agents", metavar="FILE", help="agents named in a TOML file ([[agent]])")
-    tu.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin")
-    tu.add_argument(
-        "--rounds", type=_bounded_int(1, 10_000), default=1, help="meetings of each pairing"
-    )
-    tu.add_argument(
-        "--concurrency", type=_positive_int, default=1, help="games played at once (default 1)"
-    )
-    tu.add_argument("--db", default="arbiter.db", help="results database (default arbiter.db)")
-    tu.add_argument("--name", help="the tournament's name in the database (default: the game)")
-    tu.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
-    tu.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
-    tu.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="where games run: local worker processes (default) or Ray actors",
-    )
-    tu.add_argument("--address", help="the Ray cluster to use (default: one started here)")
-    _add_opening_options(tu)
-    tu.add_argument(
-        "--no-openings",
-        action="store_true",
-        help="every game from the game's start (default: the game's shipped opening set)",
-    )
-    _add_time_options(tu, "default: the contest's clock")
-    _add_supervision_options(tu)
-    _add_rule_options(tu, specs)
+    from arbiter.cli.tournament_args import add_parsers as add_tournament
 
-    rp = sub.add_parser("report", help="standings, ratings and crosstable of a tournament")
-    rp.add_argument("db", metavar="DB")
-    rp.add_argument("--tournament", metavar="NAME", help="which one (if the file holds several)")
-    rp.add_argument("--json", action="store_true", help="as JSON")
-
-    ex = sub.add_parser(
-        "export", help="write a database's (or a record file's) games: records, PDN or PGN"
-    )
-    ex.add_argument("db", metavar="DB", help="a tournament database, or a .jsonl record file")
-    ex.add_argument(
-        "--format",
-        choices=("jsonl", "pdn", "pgn"),
-        default="jsonl",
-        help="jsonl: records for arbiter replay (default); pdn: checkers as Portable "
-        "Draughts Notation; pgn: any game as tagged text (checkers as PDN)",
-    )
-    ex.add_argument("--tournament", metavar="NAME")
-    ex.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    add_tournament(sub, names, specs)
 
     ck = sub.add_parser(
         "check-agent", help="check a program against its contest's protocol before submitting"
@@ -484,51 +430,11 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "whose cores other work needs)",
     )
 
-    sv = sub.add_parser("serve", help="play, watch and replay games in the browser")
-    sv.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default: this machine only)"
-    )
-    sv.add_argument("--port", type=_bounded_int(1, 65535), default=8000)
-    sv.add_argument("--db", metavar="FILE", help="a tournament database whose standings to show")
-    sv.add_argument(
-        "--config",
-        metavar="FILE",
-        help="a TOML file of [[agent]] entries (name, engine or command, dir, game): the "
-        "only programs the pages may play",
-    )
+    from arbiter.cli import replay, serve, solve
 
-    so = sub.add_parser("solve", help="answer one position with a built-in engine")
-    so.add_argument("game", choices=names, metavar="GAME")
-    so.add_argument(
-        "file",
-        nargs="?",
-        help="the position: its one-line text, or a file holding it (halma: an input.txt, "
-        "the default); - reads standard input",
-    )
-    so.add_argument("--engine", default="alphabeta", help=f"{engines} (with options)")
-    so.add_argument(
-        "--move-time",
-        type=_positive_float,
-        metavar="S",
-        help="seconds to think (default: what an input.txt gives, else 1)",
-    )
-    so.add_argument("--depth", type=depth, help="search to this depth instead")
-    so.add_argument("--seed", type=_nonnegative_int, default=0)
-
-    r = sub.add_parser("replay", help="re-verify every move and result of a record file")
-    r.add_argument(
-        "file", help="records (.jsonl), a contest export (.tar.gz), or PDN/PGN (.pdn, .pgn)"
-    )
-    r.add_argument(
-        "--unsealed", action="store_true", help="check records that carry no seal of this referee"
-    )
-    r.add_argument(
-        "--public-key",
-        metavar="FILE",
-        help="a contest's public key: check each record's signature, or a whole export "
-        "(.tar.gz: every game, round and standing)",
-    )
-
+    serve.add_parser(sub)
+    solve.add_parser(sub, names)
+    replay.add_parser(sub)
     sub.add_parser(
         "doctor",
         help="say how this machine lets the referee hold programs, and which core runs",
