@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from arbiter import __version__, core
@@ -303,17 +304,31 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What several commands' arguments offer: the games, the rule options of the
+    game named on the command line (``specs``), the built-in engines, and the type of
+    a search depth."""
+
+    names: tuple[str, ...]
+    specs: list[Any]
+    engines: str
+    depth: Any
+
+
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """Returns the argument parser of the ``arbiter`` command; the rule options offered
     are those of the game named in ``argv`` (all games' when none is)."""
-    from arbiter.agents.faults import Fault
     from arbiter.agents.spec import ENGINES, MAX_DEPTH
+    from arbiter.cli import replay, serve, solve
+    from arbiter.cli.host import add_parsers as add_host
+    from arbiter.cli.kit import add_parser as add_kit
+    from arbiter.cli.tournament_args import add_parsers as add_tournament
     from arbiter.games import game_names
 
     names = game_names()
-    depth = _bounded_int(1, MAX_DEPTH)
     specs = _specs(argv) if argv and argv[0] in COMMANDS_WITH_GAME else []
-    engines = ", ".join(ENGINES)
+    known = Known(names, specs, ", ".join(ENGINES), _bounded_int(1, MAX_DEPTH))
     parser = OneLineParser(
         prog="arbiter",
         description="Rules engines, referees and agents for game-AI programming contests. "
@@ -323,13 +338,32 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--version", action="version", version=f"arbiter {__version__}, {core.describe()}"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_match(sub, known)
+    _add_agent(sub, known)
+    _add_play(sub, known)
+    _add_perft(sub, known)
+    add_tournament(sub, names, specs)
+    _add_check_agent(sub, known)
+    serve.add_parser(sub)
+    solve.add_parser(sub, names)
+    replay.add_parser(sub)
+    sub.add_parser(
+        "doctor",
+        help="say how this machine lets the referee hold programs, and which core runs",
+    )
+    add_host(sub, _bounded_int)
+    add_kit(sub)
+    return parser
 
+
+def _add_match(sub: Any, known: Known) -> None:
+    """``match``: games between two agents under a contest's referee."""
     m = sub.add_parser("match", help="play games between two agents under a contest's referee")
-    m.add_argument("game", choices=names, metavar="GAME", help=", ".join(names))
+    m.add_argument("game", choices=known.names, metavar="GAME", help=", ".join(known.names))
     m.add_argument(
         "first",
         metavar="A",
-        help=f"built-in engine ({engines}, e.g. alphabeta:depth=4) or a program's command",
+        help=f"built-in engine ({known.engines}, e.g. alphabeta:depth=4) or a program's command",
     )
     m.add_argument("second", metavar="B", help="built-in engine or command")
     m.add_argument(
@@ -354,7 +388,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "are played",
     )
     m.add_argument("--seed", type=_nonnegative_int, default=0, help="base seed (default 0)")
-    m.add_argument("--depth", type=depth, help="fixed search depth of built-in alphabeta")
+    m.add_argument("--depth", type=known.depth, help="fixed search depth of built-in alphabeta")
     _add_supervision_options(m)
     m.add_argument(
         "--names", nargs=2, metavar=("NAME_A", "NAME_B"), help="names to show for A and B"
@@ -370,20 +404,25 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--concurrency", type=_positive_int, default=1, help="games played at once (default 1)"
     )
     m.add_argument("-v", "--verbose", action="store_true", help="print every move")
-    _add_rule_options(m, specs)
+    _add_rule_options(m, known.specs)
+
+
+def _add_agent(sub: Any, known: Known) -> None:
+    """``agent``: a built-in engine as a contest program."""
+    from arbiter.agents.faults import Fault
 
     a = sub.add_parser("agent", help="run a built-in engine as a contest program")
-    a.add_argument("game", choices=names, metavar="GAME")
+    a.add_argument("game", choices=known.names, metavar="GAME")
     a.add_argument(
         "args",
         nargs="*",
         metavar="ARG",
         help="what the contest starts a program with (votey, checkers: 1 or 2)",
     )
-    a.add_argument("--engine", default="alphabeta", help=f"{engines} (with options)")
+    a.add_argument("--engine", default="alphabeta", help=f"{known.engines} (with options)")
     a.add_argument("--seed", type=_nonnegative_int, default=0)
     _add_time_options(a, "default: the contest's game clock, or 1 s per move")
-    a.add_argument("--depth", type=depth, help="fixed search depth (alphabeta)")
+    a.add_argument("--depth", type=known.depth, help="fixed search depth (alphabeta)")
     a.add_argument("-v", "--verbose", action="store_true", help="report each search on stderr")
     a.add_argument(
         "--fault",
@@ -393,33 +432,38 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     a.add_argument("--fault-ply", type=_positive_int, default=1, help="at which own move")
     a.add_argument("--fault-tag", default="", help="a word added to every process it starts")
-    _add_rule_options(a, specs)
+    _add_rule_options(a, known.specs)
 
+
+def _add_play(sub: Any, known: Known) -> None:
+    """``play``: a person against a built-in engine in the terminal."""
     pl = sub.add_parser("play", help="play against a built-in engine in the terminal")
-    pl.add_argument("game", choices=names, metavar="GAME")
+    pl.add_argument("game", choices=known.names, metavar="GAME")
     pl.add_argument("--as", dest="side", default=None, help="your side, e.g. black or white")
-    pl.add_argument("--engine", default="alphabeta", help=f"{engines} (with options)")
+    pl.add_argument("--engine", default="alphabeta", help=f"{known.engines} (with options)")
     _add_time_options(pl, "the engine's, default 1; with --tc both sides are on the clock")
     pl.add_argument("--seed", type=_nonnegative_int, default=0)
-    pl.add_argument("--depth", type=depth)
-    _add_rule_options(pl, specs)
+    pl.add_argument("--depth", type=known.depth)
+    _add_rule_options(pl, known.specs)
 
+
+def _add_perft(sub: Any, known: Known) -> None:
+    """``perft``: move sequences counted to each depth."""
     pf = sub.add_parser("perft", help="count move sequences to each depth")
-    pf.add_argument("game", choices=names, metavar="GAME")
+    pf.add_argument("game", choices=known.names, metavar="GAME")
     pf.add_argument("depth", type=_bounded_int(1, 30))
     pf.add_argument("--position", help="start from this position text instead")
     pf.add_argument(
         "--divide", action="store_true", help="count per first move at DEPTH (contest notation)"
     )
 
-    from arbiter.cli.tournament_args import add_parsers as add_tournament
 
-    add_tournament(sub, names, specs)
-
+def _add_check_agent(sub: Any, known: Known) -> None:
+    """``check-agent``: a program checked against its contest's protocol."""
     ck = sub.add_parser(
         "check-agent", help="check a program against its contest's protocol before submitting"
     )
-    ck.add_argument("game", choices=names, metavar="GAME")
+    ck.add_argument("game", choices=known.names, metavar="GAME")
     ck.add_argument("program", metavar="COMMAND", help="the program's command, one quoted string")
     _add_time_options(ck, "default: the contest's clock")
     _add_supervision_options(ck, log_dir=False)
@@ -429,22 +473,6 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="play the busy-machine check without keeping every core busy (on a machine "
         "whose cores other work needs)",
     )
-
-    from arbiter.cli import replay, serve, solve
-
-    serve.add_parser(sub)
-    solve.add_parser(sub, names)
-    replay.add_parser(sub)
-    sub.add_parser(
-        "doctor",
-        help="say how this machine lets the referee hold programs, and which core runs",
-    )
-    from arbiter.cli.host import add_parsers
-    from arbiter.cli.kit import add_parser as add_kit
-
-    add_parsers(sub, _bounded_int)
-    add_kit(sub)
-    return parser
 
 
 def _time_control(args: argparse.Namespace, default: Any) -> Any:
