@@ -87,93 +87,134 @@ async def play_game(
     ``takebacks`` a seat may take back its last move (casual play against engines);
     without, a request to take back is ignored and the seat is asked again.
     """
-    s = game.initial() if start is None else start
-    clock = Clock.start(tc, n=len(seats))
-    referee = spec.contest
-    texts: list[str] = []
-    times: list[float] = []
-    out: Outcome | None = None
-    offending: str | None = None
-    history: list[_Ply[S]] = []
-    date = datetime.now(UTC).isoformat(timespec="seconds")
+    played = _Game(spec, game, seats, tc, events, number, takebacks, start)
     events(GameStarted(number, tuple(seat.name for seat in seats), str(tc)))
     try:
-        for i, seat in enumerate(seats):
-            try:
-                await seat.start(i, clock)
-            except AgentFault as e:
-                out = forfeit(i, e)
-                break
-        if out is None:
-            out = referee.adjudicate(game, s, clock, game.outcome(s))
-        while out is None:
-            p = game.to_move(s)
-            text: str | None = None
-            try:
-                reply = await seats[p].ask(s, clock)
-                text = reply.text
-                clock = clock.charge(p, reply.seconds)
-                m = referee.judge(game, s, text, seat=p)
-            except TakeBack:
-                back = _take_back(game, history, p) if takebacks else None
-                if back is not None and all([await q.rewind(back.state) for q in seats]):
-                    s, clock = back.state, back.clock
-                    del texts[back.moves :], times[back.moves :], history[back.moves :]
-                continue
-            except FAULTS as e:
-                out = forfeit(p, e)
-                offending = (
-                    text if text is not None or not isinstance(e, AgentFault) else e.offending
-                )
-                if offending is not None:
-                    offending = offending[:MAX_OFFENDING]
-                break
-            history.append(_Ply(s, clock, len(texts)))
-            seen = tuple(referee.move_text(game, s, m, seat=q) for q in range(len(seats)))
-            texts.append(seen[0])
-            times.append(reply.seconds)
-            before, s = s, game.apply(s, m)
-            out = referee.adjudicate(game, s, clock, game.outcome(s))
-            if events is not ignore:
-                position = spec.notation.format_position(s)
-                played = Played(before, m, s, clock)
-                events(
-                    MovePlayed(
-                        number, len(texts), p, seen, reply.seconds, reply.note, position, played
-                    )
-                )
-            for q, other in enumerate(seats):
-                if q == p:
-                    continue
-                try:
-                    await other.tell(before, m, s)
-                except AgentFault as e:
-                    if out is None:  # once the game is over, telling it is a courtesy
-                        out = forfeit(q, e)
-                        break
+        await played.start()
+        while played.out is None:
+            await played.turn()
     finally:
-        final = out or Outcome(None, Reason.ABORTED, "interrupted")
+        final = played.out or Outcome(None, Reason.ABORTED, "interrupted")
         # together: each may wait a grace period for its program to exit
         await asyncio.gather(*(seat.stop(final) for seat in seats), return_exceptions=True)
-    record = GameRecord(
-        game=spec.name,
-        players=tuple(seat.name for seat in seats),
-        moves=tuple(texts),
-        times=tuple(times),
-        winner=out.winner,
-        reason=out.reason,
-        detail=out.detail,
-        offending=offending,
-        time_control=str(tc),
-        seed=seed,
-        options=dict(options or {}),
-        start=None if start is None else spec.notation.format_position(start),
-        date=date,
-        round=number,
-        score=spec.score(game, s, out),
-    )
+    record = played.record(seed, options, start)
     events(GameEnded(number, record))
     return record
+
+
+class _Game(Generic[S, M]):
+    """One game under way: its position and clock, the moves as the record keeps
+    them, the positions a take-back returns to, and its outcome once there is one."""
+
+    def __init__(
+        self,
+        spec: GameSpec[S, M],
+        game: Game[S, M],
+        seats: Sequence[Seat[S, M]],
+        tc: TimeControl,
+        events: EventSink,
+        number: int,
+        takebacks: bool,
+        start: S | None,
+    ) -> None:
+        self.spec, self.game, self.seats, self.tc = spec, game, seats, tc
+        self.events, self.number, self.takebacks = events, number, takebacks
+        self.s = game.initial() if start is None else start
+        self.clock = Clock.start(tc, n=len(seats))
+        self.texts: list[str] = []
+        self.times: list[float] = []
+        self.history: list[_Ply[S]] = []
+        self.out: Outcome | None = None
+        self.offending: str | None = None
+        self.date = datetime.now(UTC).isoformat(timespec="seconds")
+
+    async def start(self) -> None:
+        """Starts every seat (one that cannot start forfeits), then rules on the start."""
+        for i, seat in enumerate(self.seats):
+            try:
+                await seat.start(i, self.clock)
+            except AgentFault as e:
+                self.out = forfeit(i, e)
+                return
+        self.out = self.spec.contest.adjudicate(
+            self.game, self.s, self.clock, self.game.outcome(self.s)
+        )
+
+    async def turn(self) -> None:
+        """Asks the seat whose turn it is for its move and plays it; a take-back goes back; a
+        fault ends the game."""
+        game, referee, s = self.game, self.spec.contest, self.s
+        p = game.to_move(s)
+        text: str | None = None
+        try:
+            reply = await self.seats[p].ask(s, self.clock)
+            text = reply.text
+            self.clock = self.clock.charge(p, reply.seconds)
+            m = referee.judge(game, s, text, seat=p)
+        except TakeBack:
+            await self._take_back(p)
+            return
+        except FAULTS as e:
+            self.out = forfeit(p, e)
+            offending = text if text is not None or not isinstance(e, AgentFault) else e.offending
+            self.offending = None if offending is None else offending[:MAX_OFFENDING]
+            return
+        self.history.append(_Ply(s, self.clock, len(self.texts)))
+        seen = tuple(referee.move_text(game, s, m, seat=q) for q in range(len(self.seats)))
+        self.texts.append(seen[0])
+        self.times.append(reply.seconds)
+        self.s = game.apply(s, m)
+        self.out = referee.adjudicate(game, self.s, self.clock, game.outcome(self.s))
+        if self.events is not ignore:
+            position = self.spec.notation.format_position(self.s)
+            played = Played(s, m, self.s, self.clock)
+            moved = MovePlayed(
+                self.number, len(self.texts), p, seen, reply.seconds, reply.note, position, played
+            )
+            self.events(moved)
+        await self._tell_others(p, s, m)
+
+    async def _take_back(self, p: Player) -> None:
+        back = _take_back(self.game, self.history, p) if self.takebacks else None
+        if back is not None and all([await q.rewind(back.state) for q in self.seats]):
+            self.s, self.clock = back.state, back.clock
+            del self.texts[back.moves :], self.times[back.moves :], self.history[back.moves :]
+
+    async def _tell_others(self, p: Player, before: S, m: M) -> None:
+        """Passes seat ``p``'s move on; one that cannot be told forfeits, unless the
+        game is over (telling it then is a courtesy)."""
+        for q, other in enumerate(self.seats):
+            if q == p:
+                continue
+            try:
+                await other.tell(before, m, self.s)
+            except AgentFault as e:
+                if self.out is None:
+                    self.out = forfeit(q, e)
+                    return
+
+    def record(self, seed: int, options: dict[str, Any] | None, start: S | None) -> GameRecord:
+        """The record of the finished game."""
+        out = self.out
+        assert out is not None, "the game is not over"
+        spec = self.spec
+        return GameRecord(
+            game=spec.name,
+            players=tuple(seat.name for seat in self.seats),
+            moves=tuple(self.texts),
+            times=tuple(self.times),
+            winner=out.winner,
+            reason=out.reason,
+            detail=out.detail,
+            offending=self.offending,
+            time_control=str(self.tc),
+            seed=seed,
+            options=dict(options or {}),
+            start=None if start is None else spec.notation.format_position(start),
+            date=self.date,
+            round=self.number,
+            score=spec.score(self.game, self.s, out),
+        )
 
 
 def _take_back(game: Game[S, M], history: list[_Ply[S]], p: Player) -> _Ply[S] | None:
