@@ -214,6 +214,41 @@ def job(session: Session, game_id: int, contest: dict[str, Any]) -> dict[str, An
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What the record of a leased game must say of it: its players (each version by
+    name), its start, the contest's game and clock, its seed; and, played by a worker,
+    the contest's own rules (no options) and a game played, not forfeited (only the
+    server settles a game unplayed)."""
+
+    players: tuple[str, str]
+    start: str | None
+    game: str
+    clock: str
+    seed: int
+
+    @classmethod
+    def of(cls, game: Game, contest: tuple[str, str]) -> Expected:
+        """The expectations of ``game`` in a contest of ``contest`` (game, clock)."""
+        names = (settle.version_name(game.first), settle.version_name(game.second))
+        return cls(names, game.start, contest[0], contest[1], game.seed)
+
+    def refusal(self, record: GameRecord) -> str | None:
+        """Why ``record`` is not this game's as a worker played it, or None."""
+        if (tuple(record.players), record.start) != (self.players, self.start) or (
+            record.game,
+            record.time_control,
+        ) != (self.game, self.clock):
+            return "the record is of another game or clock"
+        if record.seed != self.seed:
+            return "the record's seed is not the game's"
+        if record.options:
+            return f"the record changes the rules ({record.options})"
+        if record.reason is Reason.FORFEIT:
+            return "a worker plays games; it does not forfeit them"
+        return None
+
+
 def finish(
     session: Session,
     game_id: int,
@@ -239,19 +274,9 @@ def finish(
         replay(record)
     except ArbiterError as e:
         raise ResultError(f"game {game_id}: the record does not verify: {e}") from None
-    names = (settle.version_name(game.first), settle.version_name(game.second))
-    if (
-        tuple(record.players) != names
-        or record.start != game.start
-        or (record.game, record.time_control) != contest
-    ):
-        raise ResultError(f"game {game_id}: the record is of another game or clock")
-    if record.seed != game.seed:
-        raise ResultError(f"game {game_id}: the record's seed is not the game's")
-    if record.options:  # a contest plays its game's own rules: a worker sets none
-        raise ResultError(f"game {game_id}: the record changes the rules ({record.options})")
-    if record.reason is Reason.FORFEIT:  # only the server settles a game unplayed
-        raise ResultError(f"game {game_id}: a worker plays games; it does not forfeit them")
+    refusal = Expected.of(game, contest).refusal(record)
+    if refusal is not None:
+        raise ResultError(f"game {game_id}: {refusal}")
     # the record names its round (the worker knows only the game's number in it); a
     # worker's own seal proves nothing here: the contest signs what it serves
     record = replace(record, round=game.round_number, seal=None)
