@@ -39,7 +39,6 @@ import contextlib
 import json
 import os
 import random
-import secrets
 import signal
 import sys
 import tempfile
@@ -60,9 +59,14 @@ from arbiter.games import find_game
 from arbiter.host.config import contest_supervision
 from arbiter.host.languages import fill, shown
 from arbiter.host.programs import ProgramError, file_sha256, unpack_once
-from arbiter.host.request_signing import SignedCalls, Token, proves
+from arbiter.host.server_link import (
+    Away,
+    Revoked,
+    ServerLink,
+    code_of,
+    error_of,
+)
 from arbiter.host.wire import (
-    ContestInfo,
     FailureBody,
     Job,
     LiveMove,
@@ -88,24 +92,6 @@ WAIT_CODES = ("token-in-use", "worker-paused")
 token, or the organiser has yet to resume it."""
 
 T = TypeVar("T")
-
-
-class Revoked(ArbiterError):
-    """The server refused this worker's token: the one way a worker stops by itself."""
-
-
-class _Away(Exception):
-    """The server did not answer as this worker's contest (tried again later)."""
-
-
-class _Stranger(_Away):
-    """A server answered, but not as this token's contest: a wrong address when it is
-    the worker's first contact (said once, and the worker stops), a server away if
-    the worker has met its contest there before (a proxy's page while it restarts)."""
-
-
-class NotTheContest(ArbiterError):
-    """The address answers, but it is not this token's contest server."""
 
 
 class Unplayable(ArbiterError):
@@ -134,21 +120,13 @@ class Worker:
         out: IO[str] | None = None,
         away_max: float = AWAY_MAX,
     ) -> None:
-        self.url = url.rstrip("/")
-        self.instance = secrets.token_hex(8)
-        self._token = Token.parse(token)
-        self.client = httpx.Client(
-            base_url=self.url,
-            timeout=httpx.Timeout(60.0, connect=10.0),
-            auth=SignedCalls(self._token, self.instance),
-        )
-        self._contest = self._token.contest
-        self._verified = False
-        self._met = False  # whether this contest ever answered here
+        self.out = out or sys.stdout
+        self.link = ServerLink(url, token, self.say, away_max)
+        self.url, self.client = self.link.url, self.link.client
+        self._contest = self.link.contest
         self.cache = cache
         self.isolation = isolation
         self.name = name or os.uname().nodename
-        self.out = out or sys.stdout
         self.away_max = away_max
         self.played = 0
         self.revoked = ""
@@ -159,78 +137,23 @@ class Worker:
     def say(self, line: str) -> None:
         print(line, file=self.out, flush=True)
 
-    def _verify(self) -> None:
-        """Checks the server is this token's contest before any call: it must sign a
-        fresh challenge with the key the token pins.
+    @property
+    def _verified(self) -> bool:
+        return self.link.verified
 
-        :raises _Away: if it does not answer as one, or cannot prove it.
-        """
-        challenge = secrets.token_urlsafe(24)
-        response = self.client.get("/api/contest", params={"challenge": challenge}, auth=None)
-        if response.status_code in (502, 503, 504):
-            raise _Away(f"{self.url} answered {response.status_code}")
-        try:
-            info = ContestInfo.model_validate(response.json())
-        except ValueError:
-            raise _Stranger(
-                f"{self.url} answers, but not as an arbiter contest server "
-                f"(/api/contest: {response.status_code}); is it the contest's address?"
-            ) from None
-        if info.id != self._contest:
-            raise _Stranger(
-                f"{self.url} is contest {info.name!r} ({info.id}), not this token's "
-                f"({self._contest})"
-            )
-        if not proves(self._token.contest_key, info.id, challenge, info.proof):
-            raise _Stranger(
-                f"{self.url} does not prove it holds contest {info.id}'s key: "
-                "not the contest's server"
-            )
-        self._verified = self._met = True
+    @_verified.setter
+    def _verified(self, value: bool) -> None:
+        self.link.verified = value
 
     def _retrying(self, attempt: Callable[[], T]) -> T:
-        """``attempt()``, tried again while the server is away, each wait longer (with
-        a little jitter, so workers that lost one server do not all return at once).
-
-        :raises Revoked: when the server refuses the token.
-        :raises NotTheContest: when the first server to answer is not this contest's.
-        """
-        delay, since, said = 0.5, 0.0, ""
-        while True:
-            try:
-                if not self._verified:
-                    self._verify()
-                result = attempt()
-            except (httpx.TransportError, _Away) as e:
-                if isinstance(e, _Stranger) and not self._met:
-                    raise NotTheContest(str(e)) from None
-                self._verified = False
-                why = str(e) if isinstance(e, _Away) else f"{type(e).__name__}: {e}"
-                if not since or why != said:
-                    self.say(f"server away ({why}); trying again")
-                    since, said = since or time.monotonic(), why
-                time.sleep(delay * random.uniform(0.8, 1.2))
-                delay = min(delay * 2, self.away_max)
-                continue
-            if since:
-                self.say(f"server back after {time.monotonic() - since:.0f} s")
-            return result
+        return self.link.retrying(attempt)
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
         """One call of the worker API, made until the server answers it.
 
         :raises Revoked: for a refused token.
         """
-
-        def attempt() -> httpx.Response:
-            response = self.client.request(method, path, json=body)
-            if response.status_code in (502, 503, 504):
-                raise _Away(f"{self.url} answered {response.status_code}")
-            if response.status_code == 401:
-                raise Revoked(f"the server refused this worker's token: {_error(response)}")
-            return response
-
-        return self._retrying(attempt)
+        return self.link.call(method, path, body)
 
     # -- the loop ----------------------------------------------------------------------
 
@@ -245,9 +168,9 @@ class Worker:
             in_use = False
             while games is None or self.played < games:
                 response = self.call("POST", "/api/worker/lease", {"name": self.name})
-                if response.status_code == 409 and _code(response) in WAIT_CODES:
+                if response.status_code == 409 and code_of(response) in WAIT_CODES:
                     if not in_use:
-                        self.say(f"waiting: {_error(response)}")
+                        self.say(f"waiting: {error_of(response)}")
                     in_use = True
                     time.sleep(min(self.away_max, 5.0) * random.uniform(0.8, 1.2))
                     continue
@@ -258,7 +181,7 @@ class Worker:
                     continue
                 if response.status_code != 200:
                     self.say(
-                        f"the server refused a lease ({response.status_code}): {_error(response)}"
+                        f"the server refused a lease ({response.status_code}): {error_of(response)}"
                     )
                     time.sleep(IDLE_MAX)
                     continue
@@ -386,7 +309,7 @@ class Worker:
             self.say(f"game {data['game']}: {data['summary']}: stored")
         else:
             # the server's refusal names the game too: said once
-            why = _error(response).removeprefix(f"game {data['game']}: ")
+            why = error_of(response).removeprefix(f"game {data['game']}: ")
             self.say(f"game {data['game']}: not stored: {why}")
         path.unlink(missing_ok=True)
 
@@ -471,10 +394,10 @@ class Worker:
             if response.status_code == 401:
                 raise Revoked(f"the server refused this worker's token: {response.status_code}")
             if response.status_code in (502, 503, 504):
-                raise _Away(f"{self.url} answered {response.status_code}")
+                raise Away(f"{self.url} answered {response.status_code}")
             if response.status_code != 200:
                 response.read()
-                raise Unplayable(f"program of version {version}: {_error(response)}")
+                raise Unplayable(f"program of version {version}: {error_of(response)}")
             got = 0
             for chunk in response.iter_bytes():
                 got += len(chunk)
@@ -512,16 +435,16 @@ class Worker:
         while not stop.wait(max(1.0, job.lease_seconds / 3)):
             try:
                 if not self._verified:
-                    self._verify()
+                    self.link.verify()
                 response = self.client.post(
                     f"/api/worker/games/{job.id}/heartbeat",
                     json={"lease": job.lease},
                 )
-            except (httpx.TransportError, _Away):
+            except (httpx.TransportError, Away):
                 self._verified = False
                 continue
             if response.status_code == 401:
-                self.revoked = f"the server refused this worker's token: {_error(response)}"
+                self.revoked = f"the server refused this worker's token: {error_of(response)}"
                 os.kill(os.getpid(), signal.SIGINT)  # stops the game under way
                 return
 
@@ -551,22 +474,6 @@ class LiveMoves:
 def _summary(record: GameRecord) -> str:
     result = record.outcome.result()
     return f"{result} by {record.reason}, {len(record.moves)} plies"
-
-
-def _error(response: httpx.Response) -> str:
-    try:
-        data = response.json()
-        return str(data.get("error", data)) if isinstance(data, dict) else str(data)
-    except ValueError:
-        return response.text[:200] or f"status {response.status_code}"
-
-
-def _code(response: httpx.Response) -> str:
-    try:
-        data = response.json()
-    except ValueError:
-        return ""
-    return str(data.get("code", "")) if isinstance(data, dict) else ""
 
 
 def _safe(name: str) -> str:

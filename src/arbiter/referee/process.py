@@ -37,7 +37,7 @@ import subprocess
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, BinaryIO
 
 import psutil
@@ -46,7 +46,9 @@ from arbiter.contract import program_problem
 from arbiter.errors import Crash, visible
 from arbiter.referee.cgroups import Cgroup, new_cgroup
 from arbiter.referee.descendants import children, descendants
+from arbiter.referee.program_pipes import Pipes
 from arbiter.referee.sandbox import Confinement, become_subreaper, detect, launch_argv
+from arbiter.referee.schedstat import Scheduling, scheduling
 from arbiter.referee.watchdog import WATCHDOG
 
 if TYPE_CHECKING:
@@ -153,7 +155,7 @@ class AgentProcess:
         if self.box is not None and self.box.disk is not None:
             held = replace(held, disk_limit=None)  # its disk is capped whole: ENOSPC
         argv = launch_argv(self.argv, protection, held, self.cgroup, box)
-        pipes = _Pipes(self._want_stdin, None if self.box is None else self.box.uid)
+        pipes = Pipes(self._want_stdin, None if self.box is None else self.box.uid)
         try:
             self.popen = subprocess.Popen(
                 argv,
@@ -317,30 +319,9 @@ class AgentProcess:
         return self._tree_cache
 
     def scheduling(self) -> Scheduling:
-        """How the kernel is scheduling the tree's live threads: the seconds they have
-        waited, runnable, for a core (``schedstat``'s run delay, counted when a thread
-        next runs), and whether one is runnable now. What tells a program starved by a
-        busy machine from an idle one."""
-        total: int | None = 0
-        runnable = False
-        for pid in {p.pid for p in self._tree()}:
-            try:
-                tasks = os.listdir(f"/proc/{pid}/task")
-            except OSError:
-                continue  # gone since it was listed
-            for task in tasks:
-                folder = f"/proc/{pid}/task/{task}"
-                try:
-                    with open(f"{folder}/stat", "rb") as f:
-                        runnable |= f.read().rsplit(b")", 1)[1].split()[0] == b"R"
-                    with open(f"{folder}/schedstat") as f:
-                        if total is not None:
-                            total += int(f.read().split()[1])
-                except (FileNotFoundError, ProcessLookupError, IndexError):
-                    continue  # a thread that ended
-                except (OSError, ValueError):
-                    total = None  # a kernel that keeps no run delay
-        return Scheduling(None if total is None else total / 1e9, runnable)
+        """How the kernel is scheduling the tree's live threads (:func:`scheduling`):
+        what tells a program starved by a busy machine from an idle one."""
+        return scheduling({p.pid for p in self._tree()})
 
     def cpu_time(self) -> float:
         """Returns user+sys CPU seconds of the whole tree so far (never decreasing)."""
@@ -530,53 +511,6 @@ class AgentProcess:
             why = f"exited with code {code}"
         tail = next((line for line in reversed(self._stderr) if line.strip()), "")
         return f"{why}; last stderr: {tail}" if tail else why
-
-
-@dataclass(frozen=True, slots=True)
-class Scheduling:
-    """:meth:`AgentProcess.scheduling`: ``waited`` seconds runnable but not running
-    (None where the kernel does not count it), and whether a thread is ``runnable``."""
-
-    waited: float | None
-    runnable: bool
-
-
-class _Pipes:
-    """A program's three pipes, made here rather than by :mod:`subprocess` so that a
-    program with a uid of its own owns them: it can then open its own standard streams
-    by name (``/dev/stderr``, ``/proc/self/fd/1``), as a program run by its own user
-    can. (A pipe is one object with one owner; the referee's ends stay its own
-    descriptors, out of the program's reach.) Each pair is (read end, write end)."""
-
-    def __init__(self, stdin: bool, uid: int | None) -> None:
-        self.stdin = os.pipe() if stdin else None
-        self.stdout = os.pipe()
-        self.stderr = os.pipe()
-        if uid is not None:
-            for pair in self._pairs():
-                os.fchown(pair[0], uid, uid)
-
-    def _pairs(self) -> list[tuple[int, int]]:
-        return [p for p in (self.stdin, self.stdout, self.stderr) if p is not None]
-
-    def ours(self) -> tuple[BinaryIO, BinaryIO, BinaryIO | None]:
-        """Closes the program's ends (it has them now) and returns the referee's, as
-        unbuffered files: its output, its standard error and its input."""
-        os.close(self.stdout[1])
-        os.close(self.stderr[1])
-        stdin = None
-        if self.stdin is not None:
-            os.close(self.stdin[0])
-            stdin = open(self.stdin[1], "wb", buffering=0)  # noqa: SIM115
-        out = open(self.stdout[0], "rb", buffering=0)  # noqa: SIM115
-        return out, open(self.stderr[0], "rb", buffering=0), stdin
-
-    def close(self) -> None:
-        """Closes every end (the program never started)."""
-        for pair in self._pairs():
-            for fd in pair:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
 
 
 async def _readable(fd: int, timeout: float) -> None:
