@@ -122,7 +122,7 @@ def test_a_contest_program_loads_no_referee_and_no_process_library() -> None:
     code = (
         "import sys\n"
         "from arbiter.cli import main\n"
-        "from arbiter.cli.options import build_parser\n"
+        "from arbiter.cli.parser import build_parser\n"
         "from arbiter.games import GAME_NAMES, find_game\n"
         "for name in GAME_NAMES:\n"
         "    build_parser(['agent', name])\n"

@@ -30,7 +30,7 @@ from arbiter.cli.commands import (
 )
 from arbiter.cli.host import cmd_host, cmd_worker
 from arbiter.cli.kit import cmd_kit
-from arbiter.cli.options import build_parser
+from arbiter.cli.parser import build_parser
 from arbiter.cli.replay import cmd_replay
 from arbiter.cli.serve import cmd_serve
 from arbiter.cli.solve import cmd_solve
