@@ -27,31 +27,19 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """Checks the file ``replay`` names; the exit status is 1 if anything fails.
+
+    :raises RecordError: for a key or a file that cannot be read, an export without
+        its key, a results database, a file of no records.
+    """
     from arbiter.errors import RecordError
-    from arbiter.play.replay import replay
     from arbiter.record import key_path, read_lines, record_key
 
     signer = None
     if args.public_key is not None:
-        from arbiter.host.export_check import ExportError, verify_export
-        from arbiter.host.signing import public_key, record_signed
-
-        try:
-            pem = Path(args.public_key).read_bytes()
-        except OSError as e:
-            raise RecordError(f"cannot read public key {args.public_key!r}: {e.strerror}") from None
-        signer = public_key(pem, repr(args.public_key))
+        signer = _public_key(args.public_key)
         if args.file.endswith((".tar.gz", ".tgz")):
-            try:
-                done = verify_export(Path(args.file), signer, print)
-            except ExportError as e:
-                print(f"{args.file}: does not verify: {e}")
-                return 1
-            print(
-                f"{args.file}: verified {done.games} games, {done.rounds} rounds and "
-                f"{done.standings} standings rows, all signed by {args.public_key}"
-            )
-            return 0
+            return _verify_export(args.file, signer, args.public_key)
     elif args.file.endswith((".tar.gz", ".tgz")):
         raise RecordError(
             f"{args.file!r} is a contest export: check it with --public-key FILE "
@@ -69,47 +57,77 @@ def cmd_replay(args: argparse.Namespace) -> int:
     key = None if args.unsealed or signer is not None else record_key()
     if key is None and not args.unsealed and signer is None:
         print(f"no record key at {key_path()}: seals are not checked")
-    bad = 0
-    count = 0
+    bad = count = 0
     for number, record in read_lines(args.file):
         count += 1
-        if isinstance(record, RecordError):
-            bad += 1
-            print(record)
-            continue
-        who = f"{record.game} {' vs '.join(record.players)}"
-        if signer is not None and not record_signed(signer, record):
-            bad += 1
-            why = "no signature" if record.signature is None else "a signature that does not match"
-            print(f"{args.file}:{number}: {who}: not signed by {args.public_key} ({why})")
-            continue
-        if not args.unsealed and signer is None and record.signature and record.seal is None:
-            bad += 1
-            print(
-                f"{args.file}:{number}: {who}: signed by a contest, not sealed by this "
-                "referee: check it with --public-key FILE (the contest's key, from its "
-                "/contest page)"
-            )
-            continue
-        if key is not None and not record.sealed_by(key):
-            bad += 1
-            why = "no seal" if record.seal is None else "a seal that does not match"
-            print(f"{args.file}:{number}: {who}: not written by this referee ({why})")
-            continue
-        try:
-            out = replay(record)
-        except RecordError as e:
-            bad += 1
-            print(f"{args.file}:{number}: {who}: {e}")
-            continue
-        print(
-            f"{args.file}:{number}: ok {who}: {out.result()} by {out.reason}, "
-            f"{len(record.moves)} moves"
-        )
+        said = _checked(args, record, signer, key)
+        bad += not said.startswith("ok ")
+        print(said if isinstance(record, RecordError) else f"{args.file}:{number}: {said}")
     if count == 0:
         raise RecordError(f"{args.file!r} holds no game records")
     print(f"{count - bad} of {count} records verified")
     return 1 if bad else 0
+
+
+def _public_key(path: str) -> Any:
+    """The contest's public key in the file ``path``.
+
+    :raises RecordError: if it cannot be read, or holds no key.
+    """
+    from arbiter.errors import RecordError
+    from arbiter.host.signing import public_key
+
+    try:
+        pem = Path(path).read_bytes()
+    except OSError as e:
+        raise RecordError(f"cannot read public key {path!r}: {e.strerror}") from None
+    return public_key(pem, repr(path))
+
+
+def _verify_export(path: str, signer: Any, key_file: str) -> int:
+    """Checks a whole contest export against the contest's key; 1 if it fails."""
+    from arbiter.host.export_check import ExportError, verify_export
+
+    try:
+        done = verify_export(Path(path), signer, print)
+    except ExportError as e:
+        print(f"{path}: does not verify: {e}")
+        return 1
+    print(
+        f"{path}: verified {done.games} games, {done.rounds} rounds and "
+        f"{done.standings} standings rows, all signed by {key_file}"
+    )
+    return 0
+
+
+def _checked(args: argparse.Namespace, record: Any, signer: Any, key: bytes | None) -> str:
+    """What checking one line of the file found: ``ok ...``, or what is wrong (its
+    signature or seal, or its moves and result)."""
+    from arbiter.errors import RecordError
+    from arbiter.play.replay import replay
+
+    if isinstance(record, RecordError):
+        return str(record)
+    who = f"{record.game} {' vs '.join(record.players)}"
+    if signer is not None:
+        from arbiter.host.signing import record_signed
+
+        if not record_signed(signer, record):
+            why = "no signature" if record.signature is None else "a signature that does not match"
+            return f"{who}: not signed by {args.public_key} ({why})"
+    if not args.unsealed and signer is None and record.signature and record.seal is None:
+        return (
+            f"{who}: signed by a contest, not sealed by this referee: check it with "
+            "--public-key FILE (the contest's key, from its /contest page)"
+        )
+    if key is not None and not record.sealed_by(key):
+        why = "no seal" if record.seal is None else "a seal that does not match"
+        return f"{who}: not written by this referee ({why})"
+    try:
+        out = replay(record)
+    except RecordError as e:
+        return f"{who}: {e}"
+    return f"ok {who}: {out.result()} by {out.reason}, {len(record.moves)} moves"
 
 
 def _replay_portable(path: str) -> int:
