@@ -164,6 +164,12 @@ def _add_supervision_options(p: argparse.ArgumentParser, *, log_dir: bool = True
         help="what a move costs: CPU of the program's tree, or wall time from message to "
         "reply (default: the contest's)",
     )
+    _add_wall_options(p)
+
+
+def _add_wall_options(p: argparse.ArgumentParser) -> None:
+    """The flags of the walls programs run behind: network, disk, environment,
+    processes, the isolation level and what namespaced programs may read."""
     net = p.add_mutually_exclusive_group()
     net.add_argument(
         "--network",
