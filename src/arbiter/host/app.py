@@ -208,6 +208,14 @@ def create_app(
     ):
         app.include_router(router)
 
+    _answer_errors(app, templates)
+    return app
+
+
+def _answer_errors(app: FastAPI, templates: Jinja2Templates) -> None:
+    """How the app answers what it refuses: a page with the asker's own bar (JSON on
+    ``/api/``), one line for a malformed request, a web session's own errors."""
+
     @app.exception_handler(Refused)
     async def refused(request: Request, e: Refused) -> Response:
         if request.url.path.startswith("/api/"):
@@ -235,5 +243,3 @@ def create_app(
     @app.exception_handler(WebError)
     async def web_error(request: Request, e: WebError) -> Response:
         return JSONResponse({"error": e.message}, status_code=e.status)
-
-    return app
