@@ -228,54 +228,11 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
     rank_by = top.choice("rank_by", RANKINGS, "contest")
     description = _description(top, base, where)
     calendar = _calendar(top, where)
-    fmt = _Table(top.table("format"), f"{where} [format]")
-    kind = fmt.choice("kind", FORMATS, "swiss")
-    form = Format(
-        kind,
-        fmt.number("rounds", 5, 1, 1000),
-        fmt.number("games_per_pair", 2, 2, 100, even=True),
-        fmt.number("placement_games", 6, 2, 100, even=True),
-    )
-    fmt.done()
-    lim = _Table(top.table("limits"), f"{where} [limits]")
-    limits = Limits(
-        lim.number("upload_kb", 1024, 1, 1 << 20),
-        lim.number("archive_files", 200, 1, 100_000),
-        lim.number("unpacked_kb", 16384, 1, 1 << 22),
-        float(lim.number("compile_seconds", 60, 1, 3600)),
-        lim.number("compile_memory_mb", 2048, 64, 1 << 16),
-        lim.number("memory_mb", 1024, 16, 1 << 16),
-        lim.number("versions_per_hour", 20, 1, 10_000),
-        lim.number("disk_mb", 256, 1, 1 << 20),
-        lim.number("compile_disk_mb", 1024, 1, 1 << 20),
-        lim.number("build_mb", 64, 1, 1 << 16),
-        lim.number("build_files", 2000, 1, 1_000_000),
-    )
-    lim.done()
-    cand = _Table(top.table("candidates"), f"{where} [candidates]")
-    candidates = Candidates(
-        cand.number("games_per_opponent", 2, 2, 100, even=True),
-        cand.number("previous_pairs", 20, 0, 500),
-        cand.text("sprt", "0,50"),
-    )
-    cand.done()
-    try:
-        Sprt.parse(candidates.sprt)
-    except ConfigError as e:
-        raise ConfigError(f"{where} [candidates]: sprt: {e}") from None
-    work = _Table(top.table("workers"), f"{where} [workers]")
-    local = work.number("local", 2, 0, 256)
-    lease = float(work.number("lease_seconds", 60, 5, 3600))
-    max_failures = work.number("max_failures", 3, 1, 100)
-    max_attempts = work.number("max_attempts", 5, 1, 100)
-    pause_after = work.number("pause_after", 10, 1, 10_000)
-    work.done()
-    plays = _Table(top.table("play"), f"{where} [play]")
-    play = PlayLimits(
-        plays.number("per_person", 2, 0, 100),
-        plays.number("memory_mb", 8192, 0, 1 << 22),
-    )
-    plays.done()
+    form = _format(top, where)
+    limits = _limits(top, where)
+    candidates = _candidates(top, where)
+    local, lease, max_failures, max_attempts, pause_after = _workers(top, where)
+    play = _play(top, where)
     languages = dict(LANGUAGES)
     for key, value in top.table("languages").items():
         languages[key] = _language(key, value, languages.get(key), f"{where} [languages.{key}]")
@@ -303,6 +260,80 @@ def from_dict(data: dict[str, Any], *, base: Path, stem: str, where: str) -> Con
     )
     top.done()
     return config
+
+
+def _format(top: _Table, where: str) -> Format:
+    """``[format]``: how the test rounds are paired."""
+    fmt = _Table(top.table("format"), f"{where} [format]")
+    kind = fmt.choice("kind", FORMATS, "swiss")
+    form = Format(
+        kind,
+        fmt.number("rounds", 5, 1, 1000),
+        fmt.number("games_per_pair", 2, 2, 100, even=True),
+        fmt.number("placement_games", 6, 2, 100, even=True),
+    )
+    fmt.done()
+    return form
+
+
+def _limits(top: _Table, where: str) -> Limits:
+    """``[limits]``: what an upload, a build and a program may take."""
+    lim = _Table(top.table("limits"), f"{where} [limits]")
+    limits = Limits(
+        lim.number("upload_kb", 1024, 1, 1 << 20),
+        lim.number("archive_files", 200, 1, 100_000),
+        lim.number("unpacked_kb", 16384, 1, 1 << 22),
+        float(lim.number("compile_seconds", 60, 1, 3600)),
+        lim.number("compile_memory_mb", 2048, 64, 1 << 16),
+        lim.number("memory_mb", 1024, 16, 1 << 16),
+        lim.number("versions_per_hour", 20, 1, 10_000),
+        lim.number("disk_mb", 256, 1, 1 << 20),
+        lim.number("compile_disk_mb", 1024, 1, 1 << 20),
+        lim.number("build_mb", 64, 1, 1 << 16),
+        lim.number("build_files", 2000, 1, 1_000_000),
+    )
+    lim.done()
+    return limits
+
+
+def _candidates(top: _Table, where: str) -> Candidates:
+    """``[candidates]``: how a candidate version is tested against the field."""
+    cand = _Table(top.table("candidates"), f"{where} [candidates]")
+    candidates = Candidates(
+        cand.number("games_per_opponent", 2, 2, 100, even=True),
+        cand.number("previous_pairs", 20, 0, 500),
+        cand.text("sprt", "0,50"),
+    )
+    cand.done()
+    try:
+        Sprt.parse(candidates.sprt)
+    except ConfigError as e:
+        raise ConfigError(f"{where} [candidates]: sprt: {e}") from None
+    return candidates
+
+
+def _workers(top: _Table, where: str) -> tuple[int, float, int, int, int]:
+    """``[workers]``: the local workers, the lease, and when a game or a worker is
+    given up on (failures, attempts, failures in a row)."""
+    work = _Table(top.table("workers"), f"{where} [workers]")
+    local = work.number("local", 2, 0, 256)
+    lease = float(work.number("lease_seconds", 60, 5, 3600))
+    max_failures = work.number("max_failures", 3, 1, 100)
+    max_attempts = work.number("max_attempts", 5, 1, 100)
+    pause_after = work.number("pause_after", 10, 1, 10_000)
+    work.done()
+    return local, lease, max_failures, max_attempts, pause_after
+
+
+def _play(top: _Table, where: str) -> PlayLimits:
+    """``[play]``: the games people play against entrants."""
+    plays = _Table(top.table("play"), f"{where} [play]")
+    play = PlayLimits(
+        plays.number("per_person", 2, 0, 100),
+        plays.number("memory_mb", 8192, 0, 1 << 22),
+    )
+    plays.done()
+    return play
 
 
 def _description(top: _Table, base: Path, where: str) -> str:
