@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 def _cmd_match(args: argparse.Namespace) -> int:
     from arbiter.games import find_game
     from arbiter.referee.events import Event, GameStarted, MovePlayed, ignore
-    from arbiter.referee.file_seat import runs_once_per_move
     from arbiter.tournament.match import Match
     from arbiter.tournament.sprt import Sprt
 
@@ -68,28 +67,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
             )
 
     played = match.play(show if args.verbose else ignore)
-    tc, supervision, labels = match.clock, match.watching, match.score.names
-    contest = " (the contest's)" if tc == spec.time_control else ""
-    waiting = (
-        "programs run once per move"
-        if runs_once_per_move(spec)
-        else f"waiting program {'suspended' if supervision.suspend else 'running'}"
-    )
-    games = f"{total} game" + ("s" if total != 1 else "")
-    print(
-        f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}: "
-        f"{tc.describe()}{contest}, charged as {supervision.charging} time, {waiting}",
-        flush=True,
-    )
-    if any(agent.program is not None for agent in match.agents):
-        print(describe_walls(supervision), flush=True)
-    if match.resumed:
-        pa, pb = match.score.points
-        print(
-            f"resumed: {match.resumed} games already in {args.record}, score {labels[0]} "
-            f"{pa:g} - {pb:g} {labels[1]}, pairs {'-'.join(map(str, match.pentanomial))}",
-            flush=True,
-        )
+    labels = match.score.names
+    _say_match(match, spec, total, args.record)
 
     from arbiter.play.series import DRAIN
 
@@ -108,6 +87,35 @@ def _cmd_match(args: argparse.Namespace) -> int:
         return 130
     print("\n".join(match.summary()))
     return 0
+
+
+def _say_match(match: Match, spec: GameSpec[Any, Any], total: int, record: str | None) -> None:
+    """The match's first lines: who plays what, on which clock, behind which walls, and
+    what a resumed match already holds."""
+    from arbiter.referee.file_seat import runs_once_per_move
+
+    tc, supervision, labels = match.clock, match.watching, match.score.names
+    contest = " (the contest's)" if tc == spec.time_control else ""
+    waiting = (
+        "programs run once per move"
+        if runs_once_per_move(spec)
+        else f"waiting program {'suspended' if supervision.suspend else 'running'}"
+    )
+    games = f"{total} game" + ("s" if total != 1 else "")
+    print(
+        f"{spec.title}: {labels[0]} vs {labels[1]}, {games}, time control {tc}: "
+        f"{tc.describe()}{contest}, charged as {supervision.charging} time, {waiting}",
+        flush=True,
+    )
+    if any(agent.program is not None for agent in match.agents):
+        print(describe_walls(supervision), flush=True)
+    if match.resumed:
+        pa, pb = match.score.points
+        print(
+            f"resumed: {match.resumed} games already in {record}, score {labels[0]} "
+            f"{pa:g} - {pb:g} {labels[1]}, pairs {'-'.join(map(str, match.pentanomial))}",
+            flush=True,
+        )
 
 
 def _follow_match(
