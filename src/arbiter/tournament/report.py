@@ -115,18 +115,7 @@ def standings(
         reasons[str(g.record.reason)] += 1
         contest_scored = contest_scored or g.record.score not in (None, (first, 1 - first))
     ratings = fit(n, results)
-    pair_scores: list[list[tuple[float, float]]] = [[] for _ in range(n)]
-    duels: dict[tuple[int, int], list[tuple[float, float]]] = {}
-    for pair in by_pair.values():
-        if len(pair) != 2:
-            continue  # a pair not yet complete
-        one, two = pair
-        a, b = one.seats
-        pa = (one.record.outcome.points(0), two.record.outcome.points(1))
-        pair_scores[a].append(pa)
-        pair_scores[b].append((1 - pa[0], 1 - pa[1]))
-        # each two agents' pairs from the side of the lower-numbered one
-        duels.setdefault((min(a, b), max(a, b)), []).append(pa if a < b else (1 - pa[0], 1 - pa[1]))
+    pair_scores, duels = _pairs(n, by_pair)
     lines = [
         Standing(
             agents[i],
@@ -159,6 +148,25 @@ def standings(
             for (a, b), scores in sorted(duels.items())
         ),
     )
+
+
+def _pairs(
+    n: int, by_pair: dict[int, list[StoredGame]]
+) -> tuple[list[list[tuple[float, float]]], dict[tuple[int, int], list[tuple[float, float]]]]:
+    """Each of ``n`` agents' complete pairs (one start, both colours) as its two
+    scores, and each two agents' pairs from the side of the lower-numbered one."""
+    pair_scores: list[list[tuple[float, float]]] = [[] for _ in range(n)]
+    duels: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    for pair in by_pair.values():
+        if len(pair) != 2:
+            continue  # a pair not yet complete
+        one, two = pair
+        a, b = one.seats
+        pa = (one.record.outcome.points(0), two.record.outcome.points(1))
+        pair_scores[a].append(pa)
+        pair_scores[b].append((1 - pa[0], 1 - pa[1]))
+        duels.setdefault((min(a, b), max(a, b)), []).append(pa if a < b else (1 - pa[0], 1 - pa[1]))
+    return pair_scores, duels
 
 
 def as_json(table: Standings) -> str:
