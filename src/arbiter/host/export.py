@@ -205,19 +205,7 @@ def _games_and_rounds(
         byes = session.execute(
             select(Bye.account_id, Bye.points).where(Bye.round_id == round_id).order_by(Bye.id)
         )
-        erased = []
-        for x in session.scalars(
-            select(Superseded).where(Superseded.round_id == round_id).order_by(Superseded.id)
-        ):
-            line = signed_line(key, x.record).encode()
-            superseded_file.write(line + b"\n")
-            erased.append(
-                {
-                    "erased": x.erased.isoformat(timespec="seconds"),
-                    "number": x.number,
-                    "record": hashlib.sha256(line).hexdigest(),
-                }
-            )
+        erased = _superseded(session, key, round_id, superseded_file)
         entry = {
             "byes": [{"entrant": names[a], "points": p} for a, p in byes],
             "games": listed,
@@ -234,6 +222,27 @@ def _games_and_rounds(
     files["superseded.jsonl"] = superseded_file.close()
     _progress(session, job, done)
     return played
+
+
+def _superseded(
+    session: Session, key: ContestKey, round_id: int, out: _Hashed
+) -> list[dict[str, Any]]:
+    """Writes the round's results erased by playing it again, signed, to ``out``; what
+    ``rounds.json`` says of each (when, which game, the record's hash)."""
+    erased = []
+    for x in session.scalars(
+        select(Superseded).where(Superseded.round_id == round_id).order_by(Superseded.id)
+    ):
+        line = signed_line(key, x.record).encode()
+        out.write(line + b"\n")
+        erased.append(
+            {
+                "erased": x.erased.isoformat(timespec="seconds"),
+                "number": x.number,
+                "record": hashlib.sha256(line).hexdigest(),
+            }
+        )
+    return erased
 
 
 def _logs(session: Session, round_id: int, root: Path, files: dict[str, str]) -> None:
