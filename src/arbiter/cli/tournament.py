@@ -92,6 +92,17 @@ def read_agent_entries(path: str) -> list[tuple[AgentSpec, str | None]]:
     return agents
 
 
+def _agents(args: argparse.Namespace) -> list[AgentSpec]:
+    """The tournament's agents: those given one by one, then those of its agents file.
+
+    :raises ConfigError: for an agent or a file that cannot be read.
+    """
+    agents = [AgentSpec.parse(text).with_options(depth=args.depth) for text in args.agent]
+    if args.agents:
+        agents += [a.with_options(depth=args.depth) for a in read_agents(args.agents, args.game)]
+    return agents
+
+
 def cmd_tournament(
     args: argparse.Namespace,
     time_control: TimeControl,
@@ -101,12 +112,9 @@ def cmd_tournament(
     """Plays the tournament the command line asks for into its database (resuming it),
     following its games and standings on the console; returns the exit status."""
     spec = find_game(args.game)
-    agents = [AgentSpec.parse(text).with_options(depth=args.depth) for text in args.agent]
-    if args.agents:
-        agents += [a.with_options(depth=args.depth) for a in read_agents(args.agents, args.game)]
     plan = plan_tournament(
         spec,
-        agents,
+        _agents(args),
         name=args.name,
         form=args.format,
         rounds=args.rounds,

@@ -52,27 +52,12 @@ def run_series_ray(
     """Plays every job on Ray, at most ``concurrency`` at once (and no more than the
     cluster has cores), and yields (job, record) as each ends; ``events`` hears of each
     game as it starts (a game's moves stay on its node). ``address``: a running
-    cluster's (default: a Ray instance started here for the series, or the one this
-    process already joined).
+    cluster's (default: :func:`_join_ray`'s).
 
     :raises ConfigError: if Ray is not installed, the cluster cannot be reached, or a
         game's actor died more than :data:`~arbiter.play.pool.REPLAYS` times.
     """
-    try:
-        import ray
-    except ImportError:
-        raise ConfigError("the Ray backend needs Ray: pip install 'arbiter[ray]'") from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        try:
-            ray.init(
-                address=address,
-                include_dashboard=False,
-                log_to_driver=False,
-                configure_logging=False,
-            )
-        except (ConnectionError, RuntimeError, ValueError) as e:
-            raise ConfigError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
+    ray, started_here = _join_ray(address)
     cores = int(ray.cluster_resources().get("CPU", 1))
     # an actor the cluster has no core for would wait for ever with its games
     size = max(1, min(concurrency, cores, len(jobs)))
@@ -137,3 +122,27 @@ def run_series_ray(
             ray.kill(actor)
         if started_here:
             ray.shutdown()
+
+
+def _join_ray(address: str | None) -> tuple[Any, bool]:
+    """Ray, joined to the cluster at ``address`` (a Ray instance started here without
+    one), unless this process has joined one already; and whether it was started here.
+
+    :raises ConfigError: if Ray is not installed, or the cluster cannot be reached.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("the Ray backend needs Ray: pip install 'arbiter[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        try:
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise ConfigError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
+    return ray, started_here
