@@ -204,3 +204,32 @@ def test_the_readme_loop_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) 
     exec(compile(code, "README.md", "exec"), {})
     result, _, reason = capsys.readouterr().out.strip().partition(" ")
     assert result in ("1-0", "0-1", "1/2-1/2") and reason
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_allowed_leg_starts_at_a_piece_of_the_one_to_act(game: str) -> None:
+    # a leg (from, to) of a piece's move leaves one of the mover's own pieces and never
+    # lands on another (a drop, or Nim's one click, is a leg onto one cell)
+    env = envs.raw_env(game)
+    env.reset(seed=3)
+    found = env.observe(env.agent_selection)
+    planes, mask = found["observation"], found["action_mask"]
+    enc = env.encoding
+    for action in np.nonzero(mask)[0]:
+        a, b = enc.leg(int(action))
+        if a == b:
+            continue
+        assert planes[enc.grid.row_of[a], enc.grid.column_of[a], 0], (game, a, b)
+        assert not planes[enc.grid.row_of[b], enc.grid.column_of[b], 0], (game, a, b)
+
+
+def test_a_crowned_piece_is_marked_in_the_kings_plane() -> None:
+    spec = find_game("checkers")
+    enc = envs.Encoding(spec)
+    s = spec.notation.parse_position(
+        "00000000/00000000/00000000/00300000/00000000/00000000/00000400/00000000 1"
+    )
+    planes = enc.observation(s, 0, ())
+    kings = {(int(r), int(c)) for r, c in zip(*np.nonzero(planes[:, :, 2]), strict=True)}
+    assert kings == {(3, 2), (6, 5)}
+    assert planes[3, 2, 0] and planes[6, 5, 1]  # red's king is mine, white's theirs

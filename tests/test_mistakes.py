@@ -219,6 +219,7 @@ def test_a_mistake_is_one_line_naming_it(
 AGENT_INPUT: list[tuple[str, str, str]] = [
     ("agent checkers 2", "hello\n", "'hello' is not a board row of 8 digits 0-4"),
     ("agent checkers 1", "00000000\n", "input ended after 1 of 8 rows"),
+    ("agent checkers 1", "0101010x\n", "'0101010x' is not a board row of 8 digits 0-4"),
     ("agent votey 2", "hello\n", "bad opponent move"),
     ("agent alquerque", "hello\n", "bad move from the jury"),
     ("agent chinese-checkers", "hello\n", "expected 1 or 2 first"),

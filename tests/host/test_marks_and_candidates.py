@@ -189,3 +189,19 @@ def test_a_candidate_is_offered_for_entry_only_while_uploads_are_open(
         assert offered == (hours > 0)
         assert ("It can no longer be entered: " in page.text) == (hours < 0)
     db.close()
+
+
+def test_each_owner_sees_the_games_of_their_own_candidates_only(cup: Cup) -> None:
+    with cup.db.session() as s:
+        bob = s.scalars(select(Account).where(Account.name == "bob")).one()
+        trial = version(bob.id, 2)
+        trial.trial = True
+        s.add(trial)
+        s.commit()
+        evaluate(s, cup.config, trial)
+    play_round(cup.db, cup.config)
+    for name in ("alice", "bob"):
+        page = cup.person(name).get(f"/contestants/{name}").text
+        listed = page.split('id="candidate-list"')[1].split("</table>")[0]
+        rows = re.findall(r"<tr><td><a href=\"/games/\d+\">.*?</tr>", listed, re.S)
+        assert rows and all(f"{name} v2" in row for row in rows), (name, rows)

@@ -273,3 +273,37 @@ def test_a_program_is_started_under_the_open_files_limit() -> None:
             await pipe.close()
 
     assert asyncio.run(main()) == f"{OPEN_FILES_LIMIT} {OPEN_FILES_LIMIT}"
+
+
+def _late_reply(wall: float) -> tuple[Timeout, float]:
+    """The time-out of a program that answers 0.6 s after it is asked, on a wall
+    limit of ``wall`` seconds, and the seconds the referee's read took in all."""
+    import time
+
+    program = "import sys, time\nsys.stdin.readline()\ntime.sleep(0.6)\nprint('late', flush=True)"
+
+    async def main() -> tuple[Timeout, float]:
+        pipe = LinePipe([sys.executable, "-c", program], name="late")
+        await pipe.start()
+        try:
+            await pipe.send_line("go")
+            began = time.monotonic()
+            try:
+                await pipe.read_line(wall_limit=wall)
+            except Timeout as e:
+                return e, time.monotonic() - began
+            raise AssertionError("no time-out")
+        finally:
+            await pipe.close()
+
+    return asyncio.run(main())
+
+
+def test_a_late_reply_is_late_by_the_time_past_the_limit(monkeypatch) -> None:
+    # the referee looks at a program past its limit before stopping it: a reply in that
+    # look is kept, and said late by how long after the limit it came, no more
+    monkeypatch.setattr("arbiter.referee.pipe.IDLE_LOOK", 30.0)
+    fault, took = _late_reply(0.3)
+    assert fault.late == "late"
+    late = float(fault.detail.split("replied ")[1].split("s late")[0])
+    assert late > 0 and late + 0.3 <= took + 0.01, (late, took)
