@@ -175,7 +175,7 @@ MUTATIONS = (
         SRC + "referee/pipe.py",
         "            late = time.monotonic() - started - wall_limit",
         "            late = time.monotonic() - started",
-        ("tests/test_cli.py",),
+        ("tests/referee/test_process.py",),
     ),
     Mutation(
         "starved",
