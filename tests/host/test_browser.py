@@ -142,7 +142,12 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
         shoot(watcher, "standings-phone")
 
         # a game replayed on the board, on a phone
-        watcher.goto("/contestants/alice")
+        # the round's ratings are stored just after it ends (later on a loaded machine)
+        for _ in range(120):
+            watcher.goto("/contestants/alice")
+            if watcher.locator("#rating svg circle").count():
+                break
+            watcher.wait_for_timeout(500)
         assert watcher.locator("#rating svg circle").count() == 1  # after round 1
         assert fits(watcher)
         watcher.click("a[href^='/games/']")
