@@ -197,8 +197,8 @@ MUTATIONS = (
     Mutation(
         "own-contest",
         "a worker talks only to its own contest",
-        HOST + "worker.py",
-        "        if info.id != self._contest:",
+        HOST + "server_link.py",
+        "        if info.id != self.contest:",
         "        if False:",
         (
             "tests/host/test_workers.py::test_a_server_posing_as_the_contest_learns_nothing_a_worker_could_be_acted_as_with",
@@ -436,8 +436,8 @@ MUTATIONS = (
     Mutation(
         "contest-proof",
         "a worker talks only to a server that proves the contest's key",
-        HOST + "worker.py",
-        "        if not proves(self._token.contest_key, info.id, challenge, info.proof):",
+        HOST + "server_link.py",
+        "        if not proves(self.token.contest_key, info.id, challenge, info.proof):",
         "        if not info.proof:",
         (
             TOKENS,
