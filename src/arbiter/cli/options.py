@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from arbiter.errors import ConfigError
@@ -318,3 +319,15 @@ def _engine(text: str, depth: int | None) -> Any:
 
 
 # -- match -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What several commands' arguments offer: the games, the rule options of the
+    game named on the command line (``specs``), the built-in engines, and the type of
+    a search depth."""
+
+    names: tuple[str, ...]
+    specs: list[Any]
+    engines: str
+    depth: Any

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from arbiter import __version__, core
 from arbiter.cli.options import (
     MAX_GAMES,
+    Known,
     _add_opening_options,
     _add_rule_options,
     _add_supervision_options,
@@ -32,18 +32,6 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-@dataclass(frozen=True, slots=True)
-class Known:
-    """What several commands' arguments offer: the games, the rule options of the
-    game named on the command line (``specs``), the built-in engines, and the type of
-    a search depth."""
-
-    names: tuple[str, ...]
-    specs: list[Any]
-    engines: str
-    depth: Any
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -72,10 +60,10 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     _add_agent(sub, known)
     _add_play(sub, known)
     _add_perft(sub, known)
-    add_tournament(sub, names, specs)
+    add_tournament(sub, known)
     _add_check_agent(sub, known)
     serve.add_parser(sub)
-    solve.add_parser(sub, names)
+    solve.add_parser(sub, known)
     replay.add_parser(sub)
     sub.add_parser(
         "doctor",

@@ -9,16 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arbiter.cli.options import _bounded_int, _engine, _nonnegative_int, _positive_float
+from arbiter.cli.options import Known, _engine, _nonnegative_int, _positive_float
 from arbiter.errors import ConfigError, NotationError
 
 
-def add_parser(sub: Any, names: tuple[str, ...]) -> None:
-    """Adds ``solve`` to the ``arbiter`` parser's subcommands (``names``: the games)."""
-    from arbiter.agents.spec import ENGINES, MAX_DEPTH
-
-    depth = _bounded_int(1, MAX_DEPTH)
-    engines = ", ".join(ENGINES)
+def add_parser(sub: Any, known: Known) -> None:
+    """Adds ``solve`` to the ``arbiter`` parser's subcommands."""
+    names, engines, depth = known.names, known.engines, known.depth
     so = sub.add_parser("solve", help="answer one position with a built-in engine")
     so.add_argument("game", choices=names, metavar="GAME")
     so.add_argument(

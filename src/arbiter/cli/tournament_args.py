@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter.cli.options import (
+    Known,
     _add_opening_options,
     _add_rule_options,
     _add_supervision_options,
@@ -18,13 +19,10 @@ from arbiter.cli.options import (
 )
 
 
-def add_parsers(sub: Any, names: tuple[str, ...], specs: list[Any]) -> None:
+def add_parsers(sub: Any, known: Known) -> None:
     """Adds ``tournament``, ``report`` and ``export`` to the ``arbiter`` parser's
-    subcommands (``names``: the games; ``specs``: those whose rule options to offer)."""
-    from arbiter.agents.spec import ENGINES, MAX_DEPTH
-
-    depth = _bounded_int(1, MAX_DEPTH)
-    engines = ", ".join(ENGINES)
+    subcommands."""
+    names, specs, engines, depth = known.names, known.specs, known.engines, known.depth
     tu = sub.add_parser("tournament", help="play every agent against every other, into a database")
     tu.add_argument("game", choices=names, metavar="GAME")
     tu.add_argument(
