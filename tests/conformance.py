@@ -9,7 +9,7 @@ import pytest
 
 from arbiter.contract import GameSpec
 from arbiter.errors import IllegalMove
-from arbiter.game import play
+from arbiter.game import RuleEnd, play
 from arbiter.play.replay import replay
 from arbiter.record import GameRecord
 
@@ -51,6 +51,10 @@ def check_game(
             s = after
             texts.append(text)
             assert len(texts) <= max_plies
+        assert not out.reason.is_fault, f"the rules ended a game by a fault ({out.reason})"
+        assert not isinstance(out.reason, RuleEnd) or out.reason in spec.endings, (
+            f"the rules ended a game by {out.reason!r}, an ending the game does not declare"
+        )
         assert list(game.legal_moves(s)) == [], "legal moves after the end"
         with pytest.raises(IllegalMove):
             play(game, s, m)
@@ -65,6 +69,7 @@ def check_game(
             score=spec.score(game, s, out),
         )
         assert replay(record) == out
+        assert replay(GameRecord.from_json(record.to_json())) == out, "read back, it differs"
 
 
 SAMPLE_MOVES = 48

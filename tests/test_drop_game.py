@@ -7,6 +7,7 @@ API through :class:`~arbiter.contract.layout.Drops`, and the learning environmen
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -17,10 +18,14 @@ from fastapi.testclient import TestClient
 from arbiter import envs
 from arbiter.cli import main
 from arbiter.contract.layout import Drops, Layout
-from arbiter.errors import ConfigError
+from arbiter.errors import ConfigError, RecordError
+from arbiter.game import RuleEnd
 from arbiter.games import find_game
+from arbiter.play.replay import replay
+from arbiter.record import GameRecord, record_key
 from arbiter.referee.supervision import program_environment
 from arbiter.web.app import create_app
+from arbiter.web.replays import replay_json
 from tests.web.test_api import wait_for
 
 PROGRAM = f"{sys.executable} -m arbiter.cli agent connect4"
@@ -33,7 +38,7 @@ def test_a_program_and_the_built_ins_play_it_and_the_records_replay(
     argv = ["match", "connect4", PROGRAM, "alphabeta", "--games", "2", "--record", str(record)]
     assert main(argv) == 0
     games = [json.loads(line) for line in record.read_text().splitlines()]
-    assert len(games) == 2 and all(g["reason"] in ("connected", "no moves") for g in games)
+    assert len(games) == 2 and all(g["reason"] in ("connected", "board full") for g in games)
     capsys.readouterr()
     assert main(["replay", str(record)]) == 0
     assert "2 of 2 records verified" in capsys.readouterr().out
@@ -84,3 +89,54 @@ def test_every_program_is_told_the_outside_games(monkeypatch: pytest.MonkeyPatch
 def test_a_piece_colour_the_board_does_not_draw_is_refused_by_name() -> None:
     with pytest.raises(ConfigError, match="the board draws no 'purple' pieces"):
         Layout("g", 1, 1, "square", (), colours=("red", "purple"))
+
+
+FULL_BOARD = "441365675334466335442232661515577771217122"
+"""Columns (from 1) of a game that fills the board with no four in a row."""
+
+
+def test_a_full_board_ends_by_the_game_s_own_ending_recorded_replayed_and_explained(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = find_game("connect4")
+    game = spec.make()
+    s = game.initial()
+    for text in FULL_BOARD:
+        s = game.apply(s, spec.contest.judge(game, s, text, seat=game.to_move(s)))
+    out = game.outcome(s)
+    assert out is not None and out.winner is None and out.reason == RuleEnd("board full")
+    assert out.reason in spec.endings and not out.reason.is_fault
+    assert out.explained() == (
+        "1/2-1/2 by board full (every cell is filled and no one has four in a row)"
+    )
+    record = GameRecord("connect4", ("a", "b"), tuple(FULL_BOARD), (0.0,) * 42, None, out.reason)
+    line = record.to_json()
+    assert json.loads(line)["reason"] == "board full"
+    back = GameRecord.from_json(line)
+    assert replay(back) == out  # the name read back is the game's ending
+    # the replay page explains it with the game's text, which the record does not carry
+    shown = replay_json(back)["result"]
+    assert (shown["reason"], shown["text"]) == ("board full", out.explained())
+    # a record claiming the game's ending where the rules give none is refused
+    cut = GameRecord("connect4", ("a", "b"), tuple(FULL_BOARD[:-1]), (0.0,) * 41, None, out.reason)
+    with pytest.raises(RecordError, match="by board full"):
+        replay(cut)
+    path = tmp_path / "full.jsonl"
+    path.write_text(back.to_json(record_key()) + "\n")  # sealed, as the referee writes
+    assert main(["replay", str(path)]) == 0
+    assert "1/2-1/2 by board full" in capsys.readouterr().out
+
+
+def test_a_game_s_own_ending_is_a_name_apart_from_the_platform_s() -> None:
+    with pytest.raises(ValueError, match="one of the platform's reasons"):
+        RuleEnd("no moves")
+    with pytest.raises(ValueError, match="is not a name"):
+        RuleEnd("Board\nFull")
+    with pytest.raises(RecordError, match="unknown reason 'Board Full!'"):
+        GameRecord.from_json(
+            '{"game":"connect4","players":["a","b"],"moves":[],'
+            '"winner":null,"reason":"Board Full!"}'
+        )
+    spec = find_game("connect4")
+    with pytest.raises(ConfigError, match="two of its endings share a name"):
+        dataclasses.replace(spec, endings=(RuleEnd("board full"), RuleEnd("board full", "x")))

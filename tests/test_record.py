@@ -93,7 +93,7 @@ def test_move_after_the_end_is_caught() -> None:
         ("[1, 2]", "not a JSON object"),
         ('{"game": "votey"}', "missing field 'players'"),
         ('{"game":"votey","players":[],"moves":[],"winner":3,"reason":"connected"}', "winner"),
-        ('{"game":"votey","players":[],"moves":[],"winner":0,"reason":"won"}', "'won'"),
+        ('{"game":"votey","players":[],"moves":[],"winner":0,"reason":"Won!"}', "'Won!'"),
         (
             '{"game":"votey","players":["a","b"],"moves":["1434"],"winner":0,'
             '"reason":"connected","times":["x"]}',
@@ -142,6 +142,10 @@ def test_unknown_rule_option_is_a_record_error() -> None:
         (
             '{"game":"votey","players":["a","b"],"moves":[],"winner":null,"reason":"crash"}',
             "cannot end in a draw",
+        ),
+        (
+            '{"game":"votey","players":["a","b"],"moves":[],"winner":0,"reason":"won"}',
+            "unknown reason 'won': votey has no such ending",
         ),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ],

@@ -8,19 +8,86 @@ mutated, so states can be shared between threads, processes and search trees.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import ClassVar, Protocol, TypeVar
 
 from arbiter.errors import IllegalMove, Reason
 
-__all__ = ["Game", "Outcome", "Player", "Reason", "play"]
+__all__ = ["Ending", "Game", "Outcome", "Player", "Reason", "RuleEnd", "play"]
 
 Player = int
 """A seat: 0 moves first, 1 moves second. Not a colour name."""
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
+
+
+_END_NAME = re.compile(r"[a-z][a-z0-9 '-]{0,39}")
+_PLATFORM_NAMES = frozenset(r.value for r in Reason)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleEnd:
+    """A way to end that a game's own rules name, beside the platform's
+    :class:`Reason` (Connect Four's ``board full``): recorded by its ``name`` as a
+    reason is, shown with its ``text`` where a result is explained, and never a fault.
+    A game declares the ones it has (:attr:`arbiter.contract.GameSpec.endings`).
+
+    Two are the same ending when their names are: a record read back knows the name
+    only.
+
+    >>> full = RuleEnd("board full", "every cell is filled and no one has four in a row")
+    >>> str(full), full.is_fault, full == RuleEnd("board full")
+    ('board full', False, True)
+    >>> RuleEnd("time")
+    Traceback (most recent call last):
+    ...
+    ValueError: ending 'time' is one of the platform's reasons: a game names its own
+    """
+
+    name: str
+    text: str = field(default="", compare=False)
+
+    is_fault: ClassVar[bool] = False
+    judged_from_text: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        """:raises ValueError: for a name a record could not carry, or the platform's."""
+        if not _END_NAME.fullmatch(self.name):
+            raise ValueError(
+                f"ending {self.name!r} is not a name: up to 40 lowercase letters, "
+                "digits, spaces, hyphens and apostrophes, from a letter"
+            )
+        if self.name in _PLATFORM_NAMES:
+            raise ValueError(
+                f"ending {self.name!r} is one of the platform's reasons: a game names its own"
+            )
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def value(self) -> str:
+        """The name, as :attr:`Reason.value` is the platform's."""
+        return self.name
+
+
+Ending = Reason | RuleEnd
+"""Why a game ended: one of the platform's reasons or one its rules name."""
+
+
+def ending_of(name: str) -> Ending:
+    """The ending a record's ``reason`` names: the platform's reason of that name, or
+    else a game's own (which the game's rules confirm when the record is replayed).
+
+    :raises ValueError: when ``name`` could be neither.
+    """
+    try:
+        return Reason(name)
+    except ValueError:
+        return RuleEnd(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +101,7 @@ class Outcome:
     """
 
     winner: Player | None
-    reason: Reason
+    reason: Ending
     detail: str = ""
 
     def points(self, p: Player) -> float:
@@ -46,6 +113,12 @@ class Outcome:
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner == 0 else "0-1"
+
+    def explained(self) -> str:
+        """The result in words: ``1/2-1/2 by board full (every cell is filled ...)``,
+        with the detail, or a game's own ending's text when there is no detail."""
+        why = self.detail or (self.reason.text if isinstance(self.reason, RuleEnd) else "")
+        return f"{self.result()} by {self.reason}" + (f" ({why})" if why else "")
 
 
 class Game(Protocol[S, M]):

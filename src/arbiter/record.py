@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arbiter.errors import Reason, RecordError
-from arbiter.game import Outcome, Player
+from arbiter.errors import RecordError
+from arbiter.game import Ending, Outcome, Player, ending_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class GameRecord:
     moves: tuple[str, ...]
     times: tuple[float, ...]
     winner: Player | None
-    reason: Reason
+    reason: Ending
     detail: str = ""
     offending: str | None = None
     time_control: str = ""
@@ -128,8 +128,8 @@ class GameRecord:
             if key not in d:
                 raise RecordError(f"missing field {key!r}")
         try:
-            reason = Reason(d["reason"])
-        except ValueError:
+            reason = ending_of(d["reason"])
+        except (ValueError, TypeError):
             raise RecordError(f"unknown reason {d['reason']!r}") from None
         moves = d["moves"]
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
@@ -161,7 +161,7 @@ class GameRecord:
 
     @classmethod
     def _build(
-        cls, d: dict[str, Any], moves: list[str], times: Any, winner: Any, reason: Reason
+        cls, d: dict[str, Any], moves: list[str], times: Any, winner: Any, reason: Ending
     ) -> GameRecord:
         if not isinstance(d["players"], list) or not isinstance(times, list):
             raise TypeError("'players' and 'times' must be lists")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from arbiter.contract import MAX_PLIES, GameSpec, PlayerSide, RefereeSide
 from tests.connect4 import contest, evaluate, notation
-from tests.connect4.rules import ConnectFour, State
+from tests.connect4.rules import BOARD_FULL, ConnectFour, State
 
 SPEC: GameSpec[State, int] = GameSpec.of_folder(
     __name__,
@@ -20,6 +20,7 @@ SPEC: GameSpec[State, int] = GameSpec.of_folder(
     contest=contest,
     evaluation=evaluate,
     options=(MAX_PLIES,),
+    endings=(BOARD_FULL,),
 )
 
 if TYPE_CHECKING:  # mypy holds the two sides of the protocol to the contract

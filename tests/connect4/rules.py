@@ -1,7 +1,8 @@
 """Connect Four, the toy game of drops that proves a game of another shape is one
 folder: seven columns of six cells; each player in turn drops a piece into a column
 that is not full, where it falls to the lowest empty cell; four of one's own in a
-row, across, up or along a diagonal, wins; a full board is a draw.
+row, across, up or along a diagonal, wins; a full board is a draw, which the game
+names itself (:data:`BOARD_FULL`: the platform has no such reason).
 
 A move is the column, 0 to 6: the cell it fills depends on the position, so the
 board's clicks are drops (:class:`arbiter.contract.layout.Drops`)."""
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arbiter.game import Outcome, Player, Reason
+from arbiter.game import Outcome, Player, Reason, RuleEnd
 
 COLUMNS, ROWS = 7, 6
 CELLS = COLUMNS * ROWS
@@ -24,6 +25,9 @@ LINES: tuple[int, ...] = tuple(
     if 0 <= r + 3 * dr < ROWS and 0 <= c + 3 * dc < COLUMNS
 )
 """Every four cells in a row, as bits: 69 of them."""
+
+BOARD_FULL = RuleEnd("board full", "every cell is filled and no one has four in a row")
+"""The game's own ending: a draw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +81,7 @@ class ConnectFour:
         if any(line & s.pieces[mover] == line for line in LINES):
             return Outcome(mover, Reason.CONNECTED, "four in a row")
         if s.ply >= CELLS:
-            return Outcome(None, Reason.NO_MOVES, "the board is full")
+            return Outcome(None, BOARD_FULL)
         if s.ply >= self.max_plies:
             return Outcome(None, Reason.MOVE_LIMIT)
         return None

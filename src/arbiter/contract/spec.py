@@ -39,7 +39,7 @@ from arbiter.contract.programs import (
     Supervision,
 )
 from arbiter.errors import ConfigError
-from arbiter.game import Game, Outcome, Player
+from arbiter.game import Game, Outcome, Player, RuleEnd
 
 if TYPE_CHECKING:  # the browser's board: read by the web app only, not by programs
     from arbiter.contract.layout import BoardView
@@ -360,6 +360,10 @@ class GameSpec(Generic[S, M]):
     minimal legal player a contest server offers its entrants. ``guide`` is its rules
     and protocol written for contestants (Markdown, in the contest's own terms, with
     the exact move syntax and an example dialogue), which a contest's page shows.
+    ``endings`` are the ways to end its rules name beside the platform's reasons
+    (:class:`~arbiter.game.RuleEnd`); its outcomes use no other.
+
+    :raises ConfigError: if two endings share a name.
     """
 
     name: str
@@ -382,6 +386,12 @@ class GameSpec(Generic[S, M]):
     opening_plies: int = 6
     kits: Path | None = None
     guide: Path | None = None
+    endings: tuple[RuleEnd, ...] = ()
+
+    def __post_init__(self) -> None:
+        names = [e.name for e in self.endings]
+        if len(set(names)) != len(names):
+            raise ConfigError(f"{self.name}: two of its endings share a name ({names})")
 
     @classmethod
     def of_folder(
@@ -399,6 +409,7 @@ class GameSpec(Generic[S, M]):
         score: ContestScore[S, M] = win_draw_loss,
         position_file: Callable[[str], tuple[S, float] | None] | None = None,
         opening_plies: int = 6,
+        endings: tuple[RuleEnd, ...] = (),
     ) -> GameSpec[S, M]:
         """The spec of the game whose folder is the package ``package`` (a game's
         ``__init__`` passes its ``__name__``), laid out as arbiter's games are: its
@@ -435,7 +446,17 @@ class GameSpec(Generic[S, M]):
             opening_plies=opening_plies,
             kits=folder / "kits" if (folder / "kits").is_dir() else None,
             guide=folder / "contestants.md" if (folder / "contestants.md").is_file() else None,
+            endings=endings,
         )
+
+    def declared(self, outcome: Outcome) -> Outcome:
+        """``outcome`` with its ending as this game declares it, text and all (a
+        record read back knows only an ending's name); the platform's reasons and
+        endings the game does not declare are kept as they are."""
+        for ending in self.endings:
+            if ending == outcome.reason:
+                return Outcome(outcome.winner, ending, outcome.detail)
+        return outcome
 
     def probe_checks(self) -> list[Check]:
         """What ``arbiter check-agent`` exercises in this game beyond whole games (its

@@ -28,7 +28,7 @@ from typing import Any
 
 from arbiter.contract import GameSpec
 from arbiter.errors import ArbiterError, NotationError, Reason, RecordError
-from arbiter.game import Outcome
+from arbiter.game import Ending, Outcome
 from arbiter.games import find_game
 from arbiter.record import GameRecord
 from arbiter.referee.match import FAULTS
@@ -70,7 +70,7 @@ def _result(winner: int | None, white: int | None) -> str:
     return "1-0" if winner == (0 if white is None else white) else "0-1"
 
 
-def _termination(reason: Reason) -> str:
+def _termination(reason: Ending) -> str:
     if reason is Reason.TIME:
         return "time forfeit"
     if reason.is_fault:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from arbiter.clock import Clock, TimeControl
 from arbiter.contract import GameSpec
 from arbiter.errors import ArbiterError, NotationError, Reason, RecordError, Timeout
-from arbiter.game import Game, Outcome
+from arbiter.game import Game, Outcome, RuleEnd
 from arbiter.games import find_game
 from arbiter.record import GameRecord
 from arbiter.referee.match import FAULTS, forfeit
@@ -26,7 +26,8 @@ M = TypeVar("M")
 def replay(record: GameRecord) -> Outcome:
     """Plays the record's moves again and checks its result; returns the verified Outcome.
 
-    :raises RecordError: at the first move that does not parse, is illegal or claims
+    :raises RecordError: for an ending the game does not have, at the first move
+        that does not parse, is illegal or claims
         wrongly, a move after the game ended, a time the clock did not allow, a
         result or score the moves do not give, or a fault the offending text does
         not commit.
@@ -37,6 +38,8 @@ def replay(record: GameRecord) -> Outcome:
         tc = TimeControl.parse(record.time_control) if record.time_control else TimeControl()
     except ArbiterError as e:
         raise RecordError(f"cannot set up {record.game!r} with {record.options}: {e}") from None
+    if isinstance(record.reason, RuleEnd) and record.reason not in spec.endings:
+        raise RecordError(f"unknown reason {record.reason.name!r}: {spec.name} has no such ending")
     try:
         s = game.initial() if record.start is None else spec.notation.parse_position(record.start)
     except NotationError as e:

@@ -94,8 +94,7 @@ class Transcript:
 
     def finish(self, outcome: Outcome) -> None:
         """Notes the result and closes."""
-        why = f" ({outcome.detail})" if outcome.detail else ""
-        self.note(f"game over: {outcome.result()} by {outcome.reason}{why}")
+        self.note(f"game over: {outcome.explained()}")
         self.close()
 
     def close(self) -> None:

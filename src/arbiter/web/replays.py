@@ -21,7 +21,7 @@ def replay_json(record: GameRecord) -> dict[str, Any]:
     """
     data = moves_json(record.game, record.players, record.start, record.moves, record.options)
     data.update(
-        result=result_json(record.outcome),
+        result=result_json(find_game(record.game).declared(record.outcome)),
         date=record.date,
         time_control=record.time_control,
         times=list(record.times),

@@ -212,7 +212,7 @@ class Session:
 
     def _check_turn(self) -> None:
         if self.outcome is not None:
-            raise WebError(409, f"the game is over: {describe(self.outcome)}")
+            raise WebError(409, f"the game is over: {self.outcome.explained()}")
         if self.human is None:
             raise WebError(409, "two engines are playing this game; it takes no moves")
         if self.game.to_move(self.state) != self.human or self._request is None:
@@ -360,19 +360,13 @@ class Session:
         }
 
 
-def describe(outcome: Outcome) -> str:
-    """``1-0 by connected (detail)``."""
-    detail = f" ({outcome.detail})" if outcome.detail else ""
-    return f"{outcome.result()} by {outcome.reason}{detail}"
-
-
 def result_json(outcome: Outcome) -> dict[str, Any]:
     return {
         "result": outcome.result(),
         "winner": outcome.winner,
         "reason": str(outcome.reason),
         "detail": outcome.detail,
-        "text": describe(outcome),
+        "text": outcome.explained(),
     }
 
 
