@@ -82,8 +82,9 @@ def game_package(root: Path, name: str, notation: str, protocol: str) -> None:
 @pytest.fixture(scope="module")
 def mypy_said(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     """One ``mypy --strict`` run over the whole test game, a whole copy of its modules
-    (``goodgame``) and one package per break (``broken0``...): what it said of each
-    package, by name. One run, as mypy loads the contract once (eight runs took 21 s)."""
+    (``goodgame``), one package per break (``broken0``...) and the toy games (Nim and
+    Connect Four, as an outside author writes a game): what it said of each package,
+    by name. One run, as mypy loads the contract once (eight runs took 21 s)."""
     root = tmp_path_factory.mktemp("contract")
     game_package(root, "goodgame", GOOD_NOTATION, GOOD_PROTOCOL)
     for i, (module, old, new, _) in enumerate(BREAKS):
@@ -95,7 +96,8 @@ def mypy_said(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
             assert old in protocol
             protocol = protocol.replace(old, new)
         game_package(root, f"broken{i}", notation, protocol)
-    names = ["goodgame", *(f"broken{i}" for i in range(len(BREAKS))), "tests.fakegame"]
+    toys = ["tests.fakegame", "tests.nim", "tests.connect4"]  # Nim's own encoding too
+    names = ["goodgame", *(f"broken{i}" for i in range(len(BREAKS))), *toys]
     env = dict(os.environ, MYPYPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT), str(root)]))
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]

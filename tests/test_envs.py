@@ -16,8 +16,16 @@ from pettingzoo.test import api_test, seed_test
 from arbiter import envs
 from arbiter.games import find_game, game_names
 
-GAMES = [name for name in game_names() if find_game(name).board is not None]
-"""Every registered game with a board: the environments know no game from another."""
+GAMES = [
+    name
+    for name in game_names()
+    if find_game(name).board is not None or find_game(name).encoding is not None
+]
+"""Every registered game with a board or an encoding of its own (Nim's): the
+environments know no game from another."""
+
+BOARDS = [name for name in game_names() if find_game(name).board is not None]
+"""Every registered game with a board: each has the board's encoding, used or not."""
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -35,15 +43,16 @@ def test_gymnasium_check_env_passes(game: str) -> None:
         check_env(envs.gym_env(game))
 
 
-def _first_legs(env: Any) -> set[tuple[int, int]]:
+def _allowed(env: Any) -> set[int]:
     mask = env.observe(env.agent_selection)["action_mask"]
-    return {env.encoding.leg(int(a)) for a in np.flatnonzero(mask)}
+    return {int(a) for a in np.flatnonzero(mask)}
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_actions_play_exactly_the_rules(game: str) -> None:
     """Random games chosen from the rules engine's own legal moves: at every turn the
-    mask allows exactly the legal moves' next legs, a move's legs are acted by one agent,
+    mask allows exactly the legal moves' first actions, a move's actions are acted by
+    one agent,
     and the game ends with the rules' outcome and rewards of +1/-1 (0 each for a draw)."""
     spec = find_game(game)
     rules = spec.rules(max_plies=120)
@@ -56,15 +65,15 @@ def test_actions_play_exactly_the_rules(game: str) -> None:
             assert env.outcome is None
             legal = rules.legal_moves(s)
             m = rng.choice(legal)
-            legs = env.encoding.legs(s, m)
+            actions = env.encoding.actions_of(s, m)
             mover = env.agent_selection
             assert mover == envs.AGENTS[rules.to_move(s)]
-            assert _first_legs(env) == {env.encoding.legs(s, x)[0] for x in legal}
-            for i, leg in enumerate(legs):
+            assert _allowed(env) == {env.encoding.actions_of(s, x)[0] for x in legal}
+            for i, action in enumerate(actions):
                 assert env.agent_selection == mover
                 if i:  # mid-chain: only the chains going on from here
-                    assert leg in _first_legs(env)
-                env.step(env.encoding.action(leg))
+                    assert action in _allowed(env)
+                env.step(action)
             s = rules.apply(s, m)
             assert env.position == s
         outcome = rules.outcome(s)
@@ -99,16 +108,16 @@ def test_a_checkers_double_jump_is_two_actions_of_the_same_agent() -> None:
     env.reset(options={"position": spec.notation.format_position(s)})
     s = env.position  # the same pieces, counted from ply 0 (the text has no ply)
     mover = env.agent_selection
-    first, second = env.encoding.legs(s, move)
-    assert _first_legs(env) == {first}
-    env.step(env.encoding.action(first))
+    first, second = env.encoding.actions_of(s, move)
+    assert _allowed(env) == {first}
+    env.step(first)
     assert env.agent_selection == mover and env.position == s  # not applied yet
     obs = env.observe(mover)["observation"]
     assert int(obs[:, :, 3].sum()) == 2  # the path so far: start and first landing
-    assert _first_legs(env) == {second}
+    assert _allowed(env) == {second}
     other = envs.AGENTS[1 - envs.AGENTS.index(mover)]
     assert not env.observe(other)["action_mask"].any()
-    env.step(env.encoding.action(second))
+    env.step(second)
     assert env.agent_selection == other
     assert env.last_move == move
 
@@ -118,11 +127,16 @@ def test_an_action_the_mask_forbids_loses_the_game(game: str) -> None:
     env = envs.raw_env(game)
     env.reset(seed=3)
     mask = env.observe("player_0")["action_mask"]
-    forbidden = int(np.flatnonzero(mask == 0)[0])
+    zeros = np.flatnonzero(mask == 0)  # none where every action is legal at the start
+    forbidden, why = (
+        (int(zeros[0]), "is not legal here")
+        if zeros.size
+        else (len(mask), "is not one of this game's actions")
+    )
     env.step(forbidden)
     assert env.rewards == {"player_0": -1.0, "player_1": 1.0}
     assert all(env.terminations.values())
-    assert "is not legal here" in env.infos["player_0"]["illegal"]
+    assert why in env.infos["player_0"]["illegal"]
     env.step(None)  # each finished agent steps out, as PettingZoo's loop does
     env.step(None)
     assert env.agents == []
@@ -140,7 +154,7 @@ def test_each_agent_sees_its_own_pieces_first() -> None:
 
 
 def test_the_chinese_checkers_star_is_laid_on_its_rows_and_half_steps() -> None:
-    enc = envs.Encoding(find_game("chinese-checkers"))
+    enc = envs.BoardEncoding(find_game("chinese-checkers"))
     assert enc.shape == (17, 25, len(envs.CHANNELS))
     obs = envs.raw_env("chinese-checkers")
     obs.reset()
@@ -206,17 +220,23 @@ def test_the_readme_loop_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) 
     assert result in ("1-0", "0-1", "1/2-1/2") and reason
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", BOARDS)
 def test_every_allowed_leg_starts_at_a_piece_of_the_one_to_act(game: str) -> None:
     # a leg (from, to) of a piece's move leaves one of the mover's own pieces and never
-    # lands on another (a drop, or Nim's one click, is a leg onto one cell)
-    env = envs.raw_env(game)
-    env.reset(seed=3)
-    found = env.observe(env.agent_selection)
-    planes, mask = found["observation"], found["action_mask"]
-    enc = env.encoding
-    for action in np.nonzero(mask)[0]:
-        a, b = enc.leg(int(action))
+    # lands on another (a drop, or Nim's one click, is a leg onto one cell); the
+    # board's encoding of every game with a board, whether its environment uses it
+    spec = find_game(game)
+    rules = spec.make()
+    enc = envs.BoardEncoding(spec)
+    s = rules.initial()
+    for m in random.Random(3).sample(list(rules.legal_moves(s)), 1):
+        s = rules.apply(s, m)  # a position one move in: Nim's start has no gap
+    seat = rules.to_move(s)
+    planes = enc.observation(s, seat, ())
+    allowed = {a for m in rules.legal_moves(s) for a in enc.actions_of(s, m)[:1]}
+    assert allowed
+    for action in allowed:
+        a, b = enc.leg(action)
         if a == b:
             continue
         assert planes[enc.grid.row_of[a], enc.grid.column_of[a], 0], (game, a, b)
@@ -225,7 +245,7 @@ def test_every_allowed_leg_starts_at_a_piece_of_the_one_to_act(game: str) -> Non
 
 def test_a_crowned_piece_is_marked_in_the_kings_plane() -> None:
     spec = find_game("checkers")
-    enc = envs.Encoding(spec)
+    enc = envs.BoardEncoding(spec)
     s = spec.notation.parse_position(
         "00000000/00000000/00000000/00300000/00000000/00000000/00000400/00000000 1"
     )
@@ -233,3 +253,21 @@ def test_a_crowned_piece_is_marked_in_the_kings_plane() -> None:
     kings = {(int(r), int(c)) for r, c in zip(*np.nonzero(planes[:, :, 2]), strict=True)}
     assert kings == {(3, 2), (6, 5)}
     assert planes[3, 2, 0] and planes[6, 5, 1]  # red's king is mine, white's theirs
+
+
+def test_a_game_s_own_encoding_is_the_one_its_environment_uses() -> None:
+    # Nim's encoding.py: three actions (take one, two or three), the pile one-hot
+    env = envs.raw_env("nim", stones=5)
+    assert not isinstance(env.encoding, envs.BoardEncoding)
+    env.reset()
+    observed = env.observe("player_0")
+    assert observed["observation"].shape == (2, 61) and observed["action_mask"].tolist() == [1] * 3
+    assert observed["observation"][0, 5] == 1 and not observed["observation"][1].any()
+    env.step(1)  # take two: three left
+    assert env.position.pile == 3 and env.agent_selection == "player_1"
+    assert env.observe("player_1")["observation"][1].all()  # the second seat's plane
+    env.step(0)  # take one: two left
+    assert env.observe("player_0")["action_mask"].tolist() == [1, 1, 0]
+    env.step(2)
+    assert env.infos["player_0"]["illegal"] == "action 2 (take 3) is not legal here"
+    assert env.rewards == {"player_0": -1.0, "player_1": 1.0}

@@ -1,6 +1,7 @@
 """One-pile Nim: the toy game that proves a sixth game is one folder and one
 registry line (``ARBITER_GAMES=nim=tests.nim``, set by the tests' conftest), with no
-compiled kernel, no notation corpus, no probes, openings or starter kits."""
+compiled kernel, no notation corpus, no probes, openings or starter kits, and with an
+encoding for learning of its own (``encoding.py``) in place of its board's."""
 
 from __future__ import annotations
 
@@ -25,8 +26,10 @@ SPEC: GameSpec[State, int] = GameSpec.of_folder(
     ),
 )
 
-if TYPE_CHECKING:  # mypy holds the two sides of the protocol to the contract
-    from tests.nim import player, referee
+if TYPE_CHECKING:  # mypy holds the two sides of the protocol and the encoding to the contract
+    from arbiter.contract.learning import EncodingOf
+    from tests.nim import encoding, player, referee
 
     _player: PlayerSide[State, int] = player
     _referee: RefereeSide[State, int] = referee
+    _encoding: EncodingOf[State, int] = encoding.encoding

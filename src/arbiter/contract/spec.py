@@ -41,8 +41,9 @@ from arbiter.contract.programs import (
 from arbiter.errors import ConfigError
 from arbiter.game import Game, Outcome, Player, RuleEnd
 
-if TYPE_CHECKING:  # the browser's board: read by the web app only, not by programs
+if TYPE_CHECKING:  # the board and the encoding: the web app's and the environments' only
     from arbiter.contract.layout import BoardView
+    from arbiter.contract.learning import Encoding, EncodingOf
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
@@ -361,7 +362,8 @@ class GameSpec(Generic[S, M]):
     and protocol written for contestants (Markdown, in the contest's own terms, with
     the exact move syntax and an example dialogue), which a contest's page shows.
     ``endings`` are the ways to end its rules name beside the platform's reasons
-    (:class:`~arbiter.game.RuleEnd`); its outcomes use no other.
+    (:class:`~arbiter.game.RuleEnd`); its outcomes use no other. ``encoding`` is its
+    own encoding for learning (:mod:`arbiter.contract.learning`), where it has one.
 
     :raises ConfigError: if two endings share a name.
     """
@@ -387,6 +389,7 @@ class GameSpec(Generic[S, M]):
     kits: Path | None = None
     guide: Path | None = None
     endings: tuple[RuleEnd, ...] = ()
+    encoding: Callable[[], EncodingOf[S, M]] | None = None
 
     def __post_init__(self) -> None:
         names = [e.name for e in self.endings]
@@ -414,7 +417,8 @@ class GameSpec(Generic[S, M]):
         """The spec of the game whose folder is the package ``package`` (a game's
         ``__init__`` passes its ``__name__``), laid out as arbiter's games are: its
         ``player`` and ``referee`` modules, and where the folder has them a ``board``
-        module (its ``VIEW``), a ``probes`` module (its ``probes``), ``openings.txt``,
+        module (its ``VIEW``), an ``encoding`` module (its ``encoding``), a ``probes``
+        module (its ``probes``), ``openings.txt``,
         ``kits/`` and ``contestants.md`` (its :attr:`guide`); the clock and
         supervision are the contest's own.
 
@@ -440,6 +444,7 @@ class GameSpec(Generic[S, M]):
             options=options,
             score=score,
             board=Loader(f"{package}.board", "VIEW") if "board" in has else None,
+            encoding=Loader(f"{package}.encoding", "encoding") if "encoding" in has else None,
             probes=Loader(f"{package}.probes", "probes") if "probes" in has else None,
             position_file=position_file,
             openings=folder / "openings.txt" if (folder / "openings.txt").is_file() else None,
@@ -471,6 +476,11 @@ class GameSpec(Generic[S, M]):
         if self.board is None:
             raise ConfigError(f"{self.name} has no board for the browser")
         return self.board()
+
+    def own_encoding(self, rules: Game[S, M]) -> Encoding[S, M] | None:
+        """The game's own encoding for learning with ``rules`` (its ``encoding``
+        module, loaded when asked), or None: the environments then use its board's."""
+        return None if self.encoding is None else self.encoding()(rules)
 
     def serve(
         self, agent: Agent[S, M], game: Game[S, M], args: Sequence[str], run: AgentRun

@@ -1,5 +1,6 @@
-"""The five games as learning environments: PettingZoo AEC for two learners (self-play),
-Gymnasium for one learner against a built-in engine.
+"""Every game with a board or an encoding of its own as learning environments:
+PettingZoo AEC for two learners (self-play), Gymnasium for one learner against a
+built-in engine.
 
 >>> from arbiter import envs
 >>> e = envs.env("votey")
@@ -21,8 +22,9 @@ from typing import Any
 try:
     from pettingzoo.utils import wrappers
 
+    from arbiter.contract.learning import Encoding
     from arbiter.envs.aec import AGENTS, GameEnv
-    from arbiter.envs.encoding import CHANNELS, Encoding
+    from arbiter.envs.encoding import CHANNELS, BoardEncoding, encoding_of
     from arbiter.envs.single import SingleAgentEnv
 except ImportError as e:  # the extra is not installed
     raise ImportError(
@@ -32,9 +34,11 @@ except ImportError as e:  # the extra is not installed
 __all__ = [
     "AGENTS",
     "CHANNELS",
+    "BoardEncoding",
     "Encoding",
     "GameEnv",
     "SingleAgentEnv",
+    "encoding_of",
     "env",
     "gym_env",
     "raw_env",

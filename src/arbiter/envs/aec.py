@@ -1,13 +1,14 @@
 """Each game as a PettingZoo AEC environment: two agents taking turns on the rules engine.
 
 The agents are ``player_0`` (the seat that moves first) and ``player_1``. Each observes
-``{"observation": ..., "action_mask": ...}`` (:mod:`arbiter.envs.encoding`): the board
-from its own side and, when it is to act, the legs it may play. A move of several legs
-(a capture chain) is played by the same agent acting again. The rewards are the
-contest's: +1 to the winner, -1 to the loser, 0 each for a draw, given when the game
-ends; an action the mask does not allow loses the game, as an illegal move does in
-every contest (``infos[agent]["illegal"]`` says why). The rules are the game's engine
-(on the compiled core where it is built), with its options (``max_plies=``).
+``{"observation": ..., "action_mask": ...}`` (:mod:`arbiter.envs.encoding`): the
+position from its own side and, when it is to act, the actions it may play. A move of
+several actions (a capture chain, one jump each) is played by the same agent acting
+again. The rewards are the contest's: +1 to the winner, -1 to the loser, 0 each for a
+draw, given when the game ends; an action the mask does not allow loses the game, as
+an illegal move does in every contest (``infos[agent]["illegal"]`` says why). The
+rules are the game's engine (on the compiled core where it is built), with its
+options (``max_plies=``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from gymnasium.logger import warn
 from pettingzoo import AECEnv
 
 from arbiter.contract import GameSpec
-from arbiter.envs.encoding import Encoding, Leg
+from arbiter.contract.learning import Encoding
+from arbiter.envs.encoding import encoding_of
 from arbiter.errors import ConfigError, NotationError, Reason
 from arbiter.game import Outcome, Player
 from arbiter.games import find_game
@@ -45,7 +47,8 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
     ``options["position"]`` (the game's one-line position text), then
     ``opening_plies`` random moves drawn from ``seed`` (varied openings for self-play).
 
-    :raises ConfigError: for an unknown game, one without a board, or a bad option.
+    :raises ConfigError: for an unknown game, one with neither a board nor an encoding
+        of its own, or a bad option.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute)
@@ -71,7 +74,7 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         self.metadata = {**self.metadata, "name": f"{spec.name}_v0"}
         self.spec = spec
         self.rules = spec.rules(**rules_options)
-        self.encoding = Encoding(spec)
+        self.encoding: Encoding[S, M] = encoding_of(spec, self.rules)
         self.render_mode = render_mode
         self.opening_plies = opening_plies
         self.possible_agents = list(AGENTS)
@@ -84,9 +87,9 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         self.position: S = self.rules.initial()
         self.last_move: M | None = None
         self.outcome: Outcome | None = None
-        self._moves: list[tuple[tuple[Leg, ...], M]] = []
-        self._next: dict[Leg, None] = {}  # the legs that may follow, in order
-        self._played: list[Leg] = []
+        self._moves: list[tuple[tuple[int, ...], M]] = []
+        self._next: dict[int, None] = {}  # the actions that may follow, in order
+        self._played: list[int] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -121,13 +124,13 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         self._enter(s)
 
     def _enter(self, s: S) -> None:
-        """Makes ``s`` the position, its legal moves by their legs, and ends the game
-        if it is decided."""
+        """Makes ``s`` the position, its legal moves by their actions, and ends the
+        game if it is decided."""
         self.position = s
         self._played = []
         self.outcome = self.rules.outcome(s)
         legal = [] if self.outcome else self.rules.legal_moves(s)
-        self._narrow([(self.encoding.legs(s, m), m) for m in legal])
+        self._narrow([(self.encoding.actions_of(s, m), m) for m in legal])
         self.agent_selection = AGENTS[self.rules.to_move(s)]
         if self.outcome is not None:
             self._finish(self.outcome)
@@ -147,32 +150,35 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         if illegal is not None:
             self.infos[AGENTS[illegal[0]]]["illegal"] = illegal[1]
 
-    def _narrow(self, moves: list[tuple[tuple[Leg, ...], M]]) -> None:
-        """Keeps ``moves`` (the legal moves that begin with the legs played) and the
-        legs that may follow, worked out once per leg."""
+    def _narrow(self, moves: list[tuple[tuple[int, ...], M]]) -> None:
+        """Keeps ``moves`` (the legal moves that begin with the actions played) and
+        the actions that may follow, worked out once per action."""
         k = len(self._played)
         self._moves = moves
-        self._next = dict.fromkeys(legs[k] for legs, _ in moves if len(legs) > k)
+        self._next = dict.fromkeys(acts[k] for acts, _ in moves if len(acts) > k)
 
-    def legal_legs(self) -> list[Leg]:
-        """The legs the agent to act may play now, in the order of the legal moves."""
+    def legal_actions(self) -> list[int]:
+        """The actions the agent to act may play now, in the order of the legal moves."""
         return list(self._next)
 
     def actions_of(self, m: M) -> list[int]:
         """The actions that play the legal move ``m`` in the current position."""
-        return [self.encoding.action(leg) for leg in self.encoding.legs(self.position, m)]
+        return list(self.encoding.actions_of(self.position, m))
 
     def observe(self, agent: str) -> Observation:
         seat = AGENTS.index(agent)
         to_act = agent == self.agent_selection and self.outcome is None
-        path = [self._played[0][0], *(b for _, b in self._played)] if self._played else []
+        mask = np.zeros(self.encoding.actions, np.int8)
+        if to_act and self._next:
+            mask[list(self._next)] = 1
         return {
-            "observation": self.encoding.observation(self.position, seat, path),
-            "action_mask": self.encoding.mask(self.legal_legs() if to_act else []),
+            "observation": self.encoding.observation(self.position, seat, self._played),
+            "action_mask": mask,
         }
 
     def step(self, action: Any) -> None:
-        """Plays one leg for the agent to act (``None`` for an agent whose game is over)."""
+        """Plays one action for the agent to act (``None`` for an agent whose game is
+        over)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -180,14 +186,14 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         seat = AGENTS.index(agent)
-        leg = self._leg(action)
-        if leg is None or leg not in self._next:
-            self._illegal(seat, action, leg)
+        number = self._number(action)
+        if number is None or number not in self._next:
+            self._illegal(seat, action, number)
         else:
             k = len(self._played)
-            self._played.append(leg)
-            self._narrow([(legs, m) for legs, m in self._moves if legs[k] == leg])
-            done = [m for legs, m in self._moves if len(legs) == k + 1]
+            self._played.append(number)
+            self._narrow([(acts, m) for acts, m in self._moves if acts[k] == number])
+            done = [m for acts, m in self._moves if len(acts) == k + 1]
             if done:
                 self.last_move = done[0]
                 self._enter(self.rules.apply(self.position, done[0]))
@@ -195,16 +201,19 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         if self.render_mode == "human":
             self.render()
 
-    def _leg(self, action: Any) -> Leg | None:
+    def _number(self, action: Any) -> int | None:
+        """The action as one of the game's action numbers, or None."""
         try:
-            return self.encoding.leg(int(action))
-        except (TypeError, ValueError):
+            number = int(action)
+        except (TypeError, ValueError, OverflowError):
             return None
+        return number if 0 <= number < self.encoding.actions else None
 
-    def _illegal(self, seat: Player, action: Any, leg: Leg | None) -> None:
-        names = [c.label for c in sorted(self.encoding.view.layout.cells, key=lambda c: c.id)]
-        what = f"action {action!r}" + (f" ({names[leg[0]]} to {names[leg[1]]})" if leg else "")
-        why = f"{what} is not legal here" if leg else f"{what} is not one of this game's actions"
+    def _illegal(self, seat: Player, action: Any, number: int | None) -> None:
+        if number is None:
+            why = f"action {action!r} is not one of this game's actions"
+        else:
+            why = f"action {action!r} ({self.encoding.action_text(number)}) is not legal here"
         self._finish(Outcome(1 - seat, Reason.ILLEGAL_MOVE, why), (seat, why))
 
     def render(self) -> str | None:

@@ -1,7 +1,10 @@
-"""A game's positions as tensors and its moves as numbered actions, for learning.
+"""A game's positions as tensors and its moves as numbered actions, for learning: the
+game's own encoding where its folder has one (:mod:`arbiter.contract.learning`), else
+the board's.
 
-Built from the game's board (:class:`~arbiter.contract.layout.BoardView`), so every game
-with a board in the browser has it, and nothing here knows one game from another:
+The board's encoding is built from the game's board
+(:class:`~arbiter.contract.layout.BoardView`), so every game with a board in the browser
+has it, and nothing here knows one game from another:
 
 - **The grid**: the board's cells laid on a rectangle by their drawn centres (8x8 for
   Votey and checkers, 7x7 points for Alquerque, 16x16 for Halma, 17 rows by 25 half-steps
@@ -34,7 +37,9 @@ import numpy.typing as npt
 
 from arbiter.contract import GameSpec
 from arbiter.contract.layout import BoardView
-from arbiter.game import Player
+from arbiter.contract.learning import Encoding
+from arbiter.errors import ConfigError
+from arbiter.game import Game, Player
 
 S = TypeVar("S")
 M = TypeVar("M", bound=Hashable)
@@ -70,8 +75,23 @@ class Grid:
         return cls(len(ys), len(xs), tuple(ys[c.y] for c in cells), tuple(xs[c.x] for c in cells))
 
 
-class Encoding(Generic[S, M]):
-    """One game's tensors and action numbers (see the module docstring)."""
+def encoding_of(spec: GameSpec[S, M], rules: Game[S, M]) -> Encoding[S, M]:
+    """The encoding the environments use for ``rules``: the game's own, or its board's.
+
+    :raises ConfigError: if the game has neither its own encoding nor a board.
+    """
+    own = spec.own_encoding(rules)
+    if own is not None:
+        return own
+    if spec.board is None:
+        raise ConfigError(
+            f"{spec.name} has neither a board nor an encoding of its own to learn it by"
+        )
+    return BoardEncoding(spec)
+
+
+class BoardEncoding(Generic[S, M]):
+    """One game's tensors and action numbers from its board (see the module docstring)."""
 
     def __init__(self, spec: GameSpec[S, M]) -> None:
         """:raises ConfigError: if the game has no board to lay out."""
@@ -85,6 +105,7 @@ class Encoding(Generic[S, M]):
         board = np.zeros((self.grid.rows, self.grid.columns), np.int8)
         board[rows, columns] = 1
         self._board = board
+        self._labels = [c.label for c in sorted(self.view.layout.cells, key=lambda c: c.id)]
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -95,6 +116,18 @@ class Encoding(Generic[S, M]):
         """The legs of the legal move ``m`` in ``s``, in the order they are played, as
         the board's way of clicking moves declares them."""
         return self.view.clicks.legs(s, m)
+
+    def actions_of(self, s: S, m: M) -> tuple[int, ...]:
+        """The actions of the legal move ``m`` in ``s``: one per leg."""
+        return tuple(self.action(leg) for leg in self.legs(s, m))
+
+    def action_text(self, action: int) -> str:
+        """The leg in the board's labels: ``c3 to d4``.
+
+        :raises ValueError: if ``action`` is not one of this game's actions.
+        """
+        a, b = self.leg(action)
+        return f"{self._labels[a]} to {self._labels[b]}"
 
     def action(self, leg: Leg) -> int:
         """The action number of ``leg``."""
@@ -109,10 +142,12 @@ class Encoding(Generic[S, M]):
             raise ValueError(f"action {action} is outside 0..{self.actions - 1}")
         return divmod(action, self.cells)
 
-    def observation(self, s: S, seat: Player, path: Sequence[int]) -> npt.NDArray[np.int8]:
+    def observation(self, s: S, seat: Player, played: Sequence[int]) -> npt.NDArray[np.int8]:
         """The observation of ``s`` from ``seat``'s side, its pieces as the board shows
-        them (``"0"``, ``"1"``, a king with ``"K"``); ``path`` the cells of the move being
-        made."""
+        them (``"0"``, ``"1"``, a king with ``"K"``); ``played`` the actions of the move
+        being made, whose cells (its start and landings so far) are the path plane."""
+        legs = [self.leg(a) for a in played]
+        path = [legs[0][0], *(b for _, b in legs)] if legs else []
         out = np.zeros(self.shape, np.int8)
         mine, theirs = str(seat), str(1 - seat)
         for cell, piece in self.view.pieces(s).items():
@@ -129,11 +164,4 @@ class Encoding(Generic[S, M]):
         out[:, :, 4] = self._board
         if seat == 1:
             out[:, :, 5] = 1
-        return out
-
-    def mask(self, legal: Sequence[Leg]) -> npt.NDArray[np.int8]:
-        """The action mask allowing exactly the ``legal`` legs."""
-        out = np.zeros(self.actions, np.int8)
-        if legal:
-            out[[self.action(leg) for leg in legal]] = 1
         return out
