@@ -128,7 +128,7 @@ MUTATIONS = (
         HOST + "rounds.py",
         "    return due if cal.first is None else max(due, cal.first)",
         "    return due",
-        ("tests/host/test_rounds.py", "tests/host/test_marks_and_candidates.py"),
+        ("tests/host/test_rounds.py", "tests/host/test_final.py"),
     ),
     Mutation(
         "candidate-second-owner",
@@ -184,7 +184,7 @@ MUTATIONS = (
         SRC + "referee/line_seat.py",
         '            command = self.program.shown or " ".join(program_argv(self.program))',
         '            command = " ".join(program_argv(self.program))',
-        ("tests/host/test_programs.py", "tests/host/test_workers.py", "tests/test_cli.py"),
+        ("tests/host/test_programs.py", "tests/host/test_browser.py"),
     ),
 )
 

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arbiter import core
-from arbiter.agents.alphabeta import AlphaBetaAgent
+from arbiter.agents.alphabeta import WIN, AlphaBetaAgent
 from arbiter.clock import Limit
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.tools.layers import C_LAYERS
@@ -393,3 +393,62 @@ def test_both_searches_see_the_alquerque_tie_at_exactly_ply_200() -> None:
             assert agent.last_info is not None
             scores.append(agent.last_info.score)
         assert scores[0] == scores[1], spec.notation.format_position(s)
+
+
+@pytest.mark.parametrize("name", ["votey", "checkers", "alquerque"])
+def test_both_searches_score_a_win_by_how_far_away_it_is(name: str) -> None:
+    """Near the end of a random game won by the last mover (in these games random play
+    ends in a win), the searches agree on every score, and a win one ply away scores
+    WIN - 1: a win further off scores less, so a search takes the quickest."""
+    compiled, pure = both(name)
+    spec = find_game(name)
+    for seed in range(40):
+        positions = random_positions(name, seed, 1000)
+        out = pure.outcome(positions[-1])
+        won = out is not None and out.winner == pure.to_move(positions[-2])
+        if won and len(positions) > 6:  # won by the last mover's own move
+            break
+    else:
+        raise AssertionError("no random game ended in a win")
+    for back, depth in ((2, 1), (2, 3), (3, 2), (4, 3)):
+        s = positions[-back]
+        scores = []
+        for game, on in ((compiled, True), (pure, False)):
+            agent = AlphaBetaAgent(spec.evaluation, depth=depth, hash_mb=0, compiled=on)
+            agent.reset(game, pure.to_move(s), 1)
+            agent.choose(s, Limit())
+            assert agent.last_info is not None
+            scores.append(agent.last_info.score)
+        assert scores[0] == scores[1], (back, depth, spec.notation.format_position(s))
+        if back == 2:
+            assert scores[0] == WIN - 1, (depth, scores)
+
+
+def kernel_outcome(name: str, s: Any) -> int:
+    """The kernel's outcome of ``s``: 0 none, 1 the side to move won, 2 it lost, 3 a draw."""
+    kernel = both(name)[0].compiled
+    return int(kernel.core.outcome(name, kernel.pack(s)))
+
+
+def test_the_chinese_checkers_kernel_rules_each_crossing_as_the_rules_do() -> None:
+    """Every way the crossing ends (or does not yet), hand-made: random games never
+    reach them, so the comparison along random games cannot see them."""
+    from arbiter.games.chinese_checkers.rules import HOMES, State
+
+    _, pure = both("chinese-checkers")
+    away = (1 << 60) | ((HOMES[1] >> 1) & HOMES[1])  # nine of ten home, one out
+    back = (1 << 61) | ((HOMES[0] >> 1) & HOMES[0])
+    cases = [
+        (State((HOMES[1], HOMES[0]), 0, 40), 3),  # both home after the second's move: draw
+        (State((HOMES[1], back), 1, 39), 0),  # the first is home: the second moves once more
+        (State((HOMES[1], back), 0, 40), 1),  # and did not make it: the first has won
+        (State((away, HOMES[0]), 0, 40), 2),  # the second home, the first not: it has lost
+        (State((away, HOMES[0]), 1, 41), 1),
+    ]
+    for s, expected in cases:
+        out = pure.outcome(s)
+        ruled = (
+            0 if out is None else 3 if out.winner is None else 1 if out.winner == s.to_move else 2
+        )
+        assert ruled == expected, (s, out)
+        assert kernel_outcome("chinese-checkers", s) == expected, (s, out)

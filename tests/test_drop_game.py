@@ -1,14 +1,16 @@
 """A game of another shape than arbiter's five, from the contract alone: Connect Four
 (``tests/connect4``, registered by the conftest's one line), whose moves are columns
-and whose cell depends on the position (a drop). Every part plays it: ``match`` with
-built-ins and a program behind the walls, ``check-agent``, ``replay``, the browser's
-API through :class:`~arbiter.contract.layout.Drops`, and the learning environments
+and whose cell depends on the position (a drop), and whose full board is an ending of
+its own. Every part plays it: ``match`` with built-ins and a program behind the walls,
+``tournament``, ``check-agent``, ``replay``, the browser's API through
+:class:`~arbiter.contract.layout.Drops`, and the learning environments
 (tests/test_envs.py runs every registered game with a board)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -140,3 +142,20 @@ def test_a_game_s_own_ending_is_a_name_apart_from_the_platform_s() -> None:
     spec = find_game("connect4")
     with pytest.raises(ConfigError, match="two of its endings share a name"):
         dataclasses.replace(spec, endings=(RuleEnd("board full"), RuleEnd("board full", "x")))
+
+
+def test_a_tournament_of_it_with_a_program_is_stored_and_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "cup.db"
+    argv = ["tournament", "connect4", "--agent", "greedy", "--agent", "random"]
+    argv += ["--agent", f"{PROGRAM} --engine random", "--db", str(db), "--move-time", "0.2"]
+    assert main(argv) == 0
+    with sqlite3.connect(db) as c:
+        reasons = {r for (r,) in c.execute("SELECT reason FROM games")}
+        assert c.execute("SELECT count(*) FROM games").fetchone()[0] == 6
+    assert reasons <= {"connected", "board full"}
+    capsys.readouterr()
+    assert main(["report", str(db), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 6 and sum(line["points"] for line in report["lines"]) == 6

@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from arbiter import envs
+from arbiter.agents.random import RandomAgent
 from arbiter.games import find_game, game_names
 
 GAMES = [
@@ -271,3 +272,37 @@ def test_a_game_s_own_encoding_is_the_one_its_environment_uses() -> None:
     env.step(2)
     assert env.infos["player_0"]["illegal"] == "action 2 (take 3) is not legal here"
     assert env.rewards == {"player_0": -1.0, "player_1": 1.0}
+
+
+class _Told(RandomAgent):
+    """A random engine that keeps the seat it was told it plays."""
+
+    told: list[int] = []  # noqa: RUF012 (one list per test, set by the test)
+
+    def reset(self, game: Any, seat: int, seed: int) -> None:
+        self.told.append(seat)
+        super().reset(game, seat, seed)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_gymnasium_opponent_is_told_the_seat_the_learner_does_not_play(
+    seat: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an engine that plays by its seat (a contest program's clock, its side's words)
+    # must be told the one it holds
+    _Told.told = []
+    monkeypatch.setattr("arbiter.envs.single.make_agent", lambda spec, name: _Told())
+    env = envs.gym_env("votey", seat=seat)
+    env.reset(seed=1)
+    env.reset(seed=2)
+    assert _Told.told == [1 - seat, 1 - seat]
+
+
+def test_openings_are_drawn_from_the_reset_s_seed() -> None:
+    # varied openings for self-play: each seed its own, the same seed the same one
+    env = envs.raw_env("votey", opening_plies=6)
+    starts = []
+    for seed in (*range(8), 3):
+        env.reset(seed=seed)
+        starts.append(env.position)
+    assert starts[3] == starts[8] and len(set(starts)) == 8

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import io
+
+import pytest
 
 from arbiter.agents.random import RandomAgent
+from arbiter.cli import main
 from arbiter.clock import Limit, TimeControl
 from arbiter.errors import Reason
 from arbiter.games import find_game
@@ -91,3 +95,16 @@ def test_engine_moves_show_depth_and_score() -> None:
     agent = make_agent(find_game("checkers"), "alphabeta:depth=3")
     _, shown = session("checkers", ["quit"], human=1, agent=agent)
     assert any(line.startswith("red plays ") and "(depth 3, score" in line for line in shown)
+
+
+@pytest.mark.parametrize(("side", "seat"), [("1", 0), ("2", 1), ("WHITE", 1), ("black", 0)])
+def test_the_side_is_chosen_by_its_name_or_by_its_number_from_1(
+    side: str, seat: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = find_game("votey")
+    assert spec.seat_names == ("black", "white")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    argv = ["play", "votey", "--as", side, "--engine", "random", "--move-time", "0.1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"you play {spec.seat_names[seat]}, random plays {spec.seat_names[1 - seat]}" in out

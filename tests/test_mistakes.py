@@ -6,6 +6,7 @@ itself shows (an unknown flag, a number out of range). Each row is one mistake."
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -246,3 +247,13 @@ def test_a_line_an_agent_cannot_read_is_one_line_and_status_1(
     assert code == 1
     _, err = capsys.readouterr()
     assert message in err and err.count("\n") == 1, err
+
+
+def test_a_program_found_on_path_with_windows_line_ends_is_named_so(
+    files: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # found by its bare name on PATH, as well as by a path: the same one line
+    monkeypatch.setenv("PATH", f"{files}{os.pathsep}{os.environ['PATH']}")
+    assert main(["match", "votey", "random", "crlf.py"]) == 1
+    err = capsys.readouterr().err
+    assert "has Windows line ends" in err and err.count("\n") == 1, err

@@ -235,6 +235,11 @@ def test_the_first_scheduled_round_waits_for_first_and_every_page_says_when(
         made = s.scalars(select(Round.created)).one()
         due = next_scheduled(s, config)
         assert due is not None and due == max(first, made.replace(tzinfo=UTC) + timedelta(hours=6))
+        # a first set later than a round already made plus every: none before first
+        later = made.replace(tzinfo=UTC) + timedelta(days=2)
+        waiting = replace(config, calendar=Calendar(every=timedelta(hours=6), first=later))
+        assert next_scheduled(s, waiting) == later
+        assert not schedule_due(s, waiting, later - timedelta(seconds=1))
         assert next_round_words(s, config, at) == f"The next test round starts at {stamp(due)}."
         loose = replace(config, calendar=Calendar(every=timedelta(hours=6)))
         assert next_round_words(s, loose, due) == "The next test round starts now."

@@ -124,10 +124,14 @@ def test_candidate_games_are_their_owners_apart_and_nobody_elses(cup: Cup) -> No
         assert linked(page, "candidate-list") == cup.candidate_games
         listed = page.split('id="candidate-list"')[1].split("</table>")[0]
         assert "alice v2" in listed and ("bob v1" in listed or "carol v1" in listed)
-    game = min(cup.candidate_games)
-    for viewer, seen in ((cup.app, 404), (bob, 404), (alice, 200), (boss, 200)):
-        assert viewer.get(f"/api/contest/games/{game}").status_code == seen
-        assert viewer.get(f"/games/{game}/record.jsonl").status_code == seen
+    seats = set()
+    for game in cup.candidate_games:  # the candidate in either seat
+        for viewer, seen in ((cup.app, 404), (bob, 404), (alice, 200), (boss, 200)):
+            assert viewer.get(f"/api/contest/games/{game}").status_code == seen
+            assert viewer.get(f"/games/{game}/record.jsonl").status_code == seen
+        players = alice.get(f"/api/contest/games/{game}").json()["players"]
+        seats.add(players.index("alice v2"))
+    assert seats == {0, 1}
     listed = cup.app.get("/contestants/bob/games.jsonl").text
     rounds = re.findall(r'"round":(-?\d+)', listed)
     assert len(rounds) == listed.count("\n") == 4 and set(rounds) == {"1"}  # the round robin's
