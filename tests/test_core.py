@@ -452,3 +452,13 @@ def test_the_chinese_checkers_kernel_rules_each_crossing_as_the_rules_do() -> No
         )
         assert ruled == expected, (s, out)
         assert kernel_outcome("chinese-checkers", s) == expected, (s, out)
+    # the second, one move left and too far to make it: whatever it plays, the first
+    # (to move next) has won, one ply away, on both searches
+    spec = find_game("chinese-checkers")
+    s = cases[1][0]
+    compiled, _ = both("chinese-checkers")
+    for game, on in ((compiled, True), (pure, False)):
+        agent = AlphaBetaAgent(spec.evaluation, depth=2, hash_mb=0, compiled=on)
+        agent.reset(game, 1, 1)
+        agent.choose(s, Limit())
+        assert agent.last_info is not None and agent.last_info.score == 1 - WIN, on
