@@ -49,7 +49,12 @@ def test_equal_agents_are_rejected_as_often_as_beta_allows() -> None:
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("5", "expected elo0,elo1"), ("10,0", "below elo1"), ("0,5,0.7,0.05", "between 0 and 0.5")],
+    [
+        ("5", "expected elo0,elo1"),
+        ("10,0", "below elo1"),
+        ("5,5", "below elo1"),  # one hypothesis twice: nothing to tell apart
+        ("0,5,0.7,0.05", "between 0 and 0.5"),
+    ],
 )
 def test_bad_sprt_text_is_named(text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):

@@ -156,6 +156,20 @@ def test_undo_takes_back_the_person_s_move_and_the_reply(client: TestClient) -> 
     assert back["ply"] == 0 and back["pieces"] == snap["pieces"] and back["moves"] == []
 
 
+def test_no_take_back_before_the_person_has_moved_even_after_the_engine_has(
+    client: TestClient,
+) -> None:
+    body = {"game": "alquerque", "engine": "random", "side": "second"}
+    snap = client.post("/api/sessions", json=body).json()
+    sid = snap["id"]
+    after = wait_for(client, sid, lambda s: s["your_turn"])
+    assert after["ply"] == 1 and not after["can_undo"]  # the engine's move is not theirs
+    refused = client.post(f"/api/sessions/{sid}/undo")
+    assert refused.status_code == 409
+    assert refused.json()["error"] == "there is no move of yours to take back"
+    assert client.get(f"/api/sessions/{sid}").json()["ply"] == 1
+
+
 def test_a_program_takes_no_take_backs() -> None:
     """A program cannot be wound back (its own state is its own), so take-backs are
     refused against it, by name, while the same game against a built-in takes them."""

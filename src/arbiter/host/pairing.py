@@ -154,6 +154,8 @@ def placement(newcomer: int, rated: Sequence[int], games: int) -> list[tuple[int
 
     >>> placement(9, [1, 2, 3, 4, 5], 4)
     [(9, 3), (9, 2)]
+    >>> placement(9, [1, 2, 3], 1)  # one game asked: still an opponent
+    [(9, 2)]
     """
     if not rated:
         return []
