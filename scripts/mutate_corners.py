@@ -97,7 +97,7 @@ MUTATIONS = (
         HOST + "archive.py",
         "    chosen = next((key for key in tied if key in mains), tied[0])",
         "    chosen = tied[0]",
-        ("tests/host/test_programs.py", "tests/host/test_kits.py"),
+        ("tests/host/test_archive.py", "tests/host/test_programs.py"),
     ),
     Mutation(
         "resume-skips-played",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
 from arbiter.agents.alphabeta import AlphaBetaAgent
@@ -179,3 +182,70 @@ def test_a_side_that_has_won_goes_on_to_the_win() -> None:
         out = game.outcome(s)
         assert out is not None and out.winner == 1, f"{engine}: no win after {s.ply - start} plies"
         assert s.ply - start <= 7, engine
+
+
+@pytest.mark.parametrize("engine", ["greedy", "alphabeta:depth=1"])
+def test_no_engine_hands_the_opponent_a_win_when_it_need_not(engine: str) -> None:
+    """Positions of random Votey games where one move connects the opponent's pieces
+    (a win for them at once) and others do not: each engine keeps clear of it."""
+    spec = find_game("votey")
+    game = spec.make()
+    seen = 0
+    for seed in range(5):
+        rng = random.Random(seed)
+        s = game.initial()
+        while game.outcome(s) is None:
+            moves = game.legal_moves(s)
+            me = game.to_move(s)
+            gift = [
+                m for m in moves if (o := game.outcome(game.apply(s, m))) and o.winner == 1 - me
+            ]
+            if gift and len(gift) < len(moves):
+                agent = make_agent(spec, engine)
+                agent.reset(game, me, 1)
+                assert agent.choose(s, Limit(time=5)) not in gift, (seed, engine)
+                seen += 1
+                break
+            s = game.apply(s, rng.choice(moves))
+    assert seen == 5
+
+
+def _wins_by_force(game: Any, s: Any, m: Any, me: int) -> bool:
+    """Whether ``m`` leaves the opponent only captures, each answered by a winning move."""
+    child = game.apply(s, m)
+    replies = game.legal_moves(child)
+    if game.outcome(child) is not None or not replies or not all(r.captures for r in replies):
+        return False
+    for r in replies:
+        after = game.apply(child, r)
+        if game.outcome(after) is not None:
+            return False
+        ends = (game.outcome(game.apply(after, x)) for x in game.legal_moves(after))
+        if not any(o is not None and o.winner == me for o in ends):
+            return False
+    return True
+
+
+def test_greedy_plays_a_shot_whose_forced_captures_win_the_game() -> None:
+    """Checkers positions of random games with a shot: a move that gives the opponent
+    only captures, each answered by a win. The greedy engine follows forced captures
+    to the end of the game, so it plays the shot (it scores where the game is won)."""
+    spec = find_game("checkers")
+    game = spec.make()
+    seen = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = game.initial()
+        while game.outcome(s) is None and seen < 3:
+            moves = game.legal_moves(s)
+            me = game.to_move(s)
+            won = any((o := game.outcome(game.apply(s, m))) and o.winner == me for m in moves)
+            shots = [] if won else [m for m in moves if _wins_by_force(game, s, m, me)]
+            if shots and len(shots) < len(moves):
+                agent = make_agent(spec, "greedy")
+                agent.reset(game, me, 1)
+                assert agent.choose(s, Limit(time=5)) in shots, seed
+                seen += 1
+                break
+            s = game.apply(s, rng.choice(moves))
+    assert seen == 3

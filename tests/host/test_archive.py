@@ -118,6 +118,7 @@ def test_a_zip_member_marked_as_a_link_is_refused(tmp_path: Path) -> None:
         ("bot.zip", {"Main.java": b"x", "Board.java": b"y"}, "java"),
         # as many Python files as C++ ones: the language whose main file it holds
         ("bot.tar.gz", {"main.py": b"x", "helper.cpp": b"y"}, "python"),
+        ("bot.zip", {"helper.cpp": b"y", "main.py": b"x"}, "python"),  # whichever comes first
         ("bot.zip", {"README": b"x", "notes.txt": b"y"}, None),
         ("bot.zip", None, None),  # not an archive at all: unpacking will say why
     ],

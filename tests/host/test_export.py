@@ -172,6 +172,22 @@ def test_a_record_moved_to_another_round_or_unsigned_is_refused(
         check(tmp_path, resigned(unsigned, key), pem)
 
 
+def test_a_record_listed_twice_or_in_no_round_is_refused(contest: Exported, tmp_path: Path) -> None:
+    path, pem, key = contest
+    files = members(path)
+    rounds = json.loads(files["rounds.json"])
+    games = rounds[0]["games"]
+    twice = [*games, {**games[0], "number": len(games) + 1}]  # one record, two places
+    listed = [{**rounds[0], "games": twice}, *rounds[1:]]
+    doubled = {**files, "rounds.json": json.dumps(listed).encode()}
+    with pytest.raises(ExportError, match=r"its record is not in games\.jsonl \(or is twice\)"):
+        check(tmp_path, resigned(doubled, key), pem)
+    dropped = [{**rounds[0], "games": games[1:]}, *rounds[1:]]  # its record left in no round
+    orphan = {**files, "rounds.json": json.dumps(dropped).encode()}
+    with pytest.raises(ExportError, match=r"games\.jsonl holds games in no round"):
+        check(tmp_path, resigned(orphan, key), pem)
+
+
 def test_arbiter_replay_checks_an_export_and_a_contestants_own_records(
     contest: Exported, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -13,7 +13,7 @@ import pytest
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.host.build import build
 from arbiter.host.config import Limits, contest_supervision
-from arbiter.host.kits import kits
+from arbiter.host.kits import kit_file, kits
 from arbiter.host.languages import LANGUAGES, available
 from arbiter.play.checkagent import check_agent
 
@@ -44,3 +44,10 @@ def test_a_starter_kit_builds_and_passes_the_gate(tmp_path: Path, game: str, lan
         f"{r.check.name}: {r.verdict}\n" + "\n".join(r.transcript) for r in results if not r.passed
     ]
     assert not failed, "\n".join(failed)
+
+
+def test_a_kit_file_is_served_from_its_own_language_s_kit_only() -> None:
+    found = kit_file("alquerque", "c", "main.c")
+    assert found is not None and found.parent.name == "c" and found.is_file()
+    assert kit_file("alquerque", "java", "main.c") is None  # the C kit's file, asked as Java's
+    assert kit_file("alquerque", "c", "../python/main.py") is None

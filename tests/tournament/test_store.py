@@ -71,6 +71,13 @@ def test_a_changed_setting_or_agent_is_refused_by_name(tmp_path) -> None:
             store.open("cup", "votey", SETTINGS, [AGENTS[0], ("greedy", "greedy")])
         with pytest.raises(ConfigError, match="is of votey, not checkers"):
             store.open("cup", "checkers", SETTINGS, AGENTS)
+        # a setting one of the two runs has and the other has not is a change too
+        with pytest.raises(ConfigError, match=r"started with sprt None, not '0,5'"):
+            store.open("cup", "votey", {**SETTINGS, "sprt": "0,5"}, AGENTS)
+        with pytest.raises(ConfigError, match=r"started with openings 4, not None"):
+            store.open(
+                "cup", "votey", {k: v for k, v in SETTINGS.items() if k != "openings"}, AGENTS
+            )
         # another name is another tournament in the same file
         other = store.open("cup-2", "votey", {**SETTINGS, "tc": "st=2"}, AGENTS)
         assert store.played(other.id) == set()

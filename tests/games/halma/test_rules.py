@@ -180,6 +180,8 @@ def test_a_chain_is_judged_hop_by_hop(text: str, why: str) -> None:
     [
         ("E 5,5 7,7", "neighbouring"),
         ("J 5,5 8,5", "not a hop"),
+        ("J 5,5 6,5", "not a hop"),  # a neighbour: a hop goes two squares
+        ("J 5,5 7,6", "not a hop"),  # two and one: along no line
         ("J 5,5 7,5\nJ 6,5 8,5", "line 2 .*start where the last one landed"),
         ("E 5,5 6,5\nE 6,5 7,5", "one line"),
         ("J 5,5 7,5\nE 7,5 8,5", "only J lines"),
