@@ -28,7 +28,7 @@ MUTATIONS = (
         HOST + "sessions.py",
         "    return stored_utc(expires) <= now()",
         "    return False",
-        ("tests/host/test_accounts.py", "tests/host/test_guards.py"),
+        ("tests/host/test_keys_and_sessions.py", "tests/host/test_accounts.py"),
     ),
     Mutation(
         "signed-already",
@@ -36,7 +36,7 @@ MUTATIONS = (
         HOST + "signing.py",
         '    if \',"signature":"\' in text:',
         "    if '\"signature\"' in text:",
-        ("tests/host/test_export.py", "tests/host/test_queue.py"),
+        ("tests/host/test_keys_and_sessions.py", "tests/host/test_export.py"),
     ),
     Mutation(
         "public-key-match",
@@ -44,7 +44,7 @@ MUTATIONS = (
         HOST + "signing.py",
         "        if not public.exists() or public.read_text() != key.public_pem:",
         "        if not public.exists():",
-        ("tests/host/test_export.py", "tests/host/test_config.py"),
+        ("tests/host/test_keys_and_sessions.py", "tests/host/test_export.py"),
     ),
     Mutation(
         "key-file-private",
@@ -52,7 +52,7 @@ MUTATIONS = (
         HOST + "storage.py",
         "        path.chmod(0o600)",
         "        path.chmod(0o644)",
-        ("tests/host/test_guards.py", "tests/host/test_config.py", "tests/host/test_export.py"),
+        ("tests/host/test_keys_and_sessions.py", "tests/host/test_guards.py"),
     ),
     Mutation(
         "about-html",
@@ -101,7 +101,7 @@ MUTATIONS = (
         '    return " / ".join(line.strip() for line in text.splitlines())'
         ' if "\\n" in text else text',
         "    return text",
-        ("tests/test_human.py", "tests/test_cli.py", "tests/referee/test_votey_faults.py"),
+        (REFEREE + "events.py", "tests/test_human.py", "tests/test_cli.py"),
     ),
     Mutation(
         "votey-dev-zero",
@@ -133,7 +133,7 @@ MUTATIONS = (
         SRC + "perft.py",
         "        return len(moves) if depth == 1 else 1",
         "        return len(moves)",
-        ("tests/test_perft_files.py", "tests/games/votey/test_rules.py"),
+        ("tests/test_perft_files.py", "tests/test_toy_game.py"),
     ),
     Mutation(
         "crossing-stuck",
@@ -165,7 +165,7 @@ MUTATIONS = (
         SRC + "web/routes/records.py",
         "    if isinstance(value, float) and not math.isfinite(value):",
         "    if False:",
-        ("tests/web/test_stored_games.py", "tests/web/test_api.py"),
+        (SRC + "web/routes/records.py", "tests/web/test_stored_games.py"),
     ),
     Mutation(
         "pool-slot",

@@ -119,3 +119,11 @@ def test_the_browser_api_plays_it_through_its_board() -> None:
         client.post(f"/api/sessions/{sid}/move", json={"clicks": [0]})
         after = wait_for(client, sid, lambda s: s["result"] is not None)
         assert after["result"]["winner"] == 0  # the person took the last stone
+
+
+def test_perft_of_the_toy_game_counts_from_the_position_itself() -> None:
+    # a game with no kernel is counted by the Python walk: one sequence of no moves
+    from arbiter.perft import perft
+
+    game = find_game("nim").make({"stones": 21})
+    assert [perft(game, game.initial(), d) for d in range(4)] == [1, 3, 9, 27]

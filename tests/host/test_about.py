@@ -77,6 +77,8 @@ def test_every_game_states_its_rules_and_protocol_for_contestants(game: str) -> 
     spec = find_game(game)
     assert any(_legal_first(spec, text) for text in _examples(guide)), game
     assert clock_words(config).startswith(config.time_control.describe())
+    suspended = "the waiting program is suspended" in clock_words(config)
+    assert suspended == find_game(game).supervision.suspend, game
 
 
 def _examples(guide: str) -> list[str]:

@@ -216,6 +216,14 @@ def test_white_first_line_zero_from_the_sheets_play_function_is_ignored(tmp_path
     assert_none_alive(tmp_path)
 
 
+def test_a_first_line_zero_from_black_is_its_move_and_malformed(tmp_path) -> None:
+    # only white may write the development 0: black moves first, so its 0 is its move
+    black = script_seat("play0", tmp_path, backstop_factor=1.0, backstop_extra=0.5)
+    record = run(black, random_white(), move_time=0.5)
+    assert (record.winner, record.reason, record.offending) == (1, Reason.MALFORMED, "0")
+    assert_none_alive(tmp_path)
+
+
 def test_the_flag_falls_at_the_allowance_though_the_kill_comes_later(tmp_path) -> None:
     # 0.3 s of CPU before each move against 0.2 s a move: killed at 0.2 s without a
     # kill grace, but with kill=1 it is let finish its move, and loses by the flag

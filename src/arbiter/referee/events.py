@@ -73,7 +73,11 @@ class MovePlayed:
 
 def one_line(text: str) -> str:
     """``text`` on one line: a move written over several lines (a Halma hop chain, one
-    line per hop) with its lines joined by `` / ``."""
+    line per hop) with its lines joined by `` / ``.
+
+    >>> one_line("J 5,5 7,5\\nJ 7,5 9,5\\n"), one_line("1434")
+    ('J 5,5 7,5 / J 7,5 9,5', '1434')
+    """
     return " / ".join(line.strip() for line in text.splitlines()) if "\n" in text else text
 
 

@@ -29,7 +29,11 @@ class ReplayText(BaseModel):
 
 def _finite(value: Any) -> Any:
     """``value`` with infinite or undefined numbers as None (JSON has no infinity: an
-    agent that won every game has no upper bound)."""
+    agent that won every game has no upper bound).
+
+    >>> _finite({"elo": float("inf"), "bounds": (12.5, float("nan")), "games": 3})
+    {'elo': None, 'bounds': [12.5, None], 'games': 3}
+    """
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
