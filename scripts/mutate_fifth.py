@@ -92,7 +92,7 @@ MUTATIONS = (
         REFEREE + "transcript.py",
         "        if self.stderr_bytes <= STDERR_BYTES:",
         "        if True:",
-        ("tests/referee/test_faults.py", "tests/test_cli.py"),
+        ("tests/referee/test_transcript.py", "tests/referee/test_faults.py"),
     ),
     Mutation(
         "one-line",

@@ -122,6 +122,23 @@ def test_a_c_program_writes_its_private_tmp_behind_the_default_walls(tmp_path: P
     assert " e tmpfile ok fopen ok" in log, log
 
 
+def test_a_program_with_a_uid_of_its_own_has_temporary_folders_no_other_may_enter(
+    tmp_path: Path,
+) -> None:
+    need("own_uid", "namespaces")
+    probe = tmp_path / "modes.py"
+    probe.write_text(
+        "import os, stat, sys\n"
+        "for d in ('/tmp', '/dev/shm'):\n"
+        "    st = os.stat(d)\n"
+        "    print('mode', d, oct(stat.S_IMODE(st.st_mode)), st.st_uid == os.getuid(),"
+        " file=sys.stderr)\n" + PLAY_ON
+    )
+    _, log = play(tmp_path, f"{sys.executable} {probe}")
+    for folder in ("/tmp", "/dev/shm"):  # the default walls' own folders
+        assert f" e mode {folder} 0o700 True" in log, log
+
+
 def test_a_device_path_on_the_command_line_is_the_programs_own(tmp_path: Path, capsys) -> None:
     probe = tmp_path / "logger.py"
     probe.write_text(

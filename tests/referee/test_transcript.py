@@ -1,0 +1,26 @@
+"""A program's transcript: what it was sent and wrote, its standard error up to a cap
+(a program flooding it cannot fill the disk), and what was left out said at the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arbiter.errors import Reason
+from arbiter.game import Outcome
+from arbiter.referee.transcript import STDERR_BYTES, Transcript
+
+
+def test_standard_error_is_kept_up_to_its_cap_and_the_rest_counted(tmp_path: Path) -> None:
+    log = Transcript(str(tmp_path), 0, "flood")
+    log.open("started: flood")
+    line = "x" * 999  # a thousand bytes with its newline
+    sent = STDERR_BYTES // 1000 * 3
+    for _ in range(sent):
+        log.stderr(line)
+    log.sent("1434")
+    log.finish(Outcome(1, Reason.CRASH, "exited"))
+    text = log.path.read_text()
+    kept = [row for row in text.splitlines() if " e " in row]
+    assert len(kept) == STDERR_BYTES // 1000  # the cap, and not a line past it
+    assert f"standard error: {sent * 1000} bytes, the first {STDERR_BYTES} kept" in text
+    assert "> 1434" in text and "game over: 0-1 by crash (exited)" in text
