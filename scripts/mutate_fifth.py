@@ -76,7 +76,7 @@ MUTATIONS = (
         REFEREE + "box.py",
         "            if owner.isdigit() and not psutil.pid_exists(int(owner)):",
         "            if owner.isdigit():",
-        ("tests/referee/test_program_world.py", "tests/referee/test_isolation.py"),
+        ("tests/referee/test_box_sweep.py", "tests/referee/test_isolation.py"),
     ),
     Mutation(
         "box-temp-private",
@@ -181,7 +181,7 @@ MUTATIONS = (
         HOST + "versus.py",
         "    if version is None or version.program_sha256 is None:",
         "    if version is None:",
-        ("tests/host/test_guards.py", "tests/host/test_pages.py"),
+        ("tests/host/test_versus.py", "tests/host/test_guards.py"),
     ),
 )
 
