@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -184,30 +186,39 @@ def test_a_side_that_has_won_goes_on_to_the_win() -> None:
         assert s.ply - start <= 7, engine
 
 
+def _marked_positions(
+    game: Any, seeds: Iterable[int], mark: Callable[[Any, list[Any], int], list[Any]]
+) -> Iterator[tuple[int, Any, list[Any]]]:
+    """For each seed, the first position of a random game where ``mark(s, moves, me)``
+    picks some of the legal moves but not all: the seed, the position, the moves."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = game.initial()
+        while game.outcome(s) is None:
+            moves = list(game.legal_moves(s))
+            marked = mark(s, moves, game.to_move(s))
+            if marked and len(marked) < len(moves):
+                yield seed, s, marked
+                break
+            s = game.apply(s, rng.choice(moves))
+
+
 @pytest.mark.parametrize("engine", ["greedy", "alphabeta:depth=1"])
 def test_no_engine_hands_the_opponent_a_win_when_it_need_not(engine: str) -> None:
     """Positions of random Votey games where one move connects the opponent's pieces
     (a win for them at once) and others do not: each engine keeps clear of it."""
     spec = find_game("votey")
     game = spec.make()
-    seen = 0
-    for seed in range(5):
-        rng = random.Random(seed)
-        s = game.initial()
-        while game.outcome(s) is None:
-            moves = game.legal_moves(s)
-            me = game.to_move(s)
-            gift = [
-                m for m in moves if (o := game.outcome(game.apply(s, m))) and o.winner == 1 - me
-            ]
-            if gift and len(gift) < len(moves):
-                agent = make_agent(spec, engine)
-                agent.reset(game, me, 1)
-                assert agent.choose(s, Limit(time=5)) not in gift, (seed, engine)
-                seen += 1
-                break
-            s = game.apply(s, rng.choice(moves))
-    assert seen == 5
+
+    def gifts(s: Any, moves: list[Any], me: int) -> list[Any]:
+        return [m for m in moves if (o := game.outcome(game.apply(s, m))) and o.winner == 1 - me]
+
+    found = list(_marked_positions(game, range(5), gifts))
+    for seed, s, gift in found:
+        agent = make_agent(spec, engine)
+        agent.reset(game, game.to_move(s), 1)
+        assert agent.choose(s, Limit(time=5)) not in gift, (seed, engine)
+    assert len(found) == 5
 
 
 def _wins_by_force(game: Any, s: Any, m: Any, me: int) -> bool:
@@ -232,20 +243,15 @@ def test_greedy_plays_a_shot_whose_forced_captures_win_the_game() -> None:
     to the end of the game, so it plays the shot (it scores where the game is won)."""
     spec = find_game("checkers")
     game = spec.make()
-    seen = 0
-    for seed in range(40):
-        rng = random.Random(seed)
-        s = game.initial()
-        while game.outcome(s) is None and seen < 3:
-            moves = game.legal_moves(s)
-            me = game.to_move(s)
-            won = any((o := game.outcome(game.apply(s, m))) and o.winner == me for m in moves)
-            shots = [] if won else [m for m in moves if _wins_by_force(game, s, m, me)]
-            if shots and len(shots) < len(moves):
-                agent = make_agent(spec, "greedy")
-                agent.reset(game, me, 1)
-                assert agent.choose(s, Limit(time=5)) in shots, seed
-                seen += 1
-                break
-            s = game.apply(s, rng.choice(moves))
-    assert seen == 3
+
+    def shots(s: Any, moves: list[Any], me: int) -> list[Any]:
+        if any((o := game.outcome(game.apply(s, m))) and o.winner == me for m in moves):
+            return []  # a win at once: no shot needed
+        return [m for m in moves if _wins_by_force(game, s, m, me)]
+
+    found = list(itertools.islice(_marked_positions(game, range(40), shots), 3))
+    for seed, s, shot in found:
+        agent = make_agent(spec, "greedy")
+        agent.reset(game, game.to_move(s), 1)
+        assert agent.choose(s, Limit(time=5)) in shot, seed
+    assert len(found) == 3

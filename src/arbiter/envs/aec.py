@@ -170,7 +170,7 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         to_act = agent == self.agent_selection and self.outcome is None
         mask = np.zeros(self.encoding.actions, np.int8)
         if to_act and self._next:
-            mask[list(self._next)] = 1
+            mask[self.legal_actions()] = 1
         return {
             "observation": self.encoding.observation(self.position, seat, self._played),
             "action_mask": mask,

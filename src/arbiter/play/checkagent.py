@@ -152,7 +152,7 @@ async def play(
         )
     out = record.outcome
     lost = out.reason.is_fault and out.winner == 1 - check.seat
-    verdict = f"{out.result()} by {out.reason}" + (f" ({out.detail})" if out.detail else "")
+    verdict = out.explained()
     logs = sorted(Path(game_dir(log_dir, 1)).glob(f"{check.seat + 1}-*.log"))
     lines = logs[0].read_text(errors="replace").splitlines() if logs else []
     met = () if steering is None else tuple(sorted(steering.met.items()))
