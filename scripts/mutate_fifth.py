@@ -173,7 +173,7 @@ MUTATIONS = (
         SRC + "play/pool.py",
         "        slot = next(i for i in range(len(held) + 1) if i not in held)",
         "        slot = len(held)",
-        ("tests/test_pin.py", "tests/test_cli.py", "tests/tournament/test_worker_deaths.py"),
+        ("tests/play/test_pool.py", "tests/test_pin.py", "tests/tournament/test_worker_deaths.py"),
     ),
     Mutation(
         "versus-built",
