@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from typing import Any
 
 import pytest
@@ -29,6 +30,7 @@ def check_game(
     game = spec.make({"max_plies": max_plies})
     notation, referee = spec.notation, spec.contest
     rng = random.Random(seed)
+    futures: dict[Hashable, list[object]] = {}  # a position key: its moves, in every game
     for _ in range(n_games):
         s = game.initial()
         texts: list[str] = []
@@ -40,6 +42,8 @@ def check_game(
             back = notation.parse_position(notation.format_position(s))
             assert game.position_key(back) == game.position_key(s)
             key = game.position_key(s)
+            seen = futures.setdefault(key, list(moves))
+            assert seen == list(moves), "one position key for positions of other moves"
             if len(texts) < 40 or len(texts) % 10 == 0:  # long random games: a sample
                 check_notation(spec, game, s)
             m = rng.choice(moves)

@@ -91,6 +91,11 @@ def test_a_whole_export_verifies_with_the_contests_public_key(contest: Exported)
     records = [GameRecord.from_json(line) for line in files["games.jsonl"].decode().splitlines()]
     # a record's round is its round's number (not its game number within the round)
     assert [r.round for r in records] == [1, 1, 2, 2]
+    # each round's bye is its own: the entrant who played none of that round's games
+    for entry in rounds:
+        played = {n for game in entry["games"] for n in game["entrants"]}
+        idle = {"alice", "bob", "carol"} - played
+        assert [b["entrant"] for b in entry["byes"]] == sorted(idle), entry
 
 
 @pytest.mark.parametrize("name", ["games.jsonl", "rounds.json", "standings.json", "contest.json"])

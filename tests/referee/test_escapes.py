@@ -332,6 +332,27 @@ def test_doctor_says_what_holds_programs(capsys) -> None:
     assert "programs die with the referee" in out
 
 
+def test_doctor_names_what_a_machine_unlike_this_one_lacks() -> None:
+    from arbiter.referee.sandbox import Protection
+
+    v1 = Protection(
+        "cgroup v1",
+        (("cpuacct", "/sys/fs/cgroup/cpuacct/x"), ("memory", "/sys/fs/cgroup/memory/x")),
+        (("bwrap", "/usr/bin/bwrap"),),
+        network_namespaces=False,
+    )
+    said = v1.describe()
+    assert said[0] == "confinement: cgroup v1"
+    assert "  missing controllers: pids, freezer (psutil measures instead)" in said
+    assert any("bubblewrap is here but cannot make namespaces" in line for line in said)
+    assert any("cut off from the network: no" in line for line in said)
+    full = Protection("cgroup v2", (("unified", "/sys/fs/cgroup/x"),), (), True, namespaces=True)
+    assert not any("missing controllers" in line for line in full.describe())
+    bare = Protection("rlimits", (), (), network_namespaces=False).describe()
+    assert bare[1].startswith("  no cgroup: CPU and memory measured with psutil")
+    assert "  programs die with the referee: no (setpriv missing)" in bare
+
+
 def test_bad_settings_and_broken_records_are_one_line_errors_from_the_command(
     tmp_path: Path,
 ) -> None:

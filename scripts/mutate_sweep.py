@@ -1,0 +1,117 @@
+"""Mechanical bugs at random lines, each run against the tests that execute its line.
+
+Where the hand-written probes (``mutate_*.py``) choose a plausible bug and name the
+tests that should catch it, this sweep chooses neither: it draws lines at random from
+the modules given, makes the first mechanical change that applies (a comparison
+turned, ``and`` for ``or``, a constant moved by one, a condition negated, a
+statement's call dropped) and runs the tests that a coverage run with per-test
+contexts saw execute that line. A surviving mutant is a line the suite runs without
+holding what it does.
+
+Needs a coverage data file made with contexts::
+
+    pytest --cov=arbiter --cov-context=test --cov-report=
+    python scripts/mutate_sweep.py --seed 7 --count 40 src/arbiter/referee/cgroups.py ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from pathlib import Path
+
+import coverage
+from mutation import ROOT, Mutation, main
+
+SWAPS: tuple[tuple[str, str], ...] = (
+    (" == ", " != "),
+    (" != ", " == "),
+    (" <= ", " < "),
+    (" >= ", " > "),
+    (" < ", " <= "),
+    (" > ", " >= "),
+    (" and ", " or "),
+    (" or ", " and "),
+    (" is None", " is not None"),
+    (" is not None", " is None"),
+    (" not in ", " in "),
+    (" in ", " not in "),
+    ("True", "False"),
+    ("False", "True"),
+    (" + 1", " - 1"),
+    (" - 1", " + 1"),
+    (" + ", " - "),
+    (" * ", " + "),
+    ("if not ", "if "),
+    ("max(", "min("),
+    ("min(", "max("),
+)
+NUMBER = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
+SKIP = re.compile(r'^\s*(#|"""|\'\'\'|def |class |@|import |from |return$|raise |assert )')
+
+
+def mutant_of(line: str) -> str | None:
+    """The first mechanical change that applies to ``line``, or None."""
+    code = line.split("  #", 1)[0]
+    if SKIP.match(code) or not code.strip() or code.strip().startswith('"'):
+        return None
+    for old, new in SWAPS:
+        if old in code:
+            return line.replace(old, new, 1)
+    found = NUMBER.search(code)
+    if found:
+        value = int(found.group(1))
+        return line[: found.start()] + str(value + 1) + line[found.end() :]
+    stripped = code.strip()
+    if stripped.startswith("if ") and stripped.endswith(":"):
+        return line.replace("if ", "if not (", 1).replace(":", "):", 1)
+    return None
+
+
+def covering_tests(data: coverage.CoverageData, path: Path, line: int) -> list[str]:
+    """The node ids of the tests that ran ``path``'s ``line``."""
+    contexts = data.contexts_by_lineno(str(path)).get(line, [])
+    tests = sorted({c.split("|", 1)[0] for c in contexts if c and "::" in c})
+    return tests
+
+
+def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation]:
+    data = coverage.CoverageData(str(ROOT / ".coverage"))
+    data.read()
+    data.set_query_contexts(None)
+    chances = []
+    for path in paths:
+        lines = path.read_text().splitlines(keepends=True)
+        text = "".join(lines)
+        for number, line in enumerate(lines, 1):
+            new = mutant_of(line)
+            if new is None or text.count(line) != 1:
+                continue
+            tests = covering_tests(data, path.resolve(), number)
+            if tests:
+                chances.append((path, number, line, new, tests))
+    picked = random.Random(seed).sample(chances, min(count, len(chances)))
+    return [
+        Mutation(
+            f"{path.stem}:{number}",
+            f"{line.strip()}  ->  {new.strip()}",
+            str(path.resolve().relative_to(ROOT)),
+            line,
+            new,
+            tuple(tests[:limit]),
+        )
+        for path, number, line, new, tests in sorted(picked, key=lambda p: (str(p[0]), p[1]))
+    ]
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="+", type=Path)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--limit", type=int, default=60, help="tests run at most, a mutant")
+    args = parser.parse_args()
+    mutations = sweep(args.paths, args.count, args.seed, args.limit)
+    sys.exit(main(mutations, []))
