@@ -228,6 +228,22 @@ def test_every_kernel_function_is_named_with_its_python_twin(source: str) -> Non
         assert callable(target), python
 
 
+def test_a_compiled_call_of_the_wrong_shape_is_refused_by_name() -> None:
+    """The generic calls take exactly (game, state): one argument more or fewer, or a
+    game with no kernel, is an error naming the call, never a read of what is not there."""
+    compiled = core.compiled()
+    if compiled is None:
+        pytest.skip("no compiled core here")
+    game = find_game("votey").make()
+    state = game.pack(game.initial())
+    assert compiled.legal("votey", state) == game.compiled.legal(game.initial())
+    for args in (("votey",), ("votey", state, 1)):
+        with pytest.raises(TypeError, match=r"legal\(game, state\)"):
+            compiled.legal(*args)
+    with pytest.raises(ValueError, match="no compiled kernel for chess"):
+        compiled.legal("chess", state)
+
+
 def test_the_compiled_core_is_built_from_the_sources_here() -> None:
     from arbiter import _core
 

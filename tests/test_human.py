@@ -89,6 +89,15 @@ def test_undo_takes_back_the_persons_move_and_the_reply() -> None:
     assert shown[shown.index("took back your last move") + 3] == start
 
 
+def test_after_a_take_back_the_engine_starts_over_as_it_was() -> None:
+    """A take-back gives the engine back its start (its seed's choices), so the same
+    move by the person meets the same reply: nothing it saw of the taken-back moves
+    stays with it."""
+    _, shown = session("votey", ["1434", "undo", "1434", "quit"])
+    replies = [line for line in shown if line.startswith("white plays ")]
+    assert len(replies) == 2 and replies[0] == replies[1], replies
+
+
 def test_engine_moves_show_depth_and_score() -> None:
     from arbiter.agents.registry import make_agent
 

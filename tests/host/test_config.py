@@ -35,6 +35,7 @@ def test_one_line_is_a_contest_with_the_sheets_clock(tmp_path: Path) -> None:
         ('game = "halma"\n[format]\nkind = "knockout"\n', "kind must be one of"),
         ('game = "halma"\n[format]\ngames_per_pair = 3\n', "must be even"),
         ('game = "halma"\n[limits]\nupload_kb = -1\n', "upload_kb must be a whole number"),
+        ('game = "halma"\n[final]\nrounds = true\n', "rounds must be a whole number"),
         ('game = "halma"\n[languages.go]\nsuffixes = [".go"]\n', "run must name"),
         ("game = \n", "is not TOML"),
     ],

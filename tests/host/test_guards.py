@@ -308,6 +308,10 @@ def test_the_worker_api_wants_a_live_signed_token(site: Site) -> None:
     assert done.status_code == 409 and done.json()["code"] == "token-in-use"
     malformed = api.post("/api/worker/games/1/heartbeat", json={"lease": 7}, auth=me)
     assert malformed.status_code == 422 and malformed.json()["error"].startswith("body.lease")
+    # a failure blames seat 0 or 1 (or none): there is no third seat to blame
+    failure = {"lease": "x", "reason": "its machine broke", "culprit": 2}
+    blamed = api.post("/api/worker/games/1/failure", json=failure, auth=me)
+    assert blamed.status_code == 422 and blamed.json()["error"].startswith("body.culprit")
     assert api.get("/api/worker/programs/1", auth=me).status_code == 404  # never packed
     # a call recorded on the way is refused when sent again, even unchanged
     recorded = api.post("/api/worker/games/1/heartbeat", json={"lease": "x"}, auth=me)

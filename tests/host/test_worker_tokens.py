@@ -14,7 +14,13 @@ from arbiter.host import queue, workers
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
 from arbiter.host.models import Account, Game, Worker, now
-from arbiter.host.request_signing import Token, TokenError, authorization, proves
+from arbiter.host.request_signing import (
+    Token,
+    TokenError,
+    authorization,
+    proves,
+    read_authorization,
+)
 from arbiter.host.rounds import make_round
 from arbiter.host.signing import ContestKey
 from tests.host.contests import seeded
@@ -124,6 +130,20 @@ def test_an_old_or_malformed_token_is_refused_in_one_line() -> None:
     for junk in ("", "a.b.c", "nonsense", "x." + "A" * 43 + "." + "B" * 10):
         with pytest.raises(TokenError, match="not a worker token"):
             Token.parse(junk)
+
+
+def test_a_signed_calls_nonce_and_key_are_bounded() -> None:
+    """A nonce is remembered for the whole window: one longer than 64 characters is
+    refused before it is stored, as is a key id longer than a key's."""
+    token = Token.make("cup", bytes(32))
+    ok = authorization(token, "POST", "/api/worker/lease", b"{}", "p1", nonce="n" * 64)
+    signed = read_authorization(ok)
+    assert signed is not None and signed.nonce == "n" * 64
+    long = authorization(token, "POST", "/api/worker/lease", b"{}", "p1", nonce="n" * 65)
+    with pytest.raises(TokenError, match="malformed"):
+        read_authorization(long)
+    with pytest.raises(TokenError, match="malformed"):
+        read_authorization(ok.replace(f"key={token.key_id}", "key=" + "k" * 65))
 
 
 def test_only_the_contest_key_proves_the_contest(tmp_path: Path) -> None:

@@ -85,6 +85,8 @@ def test_a_tournament_game_replays_every_move(client: TestClient, db: Path) -> N
     assert data["result"]["reason"] == str(record.reason)
     assert data["frames"][0]["pieces"] != data["frames"][-1]["pieces"]
     assert all(f["last"] for f in data["frames"][1:])  # each move's cells, to highlight
+    # each frame names the seat that played its move: the first seat's first, in turn
+    assert [f["seat"] for f in data["frames"][1:]] == [i % 2 for i in range(len(record.moves))]
 
 
 def test_a_record_file_replays_and_a_bad_one_is_named_by_line(client: TestClient, db: Path) -> None:
