@@ -164,6 +164,17 @@ def test_records_that_contradict_themselves_or_break_the_parser_are_record_error
         ('"moves":["1434"],"times":[NaN],"winner":0', "seconds from 0 up, not nan"),
         ('"moves":["1434"],"times":[-1],"winner":0', "seconds from 0 up, not -1"),
         ('"moves":[],"winner":true', "'winner' must be 0, 1 or null, not True"),
+        ('"moves":[1434],"winner":0', "'moves' must be a list of strings"),
+        ('"moves":"1434","winner":0', "'moves' must be a list of strings"),
+        ('"moves":[],"winner":0,"game":7', "'game' must be a game's name, not 7"),
+        ('"moves":[],"winner":0,"start":7', "'start' must be a position text"),
+        ('"moves":[],"winner":0,"offending":[]', "'offending' must be text"),
+        ('"moves":[],"winner":0,"score":[1]', "'score' must be two numbers"),
+        ('"moves":[],"winner":0,"score":[true,0]', "'score' must be two numbers"),
+        ('"moves":[],"winner":0,"seal":1', "'seal' must be text"),
+        ('"moves":[],"winner":0,"signature":{}', "'signature' must be text"),
+        ('"moves":[],"winner":0,"round":"2"', "'round' must be a whole number"),
+        ('"moves":[],"winner":0,"round":true', "'round' must be a whole number"),
     ],
 )
 def test_nonsense_in_a_record_is_named(line: str, message: str) -> None:

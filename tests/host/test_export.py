@@ -193,6 +193,37 @@ def test_a_record_listed_twice_or_in_no_round_is_refused(contest: Exported, tmp_
         check(tmp_path, resigned(orphan, key), pem)
 
 
+def test_what_is_no_whole_export_is_named(contest: Exported, tmp_path: Path) -> None:
+    path, pem, key = contest
+    files = members(path)
+    bare = {k: v for k, v in files.items() if not k.startswith("MANIFEST")}
+    with pytest.raises(
+        ExportError, match=r"no MANIFEST\.json and MANIFEST\.sig: not a contest export"
+    ):
+        check(tmp_path, bare, pem)
+    extra = {**files, "notes.txt": b"added after signing"}
+    with pytest.raises(ExportError, match=r"the files are not those the manifest lists \(\['notes"):
+        check(tmp_path, extra, pem)
+    whole = path.read_bytes()
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(ExportError, match=r"not a whole \.tar\.gz"):
+        verify_export(cut, public_key(pem, "pem"))
+    for name, text, why in (
+        ("rounds.json", b"{not json", r"rounds\.json is not JSON"),
+        ("games.jsonl", b"[]\n", r"games\.jsonl:1: not a JSON object"),
+        ("standings.json", b'{"rows": 3}', r"not an export's"),
+    ):
+        broken = {**files, name: text}
+        with pytest.raises(ExportError, match=why):
+            check(tmp_path, resigned(broken, key), pem)
+    table = json.loads(files["standings.json"])
+    table["rows"] = table["rows"][:-1]  # an entrant left out of a signed table
+    short = {**files, "standings.json": json.dumps(table).encode()}
+    with pytest.raises(ExportError, match="its entrants are not those the games give"):
+        check(tmp_path, resigned(short, key), pem)
+
+
 def test_arbiter_replay_checks_an_export_and_a_contestants_own_records(
     contest: Exported, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
