@@ -10,13 +10,14 @@ import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from arbiter.agents.spec import AgentSpec
 from arbiter.host import accounts, settle, workers
@@ -509,3 +510,57 @@ def test_each_seats_log_link_opens_that_seats_log(site: Site) -> None:
     assert links == [f"/games/{game_id}/logs/1", f"/games/{game_id}/logs/2"]
     said = [boss.get(link).text for link in links]
     assert said == ["the first seat's stderr", "the second seat's stderr"]
+
+
+def said(done: Any, status: int, why: str) -> bool:
+    """True if the answer ``done`` has ``status`` and says ``why`` (on a page or in JSON)."""
+    return bool(done.status_code == status and why in unescape(done.text))
+
+
+def test_each_refusal_of_a_page_or_action_names_what_was_wrong(site: Site) -> None:
+    """A request the site cannot honour gets its status and one sentence naming why,
+    and changes nothing."""
+    boss, alice = site.person("boss"), site.person("alice")
+    anyone = site.client()
+    refused = {
+        "/api/games/checkers/board": (404, "this contest plays alquerque"),
+        "/games/1/logs/3": (404, "no such log"),
+        "/games/99999/logs/1": (404, "no such log"),
+        "/kits/python/nothing.py": (404, "no starter kit file python/nothing.py"),
+    }
+    for path, (status, why) in refused.items():
+        done = anyone.get(path)
+        assert said(done, status, why), path
+    assert anyone.get("/api/games/alquerque/board").status_code == 200
+    upload = {"csrf": csrf(boss, "/organiser"), "language": "python"}
+    done = boss.post("/versions", data=upload, files={"source": ("main.py", b"print(1)\n")})
+    assert done.status_code == 400 and "the organiser does not enter the contest" in unescape(
+        done.text
+    )
+    unnamed = {"csrf": csrf(alice, "/me")}
+    done = alice.post("/versions", data=unnamed, files={"source": ("notes", b"\x00\x01\x02")})
+    assert said(done, 400, "says its language: choose one")
+    data = {"csrf": csrf(boss, "/organiser"), "name": "", "confirm": "yes"}
+    done = boss.post("/organiser/explode", data=data)
+    assert said(done, 404, "no action 'explode'")
+    done = boss.post("/organiser/requeue", data={**data, "name": "1"})
+    assert done.status_code == 409 and "game 1 is not a void game of the latest round" in unescape(
+        done.text
+    )
+    with site.db.session() as s:
+        assert s.scalar(select(func.count(Version.id))) == 2  # nothing was made
+
+
+@pytest.mark.usefixtures("any_entrant")
+def test_a_game_against_an_entrant_is_refused_for_a_side_or_contest_without_one(
+    site: Site,
+) -> None:
+    alice = site.person("alice")
+    done = start_game(alice, "middle")
+    assert done.status_code == 422 and "side must be first or second, not 'middle'" in unescape(
+        done.text
+    )
+    hosting = site.app.app.state.hosting
+    hosting.config = replace(hosting.config, play=replace(hosting.config.play, per_person=0))
+    done = start_game(alice)
+    assert said(done, 503, "turned off in this contest")
