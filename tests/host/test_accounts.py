@@ -41,6 +41,16 @@ def test_bad_names_and_passwords_are_refused(
         accounts.create(s, name, password)
 
 
+def test_a_role_or_a_name_that_is_none_is_refused(db: Database) -> None:
+    with db.session() as s:
+        with pytest.raises(AccountError, match="a role is one of organiser, contestant"):
+            accounts.create(s, "alice", PASSWORD, role="admin")
+        with pytest.raises(AccountError, match="no account named 'nobody'"):
+            accounts.set_password(s, "nobody", PASSWORD)
+        accounts.create(s, "alice", PASSWORD)
+        assert accounts.set_password(s, "alice", PASSWORD + "!").name == "alice"
+
+
 def test_a_name_is_taken_whatever_its_letter_case(db: Database) -> None:
     with db.session() as s:
         accounts.create(s, "Alice", PASSWORD)

@@ -57,6 +57,38 @@ def test_the_public_key_beside_the_signing_key_is_always_its_own(tmp_path: Path)
     assert public.read_text() == again.public_pem == key.public_pem
 
 
+def test_a_signing_key_that_is_no_ed25519_key_is_named(tmp_path: Path) -> None:
+    import pytest
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ec import SECP256R1, generate_private_key
+
+    from arbiter.errors import ConfigError
+    from arbiter.host.signing import PRIVATE
+
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / PRIVATE).write_text("not a key\n")
+    with pytest.raises(ConfigError, match="is not a PEM private key"):
+        ContestKey.of_folder(tmp_path / "junk")
+    other = generate_private_key(SECP256R1())
+    (tmp_path / "ec").mkdir()
+    (tmp_path / "ec" / PRIVATE).write_bytes(
+        other.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    with pytest.raises(ConfigError, match="is not an Ed25519 key"):
+        ContestKey.of_folder(tmp_path / "ec")
+    with pytest.raises(ConfigError, match=r"contest\.pub is not a PEM public key"):
+        public_key(b"nothing", "contest.pub")
+    ec_public = other.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    with pytest.raises(ConfigError, match=r"contest\.pub is not an Ed25519 public key"):
+        public_key(ec_public, "contest.pub")
+
+
 def test_a_record_is_signed_unless_it_carries_a_signature(tmp_path: Path) -> None:
     key = ContestKey.of_folder(tmp_path)
     verify = public_key(key.public_pem.encode(), "test")
