@@ -179,6 +179,25 @@ def test_after_closes_the_next_round_is_the_final_and_its_versions_are_those_bef
         s.commit()
 
 
+def test_a_final_with_one_entrant_from_before_it_is_refused_by_name(
+    tmp_path: Path, database_url: str
+) -> None:
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    closes = datetime.now(UTC) - timedelta(hours=1)
+    config = replace(config, calendar=Calendar(closes=closes, final=Final(rounds=1)))
+    with db.session() as s:
+        for v in s.scalars(select(Version)):  # only alice's from before the final
+            v.uploaded = closes - timedelta(days=1) if v.number == 1 else closes
+        bob = s.scalar(select(Account).where(Account.name == "bob"))
+        assert bob is not None
+        for v in s.scalars(select(Version).where(Version.account_id == bob.id)):
+            v.uploaded = closes + timedelta(minutes=1)
+        s.commit()
+        with pytest.raises(RoundError, match="the final needs at least two entrants"):
+            make_round(s, config)
+        assert s.scalar(select(Round)) is None  # no round was written
+
+
 def test_the_organiser_cannot_begin_a_final_the_contest_has_not(
     tmp_path: Path, database_url: str
 ) -> None:

@@ -75,6 +75,13 @@ def test_the_latest_round_is_played_again_with_the_same_pairings(
         assert standings_of(s).games == 0
         with pytest.raises(RoundError, match="no round 7"):
             rerun_round(s, 7)
+    play_round(db, config)
+    with db.session() as s:
+        assert finish_round_if_done(s, 1)
+        make_round(s, config)
+        # round 2 was paired on round 1's results: round 1 stays as it was played
+        with pytest.raises(RoundError, match=r"only the latest round \(2\) can be played again"):
+            rerun_round(s, 1)
 
 
 def test_entrants_play_their_newest_accepted_version_and_not_when_disqualified(
