@@ -314,6 +314,20 @@ def test_the_worker_api_wants_a_live_signed_token(site: Site) -> None:
     blamed = api.post("/api/worker/games/1/failure", json=failure, auth=me)
     assert blamed.status_code == 422 and blamed.json()["error"].startswith("body.culprit")
     assert api.get("/api/worker/programs/1", auth=me).status_code == 404  # never packed
+    with site.db.session() as s:  # packed once, its archive since lost from the store
+        packed = s.get(Version, 1)
+        assert packed is not None and packed.state == "accepted"
+        packed.program_sha256 = "0" * 64
+        s.commit()
+    lost = api.get("/api/worker/programs/1", auth=me)
+    assert said(lost, 404, "the program of version 1 is missing from the store")
+    # calls about a game this worker does not hold change nothing and say so
+    for path, body in (
+        ("moves", {"lease": "x", "start": 0, "moves": []}),
+        ("failure", {"lease": "x", "reason": "its machine broke"}),
+    ):
+        done = api.post(f"/api/worker/games/1/{path}", json=body, auth=me)
+        assert done.status_code == 409 and done.json()["code"] == "lease-lost", path
     # a call recorded on the way is refused when sent again, even unchanged
     recorded = api.post("/api/worker/games/1/heartbeat", json={"lease": "x"}, auth=me)
     header = recorded.request.headers["authorization"]
