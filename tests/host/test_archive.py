@@ -53,6 +53,9 @@ def test_an_archive_of_one_folder_is_unpacked_without_it(tmp_path: Path) -> None
         ("a/../../evil.c", "outside"),
         ("/etc/evil.c", "absolute"),
         ("bad name.c", "letters, digits"),
+        ("./.", "has no name"),
+        ("a/b/c/d/e/f/g/h/i.c", "nested too deep"),
+        ("./main.c", "holds 'main.c' twice"),
     ],
 )
 def test_zip_members_that_climb_out_or_have_odd_names_are_refused(
@@ -98,6 +101,26 @@ def test_a_binary_must_be_an_elf_program_and_is_made_executable(tmp_path: Path) 
         unpack(b"#!/bin/sh\necho hi\n", "player", binary, tmp_path / "a", LIMITS)
     unpack(b"\x7fELF" + b"\0" * 60, "player", binary, tmp_path / "b", LIMITS)
     assert (tmp_path / "b" / "player").stat().st_mode & 0o111
+
+
+def test_an_archive_of_folders_alone_or_a_binary_archive_without_its_program_is_refused(
+    tmp_path: Path,
+) -> None:
+    empty = io.BytesIO()
+    with tarfile.open(fileobj=empty, mode="w:gz") as t:
+        for name in ("bot", "bot/lib"):
+            folder = tarfile.TarInfo(name)
+            folder.type = tarfile.DIRTYPE
+            t.addfile(folder)
+    with pytest.raises(UploadError, match="the archive holds no file"):
+        unpack(empty.getvalue(), "bot.tar.gz", C, tmp_path / "a", LIMITS)
+    binary = LANGUAGES["binary"]
+    script = zipped({"player": b"#!/bin/sh\necho hi\n", "notes.txt": b"x"})
+    with pytest.raises(UploadError, match="the archive has no Linux program named 'player'"):
+        unpack(script, "bot.zip", binary, tmp_path / "b", LIMITS)
+    elf = zipped({"player": b"\x7fELF" + b"\0" * 60, "notes.txt": b"x"})
+    unpack(elf, "bot.zip", binary, tmp_path / "c", LIMITS)
+    assert (tmp_path / "c" / "player").stat().st_mode & 0o111  # made executable
 
 
 def test_a_zip_member_marked_as_a_link_is_refused(tmp_path: Path) -> None:
