@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from arbiter.errors import IllegalMove, NotationError
@@ -80,3 +82,22 @@ def test_board_shows_square_numbers_and_last_move() -> None:
     m = resolve_move("11-15", s, seat=0)
     text = draw_board(game.apply(s, m), m)
     assert "11 * " in text and "15[r]" in text and "32 w" in text
+
+
+@pytest.mark.parametrize(
+    ("fen", "why"),
+    [
+        ("X:W21:B1", "expected 'B' or 'W', then ':W' and ':B' square lists"),
+        ("B:W21", "expected 'B' or 'W'"),
+        ("B:W21:R1", "'R1' is not B... or W..."),
+        ("B:W21,33:B1", "'33' is not a square"),
+        ("B:W21,K:B1", "'K' is not a square"),
+    ],
+)
+def test_a_pdn_fen_that_is_no_position_is_named(fen: str, why: str) -> None:
+    from arbiter.games.checkers.notation import format_fen, parse_fen
+
+    with pytest.raises(NotationError, match=re.escape(why)):
+        parse_fen(fen)
+    s = parse_fen("W:W21-23,K5:B1,2.")  # ranges, kings and PDN's closing full stop
+    assert format_fen(s) == "W:WK5,21,22,23:B1,2"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from arbiter.errors import IllegalMove, NotationError, Reason
@@ -207,3 +209,13 @@ def test_positions_round_trip_and_bad_ones_are_named(game: ChineseCheckers) -> N
     assert parse_position(format_position(s)) == s
     with pytest.raises(NotationError, match="17 rows"):
         parse_position("1/11 1 0")
+    start = format_position(game.initial())
+    rows, to_move, plies = start.split(" ")
+    assert (to_move, plies) == ("1", "0")
+    short = rows.replace("1", ".", 1)  # a marble of the first side gone
+    with pytest.raises(NotationError, match="each side has 10 marbles"):
+        parse_position(f"{short} 1 0")
+    for text in (f"{rows} 3 0", f"{rows} 1 x", f"{rows.replace('.', '3', 1)} 1 0"):
+        with pytest.raises(NotationError, match="17 rows"):
+            parse_position(text)
+    assert parse_position(f"{rows} 2") == replace(game.initial(), to_move=1)
