@@ -508,3 +508,22 @@ def test_a_program_out_of_wall_time_is_said_to_compute_or_to_wait(
     assert main([*argv, "--tc", "st=0.3"]) == 0
     out = capsys.readouterr().out
     assert "by time (no reply within 0.30s wall time " + said in out
+
+
+@pytest.mark.parametrize(
+    ("game", "args", "why"),
+    [
+        ("alquerque", ["1"], "a CodeCup player is started with no arguments, not ['1']"),
+        ("chinese-checkers", ["2"], "a mediator player is started with no arguments, not ['2']"),
+        ("halma", ["x"], "a halma agent is run with no arguments, not ['x']"),
+        ("votey", ["3"], "a votey program"),
+        ("checkers", [], "checkers"),
+    ],
+)
+def test_a_contest_program_started_with_the_wrong_arguments_says_so_in_one_line(
+    game: str, args: list[str], why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["agent", game, *args]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("arbiter agent: error: ") and why in err, err
+    assert len(err.splitlines()) == 1
