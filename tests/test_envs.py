@@ -5,6 +5,7 @@ other, chains by the same agent, the contest's rewards and its illegal-move loss
 from __future__ import annotations
 
 import random
+import re
 import warnings
 from typing import Any
 
@@ -207,6 +208,30 @@ def test_an_unknown_game_or_engine_is_one_clear_error() -> None:
         envs.env("chess")
     with pytest.raises(ConfigError, match="unknown engine"):
         envs.gym_env("votey", opponent="stockfish")
+    for wrong, why in (
+        ({"render_mode": "rgb_array"}, "render_mode 'rgb_array': expected ansi or human"),
+        ({"opening_plies": -1}, "opening_plies -1: expected 0 or more"),
+    ):
+        with pytest.raises(ConfigError, match=re.escape(why)):
+            envs.env("votey", **wrong)
+    with pytest.raises(ConfigError, match=re.escape("seat 2: expected 0 (first to move) or 1")):
+        envs.gym_env("votey", seat=2)
+    with pytest.raises(ConfigError, match=re.escape("options['position']: ")):
+        envs.env("votey").reset(seed=1, options={"position": "no such position"})
+
+
+def test_a_finished_gymnasium_game_takes_no_step_until_reset() -> None:
+    env = envs.gym_env("votey", opponent="random", max_plies=2)
+    seen, _ = env.reset(seed=3)
+    over = False
+    while not over:
+        action = int(np.flatnonzero(seen["action_mask"])[0])
+        seen, _, over, _, _ = env.step(action)
+    assert env.game.outcome is not None
+    with pytest.raises(RuntimeError, match="the game is over: call reset"):
+        env.step(0)
+    env.reset(seed=4)
+    assert env.game.outcome is None  # a new game, to step again
 
 
 def test_the_readme_loop_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
