@@ -127,3 +127,21 @@ def test_perft_of_the_toy_game_counts_from_the_position_itself() -> None:
 
     game = find_game("nim").make({"stones": 21})
     assert [perft(game, game.initial(), d) for d in range(4)] == [1, 3, 9, 27]
+
+
+@pytest.mark.parametrize("package", ["tests.nowhere", "tests.runs"])
+def test_a_game_folder_that_is_no_package_is_named(package: str) -> None:
+    from arbiter.contract import GameSpec
+
+    nim = find_game("nim")
+    with pytest.raises(ConfigError, match=f"no game package '{package}'"):
+        GameSpec.of_folder(
+            package,
+            name="go",
+            title="Go",
+            seat_names=("black", "white"),
+            rules=nim.rules,
+            notation=nim.notation,
+            contest=nim.contest,
+            evaluation=nim.evaluation,
+        )

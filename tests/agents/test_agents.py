@@ -79,6 +79,16 @@ def test_alphabeta_node_limit() -> None:
     assert agent.last_info is not None and agent.last_info.nodes <= 600
 
 
+def test_alphabeta_asked_to_move_in_a_finished_game_says_so() -> None:
+    game = SPEC.make({"max_plies": 1})
+    agent = make_agent(SPEC, "alphabeta")
+    agent.reset(game, 0, 0)
+    s = game.apply(game.initial(), game.legal_moves(game.initial())[0])
+    assert game.outcome(s) is not None and not game.legal_moves(s)
+    with pytest.raises(ValueError, match="choose\\(\\) called in a finished game"):
+        agent.choose(s, Limit(time=1))
+
+
 def test_unknown_engine() -> None:
     with pytest.raises(ConfigError, match="'deepblue'"):
         make_agent(SPEC, "deepblue")

@@ -53,6 +53,7 @@ def test_the_calendar_is_read_with_zones_and_a_wrong_one_named() -> None:
     for settings, named in (
         ({"closes": "2027-01-10T18:00:00"}, "no time zone"),
         ({"closes": "next friday"}, "not an ISO 8601 time"),
+        ({"closes": 20270110}, "must be a time like 2026-12-01T18:00:00"),
         ({"opens": "2027-01-02T00:00:00Z", "closes": "2027-01-01T00:00:00Z"}, "after opens"),
         ({"schedule": {"every": "6 hours"}}, "not a time span"),
         ({"schedule": {"every": "10s"}}, "shorter than a minute"),
@@ -80,6 +81,8 @@ def test_uploads_are_refused_outside_the_calendar_with_the_reason(
         ):
             with pytest.raises(UploadError, match=why):
                 submit(s, replace(config, calendar=calendar), alice, "c", "main.c", b"int main;")
+        with pytest.raises(UploadError, match="unknown language 'cobol'"):
+            submit(s, config, alice, "cobol", "main.cob", b"x")
         taken = submit(s, replace(config, calendar=Calendar(past, future)), alice, "c", "m.c", b"x")
         assert taken.number == 2
 

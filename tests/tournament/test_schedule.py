@@ -27,6 +27,8 @@ def test_round_robin_meets_every_pair_equally_often_in_both_seats(agents: int, r
 
 
 def test_gauntlet_plays_the_first_agent_against_each_other() -> None:
+    with pytest.raises(ConfigError, match="a gauntlet needs two agents or more, not 1"):
+        gauntlet(1, 2)
     games = gauntlet(4, 2)
     assert Counter(p.seats for p in games) == {
         (0, 1): 2,
