@@ -4,6 +4,7 @@ message and a 4xx status, the game's end."""
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from collections.abc import Iterator
@@ -204,6 +205,28 @@ def test_bad_requests_get_a_clear_4xx(
     r = client.post("/api/sessions", json=body)
     assert 400 <= r.status_code < 500
     assert message in r.json()["error"]
+
+
+def test_a_start_where_the_game_is_over_is_refused(client: TestClient) -> None:
+    spec = find_game("votey")
+    game, rng = spec.make(), random.Random(2)
+    s = game.initial()
+    while game.outcome(s) is None:
+        s = game.apply(s, rng.choice(game.legal_moves(s)))
+    body = {"game": "votey", "engine": "random", "position": spec.notation.format_position(s)}
+    r = client.post("/api/sessions", json=body)
+    assert r.status_code == 422
+    assert r.json()["error"] == "bad position: the game is already over there"
+    r = client.post("/api/sessions", json={**body, "position": "no position"})
+    assert r.status_code == 422 and r.json()["error"].startswith("bad position: ")
+
+
+def test_a_game_of_two_engines_takes_no_moves_from_the_page(client: TestClient) -> None:
+    body = {"game": "votey", "engines": ["alphabeta", "alphabeta"], "move_time": 5}
+    sid = client.post("/api/matches", json=body).json()["id"]  # 60 moves: minutes long
+    r = client.post(f"/api/sessions/{sid}/move", json={"clicks": [1, 2]})
+    assert r.status_code == 409
+    assert r.json()["error"] == "two engines are playing this game; it takes no moves"
 
 
 def test_unknown_games_and_sessions_are_404(client: TestClient) -> None:
