@@ -578,3 +578,22 @@ def test_a_game_against_an_entrant_is_refused_for_a_side_or_contest_without_one(
     hosting.config = replace(hosting.config, play=replace(hosting.config.play, per_person=0))
     done = start_game(alice)
     assert said(done, 503, "turned off in this contest")
+
+
+def test_each_form_field_takes_its_edge_and_refuses_one_past_it(site: Site) -> None:
+    anyone = site.client()
+    token = csrf(anyone)
+    for name, password, status in (
+        ("n" * 64, "p" * 256, 401),  # read, and a failed log-in
+        ("n" * 65, PASSWORD, 422),
+        ("alice", "p" * 257, 422),
+    ):
+        done = anyone.post("/login", data={"name": name, "password": password, "csrf": token})
+        assert done.status_code == status, (name[:3], done.status_code)
+    for challenge, status in (("c" * 64, 200), ("c" * 65, 422), ("a b", 422), ("a/b", 422)):
+        done = anyone.get("/api/contest", params={"challenge": challenge})
+        assert done.status_code == status, challenge
+    boss = site.person("boss")
+    data = {"csrf": csrf(boss, "/organiser"), "confirm": "yes"}
+    assert boss.post("/organiser/pause", data={**data, "name": "n" * 65}).status_code == 422
+    assert boss.post("/organiser/pause", data={**data, "confirm": "y" * 9}).status_code == 422
