@@ -157,3 +157,53 @@ def test_an_engine_whose_thread_began_late_is_told_what_is_left_of_the_stop(
     seat._think(s, Limit(time=1.0), clock, stop_at=1000.0 + 100.0)
     late, early = (limit.wall_stop for limit in engine.limits)
     assert (late, early) == (0.0, 100.0)
+
+
+class _NeverMoves:
+    """An engine that ignores its limit: it waits until halted (or a minute)."""
+
+    name = "never"
+
+    def __init__(self) -> None:
+        import threading
+
+        self.halted = threading.Event()
+
+    def reset(self, game: Any, seat: int, seed: int) -> None:
+        pass
+
+    def choose(self, s: Any, limit: Limit) -> Any:
+        self.halted.wait(60)
+        raise RuntimeError("halted")
+
+    def observe(self, s: Any, m: Any) -> None:
+        pass
+
+    def note(self) -> str:
+        return ""
+
+    def halt(self) -> None:
+        self.halted.set()
+
+
+@pytest.mark.parametrize("charging", [Charging.WALL, Charging.CPU])
+def test_an_engine_in_process_past_its_stop_loses_on_time_and_is_halted(
+    charging: Charging,
+) -> None:
+    """The referee does not wait on an engine in its own process that overruns: at the
+    stop the move is lost on time, and the engine is told to halt."""
+    from arbiter.errors import Reason
+    from arbiter.referee.match import play_game
+
+    spec = find_game("votey")
+    game = spec.make()
+    never = _NeverMoves()
+    sup = Supervision(charging)
+    seats = [
+        LocalSeat(never, game, spec.contest, supervision=sup, name="never"),
+        LocalSeat(make_agent(spec, "random"), game, spec.contest, supervision=sup),
+    ]
+    record = asyncio.run(play_game(spec, game, seats, TimeControl.per_move_seconds(0.2)))
+    assert (record.winner, record.reason) == (1, Reason.TIME)
+    assert record.detail.startswith("no move within ") and "s wall time" in record.detail
+    assert never.halted.is_set()
