@@ -9,6 +9,7 @@ import stat
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from arbiter.errors import Reason
@@ -58,7 +59,6 @@ def test_the_public_key_beside_the_signing_key_is_always_its_own(tmp_path: Path)
 
 
 def test_a_signing_key_that_is_no_ed25519_key_is_named(tmp_path: Path) -> None:
-    import pytest
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ec import SECP256R1, generate_private_key
 
@@ -98,3 +98,37 @@ def test_a_record_is_signed_unless_it_carries_a_signature(tmp_path: Path) -> Non
         assert record_signed(verify, GameRecord.from_json(line)), detail
         assert signed_line(key, line) == line  # signed already: kept as it is
         assert json.loads(line)["detail"] == detail
+
+
+def test_a_database_that_cannot_be_opened_is_named_without_its_password(tmp_path: Path) -> None:
+    from arbiter.errors import ConfigError
+
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ConfigError, match="cannot open database 'sqlite:///"):
+        Database(f"sqlite:///{tmp_path / 'file' / 'cup.db'}")  # a folder that is a file
+    with pytest.raises(ConfigError) as refused:
+        Database("postgresql+psycopg://organiser:hunter2@127.0.0.1:1/cup?connect_timeout=5")
+    said = str(refused.value)
+    assert "cannot open database 'postgresql+psycopg://organiser:***@127.0.0.1:1/cup" in said
+    assert "hunter2" not in said
+
+
+def test_a_record_key_that_cannot_be_read_or_made_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arbiter.record import KEY_VARIABLE, RecordError, record_key
+
+    bad = tmp_path / "bad.key"
+    bad.write_text("not hex\n")
+    monkeypatch.setenv(KEY_VARIABLE, str(bad))
+    with pytest.raises(RecordError, match="cannot read the record key"):
+        record_key()
+    monkeypatch.setenv(KEY_VARIABLE, "/proc/arbiter-none/record.key")  # never made there
+    assert record_key() is None  # none yet, none asked for
+    with pytest.raises(RecordError, match="cannot make the record key"):
+        record_key(create=True)
+    fresh = tmp_path / "new" / "record.key"
+    monkeypatch.setenv(KEY_VARIABLE, str(fresh))
+    made = record_key(create=True)
+    assert made is not None and len(made) == 32 and record_key() == made
+    assert fresh.stat().st_mode & 0o077 == 0  # its owner's alone

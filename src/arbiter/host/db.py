@@ -47,6 +47,8 @@ class Database:
             raise ConfigError(f"cannot open database {_safe(url)!r}: {why}") from None
         except SQLAlchemyError as e:
             raise ConfigError(f"database {_safe(url)!r}: {e}") from None
+        except OSError as e:  # its folder cannot be made (a file is in the way)
+            raise ConfigError(f"cannot open database {_safe(url)!r}: {e.strerror}") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def session(self) -> Session:
