@@ -58,9 +58,23 @@ def test_match_command_records_and_replays(tmp_path, capsys) -> None:
     records = recorded_match(record, "votey greedy random --games 2 --move-time 2 --seed 5")
     out = capsys.readouterr().out
     assert "game 2/2" in out and "greedy:" in out and "Elo difference" in out
+    header = out.splitlines()[0]
+    assert header.startswith("Votey Checkers: greedy vs random, 2 games, time control "), header
+    assert header.endswith(", charged as cpu time, waiting program suspended"), header
     assert [r.players for r in records] == [("greedy", "random"), ("random", "greedy")]
     assert main(["replay", str(record)]) == 0
     assert "2 of 2 records verified" in capsys.readouterr().out
+
+
+def test_a_match_line_gives_a_fault_its_detail_and_a_rule_ending_none(tmp_path, capsys) -> None:
+    argv = ["match", "votey", "random", "random", "--games", "1", "--max-plies", "4"]
+    assert main(argv) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("game 1/1"))
+    assert "1/2-1/2 draw by move limit, 4 plies |" in line, line
+    crash = f"{sys.executable} -c 'import sys; sys.exit(3)'"
+    assert main(["match", "votey", crash, "random", "--games", "1"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("game 1/1"))
+    assert "wins by crash (" in line and "exit" in line, line
 
 
 def test_match_resumed_from_its_record_says_so_and_plays_the_rest(tmp_path, capsys) -> None:

@@ -117,3 +117,6 @@ def test_the_side_is_chosen_by_its_name_or_by_its_number_from_1(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert f"you play {spec.seat_names[seat]}, random plays {spec.seat_names[1 - seat]}" in out
+    engine_moved = "black plays " in out  # before the person's first turn
+    assert engine_moved == (seat == 1), out
+    assert f"random wins: {spec.seat_names[1 - seat]} wins by resignation." in out
