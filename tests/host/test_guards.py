@@ -480,7 +480,14 @@ def test_a_paused_worker_is_handed_no_game(site: Site) -> None:
     boss = site.person("boss")
     assert "resume it" in boss.get("/organiser").text
     confirm(boss, "/organiser/resume-worker", "flaky")
-    assert api.post("/api/worker/lease", json={}, auth=me).status_code == 200
+    leased = api.post("/api/worker/lease", json={}, auth=me)
+    assert leased.status_code == 200
+    game = leased.json()["id"]
+    # the organiser's list of workers shows the game it now plays, and only that
+    page = boss.get("/organiser").text
+    row = page[page.index("<tr><td>flaky</td>") :]
+    row = row[: row.index("</tr>")]
+    assert re.findall(r'href="/games/(\d+)">game', row) == [str(game)], row
 
 
 def test_an_error_page_shows_the_askers_own_bar(site: Site) -> None:

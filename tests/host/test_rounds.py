@@ -64,6 +64,8 @@ def test_the_latest_round_is_played_again_with_the_same_pairings(
         before = [
             (g.first_id, g.second_id, g.seed, g.start) for g in s.query(Game).order_by(Game.id)
         ]
+        # a round's games are numbered from 1 in the order they are played
+        assert [g.number for g in s.query(Game).order_by(Game.id)] == [1, 2]
     play_round(db, config)
     with db.session() as s:
         assert standings_of(s).games == 2
