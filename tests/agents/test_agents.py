@@ -265,3 +265,28 @@ def test_greedy_plays_a_shot_whose_forced_captures_win_the_game() -> None:
         agent.reset(game, game.to_move(s), 1)
         assert agent.choose(s, Limit(time=5)) in shot, seed
     assert len(found) == 3
+
+
+@pytest.mark.parametrize(
+    ("game", "at_start", "late"),
+    [("votey", 30, 10), ("checkers", 30, 15), ("alquerque", 25, 1)],
+)
+def test_a_search_budgets_its_clock_over_the_moves_it_expects_to_play(
+    game: str, at_start: int, late: int
+) -> None:
+    """Many moves to go at first (a small share of the clock a move), a floor late in
+    the game (a long game still leaves time for its end)."""
+    from dataclasses import replace
+
+    spec = find_game(game)
+    s = spec.make().initial()
+    assert spec.evaluation.moves_to_go(s) == at_start
+    assert spec.evaluation.moves_to_go(replace(s, ply=199)) == late
+
+
+def test_a_search_that_has_not_run_has_no_note() -> None:
+    agent = make_agent(SPEC, "alphabeta")
+    agent.reset(SPEC.make(), 0, 0)
+    assert agent.note() == ""
+    agent.choose(SPEC.make().initial(), Limit(depth=2))
+    assert agent.note().startswith("depth 2, score ")
