@@ -89,6 +89,12 @@ def test_undo_takes_back_the_persons_move_and_the_reply() -> None:
     assert shown[shown.index("took back your last move") + 3] == start
 
 
+def test_each_move_is_taken_back_once_and_no_further_than_the_start() -> None:
+    _, shown = session("votey", ["1434", "undo", "undo", "1434", "1232", "undo", "undo", "quit"])
+    assert shown.count("took back your last move") == 3
+    assert shown.count("nothing to undo") == 1  # the second undo, back at the start
+
+
 def test_after_a_take_back_the_engine_starts_over_as_it_was() -> None:
     """A take-back gives the engine back its start (its seed's choices), so the same
     move by the person meets the same reply: nothing it saw of the taken-back moves
