@@ -257,7 +257,7 @@ class AlphaBetaAgent(Generic[S, M]):
     def note(self) -> str:
         """``depth D, score S, N nodes, T s`` of the last search."""
         info = self.last_info
-        if info is None and not info.depth:
+        if info is None or not info.depth:
             return ""
         return f"depth {info.depth}, score {info.score:+d}, {info.nodes} nodes, {info.seconds:.2f}s"
 
