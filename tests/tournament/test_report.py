@@ -30,6 +30,7 @@ def test_contest_points_go_to_the_agent_in_the_seat_that_scored_them() -> None:
     assert (lines["zero"].points, lines["one"].points) == (2.0, 1.0)
     assert (lines["zero"].games, lines["one"].games) == (3, 3)
     assert table.crosstable == ((0.0, 2.0), (1.0, 0.0))
+    assert table.meetings == ((0, 3), (3, 0))  # each game counted once, for both
     assert table.reasons == {"move limit": 2, "no pieces": 1}
 
 
