@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from arbiter.errors import ConfigError, Reason
@@ -69,7 +71,8 @@ def test_a_changed_setting_or_agent_is_refused_by_name(tmp_path) -> None:
             store.open("cup", "votey", {**SETTINGS, "tc": "st=2"}, AGENTS)
         with pytest.raises(ConfigError, match="agent 2 was 'rand'"):
             store.open("cup", "votey", SETTINGS, [AGENTS[0], ("greedy", "greedy")])
-        with pytest.raises(ConfigError, match="is of votey, not checkers"):
+        said = f"tournament 'cup' in {str(path)!r} is of votey, not checkers"
+        with pytest.raises(ConfigError, match=re.escape(said)):
             store.open("cup", "checkers", SETTINGS, AGENTS)
         # a setting one of the two runs has and the other has not is a change too
         with pytest.raises(ConfigError, match=r"started with sprt None, not '0,5'"):
