@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from arbiter.clock import TimeControl
 from arbiter.contract import Program
 from arbiter.errors import Reason
@@ -148,3 +150,23 @@ def test_wall_charging_counts_from_the_message_to_the_reply() -> None:
     # charged the 0.3 s it took, not the 5 s of CPU it claims to have used
     assert 0.3 <= record.times[0] < 5.0
     assert record.reason is Reason.ILLEGAL_MOVE
+
+
+def test_a_huge_offending_reply_is_kept_in_part_and_shown_escaped_in_part() -> None:
+    """A program's bad reply is evidence, kept up to MAX_OFFENDING characters; the
+    loss's words show at most a thousand, control characters escaped."""
+    from arbiter.errors import visible
+    from arbiter.referee.match import MAX_OFFENDING, forfeit
+
+    junk = "\x1b[2J" + "9" * 9000
+    black = ScriptedChannel(greeting=[junk])
+    white = ScriptedChannel()
+    record = play("votey", [seat(VoteySeat, "b", black), seat(VoteySeat, "w", white)])
+    assert (record.winner, record.reason) == (1, Reason.MALFORMED)
+    assert record.offending is not None and len(record.offending) == MAX_OFFENDING
+    assert junk.startswith(record.offending.replace("\\x1b", "\x1b")[:100])
+    assert "\x1b" not in record.detail and len(record.detail) < 1100
+    assert visible("ab\x07", limit=2) == "ab... (1 more characters)"
+    assert visible("a\x07") == "a\\x07"
+    with pytest.raises(TypeError, match="not a fault"):
+        forfeit(0, ValueError("a bug, not a fault"))
