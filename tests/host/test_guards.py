@@ -604,3 +604,22 @@ def test_each_form_field_takes_its_edge_and_refuses_one_past_it(site: Site) -> N
     data = {"csrf": csrf(boss, "/organiser"), "confirm": "yes"}
     assert boss.post("/organiser/pause", data={**data, "name": "n" * 65}).status_code == 422
     assert boss.post("/organiser/pause", data={**data, "confirm": "y" * 9}).status_code == 422
+
+
+def test_registering_and_a_held_back_log_in_answer_as_pages_do(site: Site) -> None:
+    stranger = site.client()
+    data = {"name": "carol", "password": PASSWORD, "csrf": csrf(stranger, "/register")}
+    done = stranger.post("/register", data=data)  # the contest is open to all
+    assert done.status_code == 303 and done.headers["location"] == "/me"
+    assert "carol" in stranger.get("/me").text
+    again = site.client()
+    done = again.post("/register", data={**data, "csrf": csrf(again, "/register")})
+    assert said(done, 400, "the name 'carol' is taken")
+    guesser = site.client()
+    token = csrf(guesser)
+    answers = [
+        guesser.post("/login", data={"name": "alice", "password": "wrong" * 3, "csrf": token})
+        for _ in range(4)
+    ]
+    assert [a.status_code for a in answers[:3]] == [401, 401, 401]  # three free tries
+    assert said(answers[3], 429, "wait")
