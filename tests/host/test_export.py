@@ -327,3 +327,52 @@ def test_the_export_of_a_stored_game_is_signed_by_the_server(
         assert stored is not None
         record = GameRecord.from_json(stored.record)
         assert record.round == 1 and record.seal is None  # the worker's seal dropped
+
+
+def test_an_export_with_sources_holds_each_played_versions_upload(tmp_path: Path) -> None:
+    from arbiter.host.intake import version_dir
+    from arbiter.host.models import Version
+
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob", "carol"))
+    key = ContestKey.of_folder(config.folder)
+    with db.session() as s:
+        make_round(s, config)  # three entrants, one bye: two versions play
+    play_round(db, config, key)
+    with db.session() as s:
+        assert finish_round_if_done(s, 1)
+        played = {n for g in s.scalars(select(Game)) for n in (g.first_id, g.second_id)}
+        for v in s.scalars(select(Version)):
+            upload = version_dir(config, v.id) / "upload" / v.filename
+            upload.parent.mkdir(parents=True)
+            upload.write_text(f"/* {v.account.name}'s program */\n")
+        names = {
+            f"sources/{v.account.name} v{v.number}/main.c"
+            for v in s.scalars(select(Version))
+            if v.id in played
+        }
+        job, made = export.start(s, None, sources=True, logs=False)
+        assert made
+    export.run(config, job.id)
+    with db.session() as s:
+        done = s.get(ExportJob, job.id)
+        assert done is not None and done.state == "done", done and done.detail
+        path = export.file_of(config, done)
+    assert path is not None
+    files = members(path)
+    kept = path.parent.with_name("exports-kept") / path.name
+    path.parent.rename(kept.parent)
+    path.parent.write_text("")  # the exports' folder is now a file: the next one fails
+    with db.session() as s:
+        again, made = export.start(s, None, sources=False, logs=False)
+        assert made and again.id != job.id
+    export.run(config, again.id)
+    with db.session() as s:
+        failed = s.get(ExportJob, again.id)
+        assert failed is not None and failed.state == "failed" and failed.detail
+        assert export.file_of(config, failed) is None
+    db.close()
+    assert {f for f in files if f.startswith("sources/")} == names and len(names) == 2
+    for name in names:
+        owner = name.split("/")[1].split(" ")[0]
+        assert files[name] == f"/* {owner}'s program */\n".encode()
+    verify_export(kept, public_key(key.public_pem.encode(), "pem"))  # signed with the rest
