@@ -21,6 +21,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+HANG = 600.0
+"""Seconds after which a mutant's tests are stopped and the mutant counted caught: a
+bug that hangs the suite fails CI by its time limit."""
+
 
 @dataclass(frozen=True)
 class Mutation:
@@ -46,13 +50,17 @@ def failing_test(tests: Sequence[str], *, sqlite_only: bool) -> str | None:
         # within a second would otherwise be run from a stale file (the mutant in a
         # later run, or the original in place of the mutant)
         env["PYTHONPYCACHEPREFIX"] = bytecode
-        done = subprocess.run(
-            [*pytest, "-rfE", *tests],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
+        try:
+            done = subprocess.run(
+                [*pytest, "-rfE", *tests],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=HANG,
+            )
+        except subprocess.TimeoutExpired:  # a bug that hangs the tests is caught, by CI's clock
+            return f"the tests hung (over {HANG:.0f} s)"
     if done.returncode == 0:
         return None
     found = re.search(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.M)
