@@ -6,6 +6,7 @@ import asyncio
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -541,3 +542,37 @@ def test_a_contest_program_started_with_the_wrong_arguments_says_so_in_one_line(
     err = capsys.readouterr().err.strip()
     assert err.startswith("arbiter agent: error: ") and why in err, err
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "args", "flags", "clock"),
+    [
+        ("votey", ["1"], [], "1 s per move"),  # the contest's is a minute a move
+        ("alquerque", [], [], "30 s per game"),  # the contest's own game clock
+        ("votey", ["1"], ["--move-time", "3"], "3 s per move"),
+        ("alquerque", [], ["--tc", "10"], "10 s per game"),
+    ],
+)
+def test_a_built_in_program_keeps_the_clock_its_contest_or_its_options_give(
+    game: str,
+    args: list[str],
+    flags: list[str],
+    clock: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    import arbiter.contract
+    from arbiter.contract import AgentRun
+
+    given: list[TimeControl] = []
+
+    class Recorded(AgentRun):
+        def __init__(self, *args: Any, **options: Any) -> None:
+            super().__init__(*args, **options)
+            given.append(self.time_control)
+
+    monkeypatch.setattr(arbiter.contract, "AgentRun", Recorded)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no game: it ends at once
+    main(["agent", game, *args, *flags])
+    assert [tc.describe() for tc in given] == [clock], given
