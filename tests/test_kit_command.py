@@ -4,6 +4,7 @@ loop (write a kit, check it) passing."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -29,12 +30,14 @@ def test_every_kit_is_written_as_shipped_with_its_build_and_run_lines(
         assert guide is not None
         assert (tmp_path / kit.language / "RULES.md").read_bytes() == guide.read_bytes()
         assert "# run:" in err
+        assert f"cd {shlex.quote(str(tmp_path / kit.language))} && " in err  # built where written
         if kit.language in ("c", "cpp", "java", "rust"):
             assert "# build:" in err
         assert main(["kit", game, kit.language]) == 0  # one file: to standard output
         out, err = capsys.readouterr()
         assert out == (kit.folder / kit.files[0]).read_text(encoding="utf-8")
         assert f"# save as: {kit.files[0]}" in err and "# " not in out.splitlines()[0][:2]
+        assert "cd " not in err  # saved here: built here
 
 
 def test_a_kit_is_never_written_over_a_file_and_mistakes_are_one_line(
