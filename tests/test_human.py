@@ -126,3 +126,26 @@ def test_the_side_is_chosen_by_its_name_or_by_its_number_from_1(
     engine_moved = "black plays " in out  # before the person's first turn
     assert engine_moved == (seat == 1), out
     assert f"random wins: {spec.seat_names[1 - seat]} wins by resignation." in out
+
+
+@pytest.mark.parametrize(
+    ("flags", "told"), [([], 1.0), (["--move-time", "0.25"], 0.25), (["--tc", "60"], None)]
+)
+def test_the_engine_against_a_person_is_told_its_move_time_or_plays_the_clock(
+    flags: list[str],
+    told: float | None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import arbiter.referee.seat as seat_module
+
+    limits: list[Limit | None] = []
+
+    class Recorded(LocalSeat):  # type: ignore[type-arg]
+        def __init__(self, *args: object, **options: object) -> None:
+            super().__init__(*args, **options)  # type: ignore[arg-type]
+            limits.append(self.limit)
+
+    monkeypatch.setattr(seat_module, "LocalSeat", Recorded)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "votey", "--engine", "random", *flags]) == 0
+    assert [None if x is None else x.time for x in limits] == [told]
