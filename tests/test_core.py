@@ -242,6 +242,9 @@ def test_a_compiled_call_of_the_wrong_shape_is_refused_by_name() -> None:
             compiled.legal(*args)
     with pytest.raises(ValueError, match="no compiled kernel for chess"):
         compiled.legal("chess", state)
+    for wrong in (state + b"\0", state[:-1]):
+        with pytest.raises(ValueError, match=f"a votey state is {len(state)} bytes, not {len(wrong)}"):
+            compiled.legal("votey", wrong)
 
 
 def test_the_compiled_core_is_built_from_the_sources_here() -> None:

@@ -176,6 +176,7 @@ MISTAKES: list[tuple[str, int, str]] = [
     ("match votey random random --disk-limit x", 2, "'x' is not a number"),
     ("match votey random random --network maybe", 2, "unrecognized arguments: maybe"),
     ("tournament votey --agent a --agent b --format knockout", 2, "invalid choice"),
+    ("tournament votey --agent a --agent b --seed -1", 2, "'-1' must be 0 or more"),
     ("tournament votey --config /nonexistent.toml", 2, "unrecognized arguments: --config"),
     ("perft votey -1", 2, "'-1' must be from 1 to 30"),
     ("perft votey 99", 2, "'99' must be from 1 to 30"),

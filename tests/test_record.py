@@ -63,6 +63,7 @@ def test_replay_verifies_good_records() -> None:
         ({"moves": ("1434", "2x23")}, "move 2 '2x23'"),
         ({"winner": 0}, "blames"),
         ({"offending": "8262"}, "good move"),
+        ({"offending": "8262", "reason": Reason.FALSE_CLAIM}, "good move"),
         ({"offending": "zz", "reason": Reason.ILLEGAL_MOVE}, "zz"),
         ({"reason": Reason.CONNECTED, "offending": None}, "the game going on"),
         ({"score": (0.5, 0.5)}, r"scores \(0.5, 0.5\), but the contest scores \(0.0, 1.0\)"),
@@ -260,3 +261,25 @@ def test_the_fields_a_signature_covers_are_every_field_but_the_seal_and_signatur
     covered = set(json.loads(record.canonical()))
     assert covered == {f.name for f in fields(GameRecord)} - {"seal", "signature"}
     assert GameRecord.from_json(record.to_json()) == record
+
+
+FAULTS_BY_TEXT = {Reason.ILLEGAL_MOVE, Reason.MALFORMED, Reason.FALSE_CLAIM, Reason.UNCLAIMED_WIN}
+FAULTS_BY_HOW = {
+    Reason.EARLY_OUTPUT,
+    Reason.FORKED,
+    Reason.TIME,
+    Reason.MEMORY,
+    Reason.CRASH,
+    Reason.ADJUDICATED,
+    Reason.RESIGNED,
+    Reason.ABORTED,
+    Reason.FORFEIT,
+}
+
+
+@pytest.mark.parametrize("reason", list(Reason))
+def test_each_reason_is_a_fault_or_a_rule_as_the_platform_rules(reason: Reason) -> None:
+    """Faults are the referee's (the offender loses, a contest counts them as irregular);
+    the rest are the rules'. A fault in the reply's text is judged again on replay."""
+    assert reason.is_fault == (reason in FAULTS_BY_TEXT | FAULTS_BY_HOW)
+    assert reason.judged_from_text == (reason in FAULTS_BY_TEXT)

@@ -290,3 +290,42 @@ def test_a_search_that_has_not_run_has_no_note() -> None:
     assert agent.note() == ""
     agent.choose(SPEC.make().initial(), Limit(depth=2))
     assert agent.note().startswith("depth 2, score ")
+
+
+def test_other_seeds_give_other_random_games() -> None:
+    """The random agent follows its seed: a tournament's games differ by their seeds."""
+    from arbiter.agents.random import RandomAgent
+
+    game = SPEC.make()
+
+    def moves(seed: int) -> list[object]:
+        agent: RandomAgent[Any, Any] = RandomAgent()
+        agent.reset(game, 0, seed)
+        s, played = game.initial(), []
+        for _ in range(12):
+            if game.outcome(s) is not None:
+                break
+            m = agent.choose(s, Limit())
+            played.append(m)
+            s = game.apply(s, m)
+        return played
+
+    assert moves(1) == moves(1)
+    assert len({tuple(moves(seed)) for seed in range(5)}) == 5
+
+
+def test_the_rearmost_piece_is_the_largest_distance_not_the_last() -> None:
+    from arbiter.bitboard import total_and_max
+
+    assert total_and_max(0b111, [4, 9, 6]) == (19, 9)
+    assert total_and_max(0, [4, 9, 6]) == (0, 0)
+
+
+@pytest.mark.parametrize("option", ["depth", "hash", "prune"])
+def test_an_engine_option_at_its_limit_is_taken_and_past_it_refused(option: str) -> None:
+    from arbiter.agents.spec import OPTION_LIMITS
+
+    most = OPTION_LIMITS[option]
+    assert AgentSpec.parse(f"alphabeta:{option}={most}").option(option) == most
+    with pytest.raises(ConfigError, match=f"{option} must be at most {most}"):
+        AgentSpec.parse(f"alphabeta:{option}={most + 1}")

@@ -149,6 +149,7 @@ def test_the_rating_history_has_a_point_for_each_round_played(
         assert history[-1].elo == pytest.approx(final["alice"])
         svg = rating_svg(history)
         assert svg.startswith("<svg") and svg.count("<circle") == 2
+        assert rating_svg(history[:1]).count("<circle") == 1  # one round: one point
         assert rating_history(s, "nobody") == [] and rating_svg([]) == ""
 
 

@@ -234,3 +234,25 @@ def test_tallies_kept_in_memory_follow_every_change(tmp_path: Path, database_url
     with db.session() as s:
         assert kept.current(s, "test") == tallies.read(s, "test")
     db.close()
+
+
+def test_the_table_is_in_rating_order_not_points_order(tmp_path: Path) -> None:
+    """alice beat bob in their one game; bob beat carol four times of four. bob has
+    the most points, alice the best rating: the table (and the ladder's order, drawn
+    from it) goes by rating."""
+    from arbiter.host.ratings import contest_table
+
+    db, _ = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob", "carol"))
+    with db.session() as s:
+        ids = {a.name: a.id for a in s.scalars(select(Account))}
+        # first, second, games, first_wins, draws, first_points, second_points, faults x2, rescored
+        pairs = tallies.PairTallies(
+            [
+                (ids["alice"], ids["bob"], 1, 1, 0, 1, 0, 0, 0, 0),
+                (ids["bob"], ids["carol"], 4, 4, 0, 4, 0, 0, 0, 0),
+            ]
+        )
+        table = contest_table(s, "test", None, pairs)
+    db.close()
+    assert [line.name for line in table.lines] == ["alice", "bob", "carol"]
+    assert [line.points for line in table.lines] == [1.0, 4.0, 0.0]
