@@ -99,7 +99,7 @@ MUTATIONS = (
         HOST + "ratings.py",
         "    lines.sort(key=lambda s: (-s.rating.elo, -s.points, s.name))",
         "    lines.sort(key=lambda s: (-s.points, -s.rating.elo, s.name))",
-        ("tests/host/test_ranking.py", "tests/host/test_standings.py", "tests/host/test_rounds.py"),
+        ("tests/host/test_tallies.py", "tests/host/test_ranking.py", "tests/host/test_rounds.py"),
     ),
     Mutation(
         "ratings-inf",
@@ -163,7 +163,7 @@ MUTATIONS = (
         REFEREE + "schedstat.py",
         '.split()[0] == b"R"',
         '.split()[0] == b"S"',
-        ("tests/referee/test_process.py", "tests/referee/test_faults.py"),
+        ("tests/referee/test_schedstat.py", "tests/referee/test_process.py"),
     ),
     Mutation(
         "watchdog-cgroups",
@@ -171,7 +171,7 @@ MUTATIONS = (
         REFEREE + "watchdog.py",
         "        dirs = [] if cgroup is None else [str(Path(f).parent) for f in cgroup.join_files]",
         "        dirs: list[str] = []",
-        ("tests/referee/test_process.py", "tests/referee/test_box_sweep.py"),
+        ("tests/referee/test_watchdog.py", "tests/referee/test_process.py"),
     ),
     Mutation(
         "isolation-user",
