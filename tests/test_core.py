@@ -243,7 +243,8 @@ def test_a_compiled_call_of_the_wrong_shape_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="no compiled kernel for chess"):
         compiled.legal("chess", state)
     for wrong in (state + b"\0", state[:-1]):
-        with pytest.raises(ValueError, match=f"a votey state is {len(state)} bytes, not {len(wrong)}"):
+        said = f"a votey state is {len(state)} bytes, not {len(wrong)}"
+        with pytest.raises(ValueError, match=said):
             compiled.legal("votey", wrong)
 
 
