@@ -47,3 +47,19 @@ def test_too_few_cores_for_the_games_at_once_are_named(
     err = capsys.readouterr().err
     assert f"need {2 * many} cores, this process may use {len(CORES)}" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(len(CORES) < 2, reason="--pin needs two cores")
+def test_a_machine_without_taskset_is_told_what_pinning_needs(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    real = shutil.which
+    monkeypatch.setattr(
+        shutil, "which", lambda name, *a, **k: None if name == "taskset" else real(name, *a, **k)
+    )
+    assert main(["match", "votey", "random", "random", "--pin"]) == 1
+    err = capsys.readouterr().err
+    assert "--pin needs taskset (util-linux) to set a program's cores" in err
+    assert len(err.strip().splitlines()) == 1
