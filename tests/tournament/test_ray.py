@@ -67,3 +67,18 @@ def test_a_game_whose_ray_worker_keeps_dying_stops_the_tournament_with_one_line(
     # the first game to meet the assassin stopped the run; those before it are kept
     assert stored == [(n, r) for n, r in stored if "referee died" not in r]
     assert [n for n, _ in stored] == list(range(1, len(stored) + 1))
+
+
+def test_a_machine_without_ray_is_told_how_to_get_it(monkeypatch) -> None:
+    import sys
+
+    import pytest
+
+    from arbiter.errors import ConfigError
+    from arbiter.tournament.ray_backend import _join_ray
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    with pytest.raises(
+        ConfigError, match=r"the Ray backend needs Ray: pip install 'arbiter\[ray\]'"
+    ):
+        _join_ray(None)
