@@ -70,10 +70,6 @@ def test_a_game_whose_ray_worker_keeps_dying_stops_the_tournament_with_one_line(
 
 
 def test_a_machine_without_ray_is_told_how_to_get_it(monkeypatch) -> None:
-    import sys
-
-    import pytest
-
     from arbiter.errors import ConfigError
     from arbiter.tournament.ray_backend import _join_ray
 
