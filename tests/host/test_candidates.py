@@ -67,6 +67,12 @@ def test_an_evaluation_plays_the_field_and_the_owners_version_and_leaves_the_sta
         assert len(found) == 1 and found[0].sprt is not None
         rows = {a.opponent: a for a in found[0].against}
         assert set(rows) == {"bob v1", "carol v1", "alice v1 (your current version)"}
+        # each opponent's games are won, drawn, lost or still waiting, every one counted
+        pairs = config.candidates.previous_pairs
+        for name, row in rows.items():
+            expected = 2 * pairs if name.startswith("alice") else 2  # a pair each
+            assert row.wins + row.draws + row.losses + row.waiting == expected, row
+        assert sum(r.wins + r.draws + r.losses for r in rows.values()) > 0  # some were played
 
 
 def test_the_sprt_stops_the_pairs_not_begun_once_it_decides(

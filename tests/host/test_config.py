@@ -23,6 +23,7 @@ def test_one_line_is_a_contest_with_the_sheets_clock(tmp_path: Path) -> None:
     assert config.time_control.per_move == 10
     assert config.format.kind == "swiss" and config.registration == "open"
     assert config.database == f"sqlite:///{tmp_path / 'cup.db'}"
+    assert config.local_workers == 2  # the server plays two games at once itself
     assert {"c", "cpp", "python", "java", "rust", "binary"} <= set(config.languages)
 
 
