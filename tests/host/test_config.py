@@ -78,3 +78,14 @@ def test_the_gate_plays_on_the_contests_clock_unless_the_file_names_another(
     assert load(write(tmp_path, 'game = "checkers"\nclock = "st=3"\n')).gate_clock == "st=3"
     gated = load(write(tmp_path, 'game = "checkers"\nclock = "st=3"\ncheck_clock = "st=1"\n'))
     assert (gated.gate_clock, gated.clock) == ("st=1", "st=3")
+
+
+def test_only_a_language_that_uses_the_rust_toolchain_is_shown_it() -> None:
+    """A toolchain outside the system's folders is exposed behind the walls to the
+    language whose commands name it, and to no other."""
+    from arbiter.host.languages import LANGUAGES, _rustc
+
+    for key in ("c", "cpp", "python", "java", "binary"):
+        assert LANGUAGES[key].exposed() == (), key
+    toolchain = _rustc()[1]
+    assert LANGUAGES["rust"].exposed() == ((toolchain,) if toolchain else ())
