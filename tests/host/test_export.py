@@ -154,6 +154,12 @@ def test_standings_the_games_do_not_give_are_refused_even_when_signed(
     files["standings.json"] = json.dumps(table).encode()
     with pytest.raises(ExportError, match=r"standings\.json: place 1"):
         check(tmp_path, resigned(files, key), pem)
+    rows[0], rows[1] = rows[1], rows[0]
+    for shown in (None, 50.0):  # an error bar where the games give none, or none given
+        rows[0]["error"] = shown if rows[0]["error"] is None else None
+        files["standings.json"] = json.dumps(table).encode()
+        with pytest.raises(ExportError, match=r"standings\.json: place 1"):
+            check(tmp_path, resigned(files, key), pem)
 
 
 def test_a_record_moved_to_another_round_or_unsigned_is_refused(
