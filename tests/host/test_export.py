@@ -358,7 +358,17 @@ def test_an_export_with_sources_holds_each_played_versions_upload(tmp_path: Path
         }
         job, made = export.start(s, None, sources=True, logs=False)
         assert made
-    export.run(config, job.id)
+    progress: list[int] = []
+    write_progress = export._progress
+    with pytest.MonkeyPatch.context() as patch:  # its progress said every second game here
+        patch.setattr(export, "PROGRESS_EVERY", 2)
+        patch.setattr(
+            export,
+            "_progress",
+            lambda s, j, done: (progress.append(done), write_progress(s, j, done)),
+        )
+        export.run(config, job.id)
+    assert progress == [2, 2]  # at the second game, and once more when all are written
     with db.session() as s:
         done = s.get(ExportJob, job.id)
         assert done is not None and done.state == "done", done and done.detail
