@@ -100,3 +100,57 @@ def test_a_result_refused_is_said_in_one_line_naming_its_game_once(
     said = out.getvalue()
     assert said == "game 35: not stored: the lease is not this worker's (it ran out?)\n"
     assert not spooled.exists()
+
+
+def test_a_stranger_at_first_contact_stops_the_worker_and_after_it_is_a_server_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong address is said at once (the worker stops); once the contest has answered
+    there, a stranger in its place (a proxy's page while the server restarts) is the
+    server away: waited for, and the calls go on when the contest is back."""
+    import httpx2 as httpx
+
+    from arbiter.host import server_link
+    from arbiter.host.request_signing import challenge_message
+    from arbiter.host.server_link import NotTheContest, ServerLink
+    from arbiter.host.signing import ContestKey
+
+    monkeypatch.setattr(server_link.time, "sleep", lambda seconds: None)
+    key = ContestKey.of_folder(tmp_path / "cup")
+    token = Token.make("cup1", key.public_raw)
+    who = {"server": "stranger"}
+    strangers = {"n": 0}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/api/contest":
+            if who["server"] == "stranger":
+                strangers["n"] += 1
+                if strangers["n"] > 20:  # a worker that never gives up: stopped here
+                    raise RuntimeError("the worker kept calling a stranger")
+                return httpx.Response(200, json={"id": "other", "name": "Other", "game": "votey"})
+            challenge = request.url.params["challenge"]
+            proof = key.sign(challenge_message("cup1", challenge))
+            return httpx.Response(
+                200, json={"id": "cup1", "name": "Cup", "game": "votey", "proof": proof}
+            )
+        return httpx.Response(200, json={"state": "ok"})
+
+    said: list[str] = []
+    link = ServerLink("http://cup.example", token.text, said.append, away_max=1.0)
+    link.client = httpx.Client(base_url=link.url, transport=httpx.MockTransport(answer))
+    with pytest.raises(NotTheContest, match=r"is contest 'Other' \(other\), not this token's"):
+        link.call("POST", "/api/worker/lease", {})
+    who["server"] = "contest"
+    assert link.call("POST", "/api/worker/lease", {}).json() == {"state": "ok"}
+    calls = {"n": 0}
+
+    def stranger_once(request: httpx.Request) -> httpx.Response:
+        calls["n"] += 1
+        who["server"] = "stranger" if calls["n"] == 1 else "contest"
+        return answer(request)
+
+    link.verified = False  # the server went away: the next call checks it again
+    link.client = httpx.Client(base_url=link.url, transport=httpx.MockTransport(stranger_once))
+    assert link.call("POST", "/api/worker/lease", {}).json() == {"state": "ok"}
+    assert said[0].startswith("server away (") and "not this token's" in said[0]
+    assert said[-1].startswith("server back after ")
