@@ -111,3 +111,10 @@ def test_a_large_field_has_no_more_rematches_than_the_dense_matching(n: int, see
     rank = {p: i for i, p in enumerate(field)}
     dense = pairing._fewest_rematches(field, met, pairing._Costs(field, scores, rank))
     assert sum(frozenset(p) in met for p in pairs) == sum(frozenset(p) in met for p in dense)
+
+
+def test_a_player_is_offered_the_nearest_unmet_on_each_side() -> None:
+    by_score = [10, 11, 12, 13, 14, 15, 16]  # best first
+    met = {frozenset((13, 14)): 1}  # 13 has met 14: passed over
+    assert pairing._nearest_unmet(by_score, 3, 2, met) == [15, 16, 12, 11]
+    assert pairing._nearest_unmet(by_score, 0, 2, {}) == [11, 12]  # the leader: below only
