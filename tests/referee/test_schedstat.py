@@ -22,10 +22,14 @@ def seen(pid: int, runnable: bool, within: float = 10.0) -> bool:
 
 def test_a_busy_program_is_runnable_and_a_sleeping_one_is_not() -> None:
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    idle = subprocess.Popen(["sleep", "60"])
+    idle = subprocess.Popen(
+        [sys.executable, "-c", "import time; print('asleep', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE,
+    )
     try:
         assert seen(busy.pid, True)
-        time.sleep(0.2)  # the sleeper is asleep by now, and stays so
+        assert idle.stdout is not None and idle.stdout.readline() == b"asleep\n"
+        assert seen(idle.pid, False)  # in its sleep now, and it stays there
         assert not any(scheduling([idle.pid]).runnable for _ in range(50))
         found = scheduling([busy.pid])
         assert found.waited is None or found.waited >= 0
@@ -34,3 +38,5 @@ def test_a_busy_program_is_runnable_and_a_sleeping_one_is_not() -> None:
         for p in (busy, idle):
             p.kill()
             p.wait()
+        if idle.stdout is not None:
+            idle.stdout.close()
