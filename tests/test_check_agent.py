@@ -621,22 +621,25 @@ def test_never_came_up_is_said_only_of_a_steered_game_that_ran_its_course() -> N
 
 
 @pytest.mark.parametrize("count", [None, 3])
-def test_a_busy_machine_keeps_every_core_busy_and_leaves_nothing_behind(count) -> None:
+def test_a_busy_machine_keeps_every_core_busy_and_leaves_nothing_behind(
+    count: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The timing check's burners: one a core (or as many as asked) while it runs, none
     after."""
     import os
+    import subprocess
 
-    import psutil
+    from arbiter.play import checkagent
 
-    from arbiter.play.checkagent import busy_machine
+    started: list[subprocess.Popen[bytes]] = []
 
-    def burners() -> int:
-        return sum(
-            "getppid" in " ".join(p.cmdline())
-            for p in psutil.Process().children()
-            if p.is_running()
-        )
+    class Recorded(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, *args: object, **options: object) -> None:
+            super().__init__(*args, **options)  # type: ignore[arg-type]
+            started.append(self)
 
-    with busy_machine(count):
-        assert burners() == ((os.cpu_count() or 1) if count is None else count)
-    assert burners() == 0
+    monkeypatch.setattr(checkagent.subprocess, "Popen", Recorded)
+    with checkagent.busy_machine(count):
+        assert len(started) == ((os.cpu_count() or 1) if count is None else count)
+        assert all(p.poll() is None for p in started)  # burning while the block runs
+    assert all(p.returncode is not None for p in started)  # and gone after it
