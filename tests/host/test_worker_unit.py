@@ -154,3 +154,29 @@ def test_a_stranger_at_first_contact_stops_the_worker_and_after_it_is_a_server_a
     assert link.call("POST", "/api/worker/lease", {}).json() == {"state": "ok"}
     assert said[0].startswith("server away (") and "not this token's" in said[0]
     assert said[-1].startswith("server back after ")
+
+
+def test_a_refused_token_is_said_with_the_servers_words(tmp_path: Path) -> None:
+    import httpx2 as httpx
+
+    from arbiter.host.request_signing import challenge_message
+    from arbiter.host.server_link import Revoked, ServerLink
+    from arbiter.host.signing import ContestKey
+
+    key = ContestKey.of_folder(tmp_path / "cup")
+    token = Token.make("cup1", key.public_raw)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/api/contest":
+            proof = key.sign(challenge_message("cup1", request.url.params["challenge"]))
+            return httpx.Response(
+                200, json={"id": "cup1", "name": "Cup", "game": "votey", "proof": proof}
+            )
+        return httpx.Response(401, json={"error": "this worker's token was revoked"})
+
+    link = ServerLink("http://cup.example", token.text, lambda line: None, away_max=1.0)
+    link.client = httpx.Client(base_url=link.url, transport=httpx.MockTransport(answer))
+    with pytest.raises(
+        Revoked, match="refused this worker's token: this worker's token was revoked"
+    ):
+        link.call("POST", "/api/worker/lease", {})
