@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import sys
 
-from mutation import Mutation, main
+from mutation import HOST, SRC, Mutation, main
 
-SRC = "src/arbiter/"
-HOST = SRC + "host/"
 DROPS = ("tests/test_drop_game.py",)
 ENVS = ("tests/test_envs.py", "tests/test_drop_game.py")
 MARKS = ("tests/host/test_marks_and_candidates.py",)

@@ -15,11 +15,8 @@ from __future__ import annotations
 
 import sys
 
-from mutation import Mutation, main
+from mutation import CSRC, HOST, SRC, Mutation, main
 
-SRC = "src/arbiter/"
-CSRC = SRC + "csrc/"
-HOST = SRC + "host/"
 CORE = ("tests/test_core.py",)
 ENVS = ("tests/test_envs.py", "tests/test_drop_game.py")
 MISTAKES = ("tests/test_mistakes.py", "tests/test_bad_input.py")

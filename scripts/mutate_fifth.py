@@ -15,11 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from mutation import Mutation, main
-
-SRC = "src/arbiter/"
-HOST = SRC + "host/"
-REFEREE = SRC + "referee/"
+from mutation import HOST, REFEREE, SRC, Mutation, main
 
 MUTATIONS = (
     Mutation(

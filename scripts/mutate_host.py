@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from mutation import Mutation, main
-
-HOST = "src/arbiter/host/"
+from mutation import HOST, Mutation, main
 
 GUARDS = "tests/host/test_guards.py"
 QUEUE = "tests/host/test_queue.py"

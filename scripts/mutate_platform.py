@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import sys
 
-from mutation import Mutation, main
+from mutation import SRC, Mutation, main
 
-SRC = "src/arbiter/"
 CLOCK = ("tests/test_clock.py",)
 FAULTS = "tests/referee/test_faults.py"
 

@@ -16,12 +16,7 @@ from __future__ import annotations
 
 import sys
 
-from mutation import Mutation, main
-
-SRC = "src/arbiter/"
-HOST = SRC + "host/"
-REFEREE = SRC + "referee/"
-GAMES = SRC + "games/"
+from mutation import GAMES, HOST, REFEREE, SRC, Mutation, main
 
 MUTATIONS = (
     Mutation(

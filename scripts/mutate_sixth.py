@@ -16,12 +16,8 @@ from __future__ import annotations
 
 import sys
 
-from mutation import Mutation, main
+from mutation import CSRC, HOST, REFEREE, SRC, Mutation, main
 
-SRC = "src/arbiter/"
-HOST = SRC + "host/"
-REFEREE = SRC + "referee/"
-CSRC = SRC + "csrc/"
 CORE_TESTS = ("tests/test_core.py", "tests/test_perft_files.py")
 
 MUTATIONS = (

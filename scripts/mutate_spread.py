@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import sys
 
-from mutation import Mutation, main
+from mutation import HOST, SRC, Mutation, main
 
-SRC = "src/arbiter/"
-HOST = SRC + "host/"
 TOURNAMENT = ("tests/tournament/",)
 
 MUTATIONS = (

@@ -21,6 +21,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+SRC = "src/arbiter/"
+"""Where a probe's files are, from the repository's root: the package and its parts."""
+HOST = SRC + "host/"
+REFEREE = SRC + "referee/"
+GAMES = SRC + "games/"
+CSRC = SRC + "csrc/"
+
 HANG = 600.0
 """Seconds after which a mutant's tests are stopped and the mutant counted caught: a
 bug that hangs the suite fails CI by its time limit."""
