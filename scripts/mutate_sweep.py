@@ -75,8 +75,7 @@ def mutant_of(line: str) -> str | None:
 def covering_tests(data: coverage.CoverageData, path: Path, line: int) -> list[str]:
     """The node ids of the tests that ran ``path``'s ``line``."""
     contexts = data.contexts_by_lineno(str(path)).get(line, [])
-    tests = sorted({c.split("|", 1)[0] for c in contexts if c and "::" in c})
-    return tests
+    return sorted({c.split("|", 1)[0] for c in contexts if c and "::" in c})
 
 
 def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation]:

@@ -11,6 +11,7 @@ import pytest
 from arbiter.cli import main
 from arbiter.games import find_game
 from arbiter.play.checkagent import check_agent, checks, run
+from tests.recorded import instances
 
 AGENT = f"{sys.executable} -m arbiter.cli agent"
 
@@ -627,18 +628,10 @@ def test_a_busy_machine_keeps_every_core_busy_and_leaves_nothing_behind(
     """The timing check's burners: one a core (or as many as asked) while it runs, none
     after."""
     import os
-    import subprocess
 
     from arbiter.play import checkagent
 
-    started: list[subprocess.Popen[bytes]] = []
-
-    class Recorded(subprocess.Popen):  # type: ignore[type-arg]
-        def __init__(self, *args: object, **options: object) -> None:
-            super().__init__(*args, **options)  # type: ignore[arg-type]
-            started.append(self)
-
-    monkeypatch.setattr(checkagent.subprocess, "Popen", Recorded)
+    started = instances(monkeypatch, checkagent.subprocess, "Popen")
     with checkagent.busy_machine(count):
         assert len(started) == ((os.cpu_count() or 1) if count is None else count)
         assert all(p.poll() is None for p in started)  # burning while the block runs

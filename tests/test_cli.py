@@ -6,7 +6,6 @@ import asyncio
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,6 +19,7 @@ from arbiter.games.votey.referee import VoteySeat
 from arbiter.record import read_records
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
+from tests.recorded import instances
 from tests.runs import DRAINING, interruptible
 
 AGENT = [sys.executable, "-m", "arbiter.cli", "agent", "votey"]
@@ -563,16 +563,8 @@ def test_a_built_in_program_keeps_the_clock_its_contest_or_its_options_give(
     import io
 
     import arbiter.contract
-    from arbiter.contract import AgentRun
 
-    given: list[TimeControl] = []
-
-    class Recorded(AgentRun):
-        def __init__(self, *args: Any, **options: Any) -> None:
-            super().__init__(*args, **options)
-            given.append(self.time_control)
-
-    monkeypatch.setattr(arbiter.contract, "AgentRun", Recorded)
+    runs = instances(monkeypatch, arbiter.contract, "AgentRun")
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no game: it ends at once
     main(["agent", game, *args, *flags])
-    assert [tc.describe() for tc in given] == [clock], given
+    assert [run.time_control.describe() for run in runs] == [clock], runs

@@ -15,6 +15,7 @@ from arbiter.games import find_game
 from arbiter.referee.human import HumanSeat, terminal_events
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
+from tests.recorded import instances
 
 
 def session(name: str, entries: list[str], human: int = 0, agent=None, **rules) -> tuple:
@@ -138,14 +139,7 @@ def test_the_engine_against_a_person_is_told_its_move_time_or_plays_the_clock(
 ) -> None:
     import arbiter.referee.seat as seat_module
 
-    limits: list[Limit | None] = []
-
-    class Recorded(LocalSeat):  # type: ignore[type-arg]
-        def __init__(self, *args: object, **options: object) -> None:
-            super().__init__(*args, **options)  # type: ignore[arg-type]
-            limits.append(self.limit)
-
-    monkeypatch.setattr(seat_module, "LocalSeat", Recorded)
+    seats = instances(monkeypatch, seat_module, "LocalSeat")
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", "votey", "--engine", "random", *flags]) == 0
-    assert [None if x is None else x.time for x in limits] == [told]
+    assert [None if s.limit is None else s.limit.time for s in seats] == [told]

@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 from pathlib import Path
 
+import httpx2 as httpx
 import pytest
 
-from arbiter.host.request_signing import Token
+from arbiter.host import server_link
+from arbiter.host.request_signing import Token, challenge_message
+from arbiter.host.server_link import NotTheContest, Revoked, ServerLink
+from arbiter.host.signing import ContestKey
 from arbiter.host.wire import Player
 from arbiter.host.worker import MAX_PROGRAM, Unplayable, Worker
 
 TOKEN = Token.make("c0ffee", bytes(32)).text
+Answer = Callable[[httpx.Request], httpx.Response]
 
 
 def player(**change: object) -> Player:
@@ -86,8 +92,6 @@ def test_a_result_refused_is_said_in_one_line_naming_its_game_once(
 ) -> None:
     import json
 
-    import httpx2 as httpx
-
     out = io.StringIO()
     worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=out)
     refusal = {"error": "game 35: the lease is not this worker's (it ran out?)"}
@@ -102,22 +106,28 @@ def test_a_result_refused_is_said_in_one_line_naming_its_game_once(
     assert not spooled.exists()
 
 
+def contest_answer(key: ContestKey, request: httpx.Request) -> httpx.Response:
+    """Contest ``cup1``'s answer to ``/api/contest``: its id, and the proof that it holds
+    the key the token pins (the challenge signed)."""
+    proof = key.sign(challenge_message("cup1", request.url.params["challenge"]))
+    return httpx.Response(200, json={"id": "cup1", "name": "Cup", "game": "votey", "proof": proof})
+
+
+def linked(key: ContestKey, answer: Answer, say: Callable[[str], None]) -> ServerLink:
+    """A worker's link to a server that answers as ``answer`` does (no network)."""
+    link = ServerLink("http://cup.example", Token.make("cup1", key.public_raw).text, say, 1.0)
+    link.client = httpx.Client(base_url=link.url, transport=httpx.MockTransport(answer))
+    return link
+
+
 def test_a_stranger_at_first_contact_stops_the_worker_and_after_it_is_a_server_away(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A wrong address is said at once (the worker stops); once the contest has answered
     there, a stranger in its place (a proxy's page while the server restarts) is the
     server away: waited for, and the calls go on when the contest is back."""
-    import httpx2 as httpx
-
-    from arbiter.host import server_link
-    from arbiter.host.request_signing import challenge_message
-    from arbiter.host.server_link import NotTheContest, ServerLink
-    from arbiter.host.signing import ContestKey
-
     monkeypatch.setattr(server_link.time, "sleep", lambda seconds: None)
     key = ContestKey.of_folder(tmp_path / "cup")
-    token = Token.make("cup1", key.public_raw)
     who = {"server": "stranger"}
     strangers = {"n": 0}
 
@@ -128,16 +138,11 @@ def test_a_stranger_at_first_contact_stops_the_worker_and_after_it_is_a_server_a
                 if strangers["n"] > 20:  # a worker that never gives up: stopped here
                     raise RuntimeError("the worker kept calling a stranger")
                 return httpx.Response(200, json={"id": "other", "name": "Other", "game": "votey"})
-            challenge = request.url.params["challenge"]
-            proof = key.sign(challenge_message("cup1", challenge))
-            return httpx.Response(
-                200, json={"id": "cup1", "name": "Cup", "game": "votey", "proof": proof}
-            )
+            return contest_answer(key, request)
         return httpx.Response(200, json={"state": "ok"})
 
     said: list[str] = []
-    link = ServerLink("http://cup.example", token.text, said.append, away_max=1.0)
-    link.client = httpx.Client(base_url=link.url, transport=httpx.MockTransport(answer))
+    link = linked(key, answer, said.append)
     with pytest.raises(NotTheContest, match=r"is contest 'Other' \(other\), not this token's"):
         link.call("POST", "/api/worker/lease", {})
     who["server"] = "contest"
@@ -157,25 +162,14 @@ def test_a_stranger_at_first_contact_stops_the_worker_and_after_it_is_a_server_a
 
 
 def test_a_refused_token_is_said_with_the_servers_words(tmp_path: Path) -> None:
-    import httpx2 as httpx
-
-    from arbiter.host.request_signing import challenge_message
-    from arbiter.host.server_link import Revoked, ServerLink
-    from arbiter.host.signing import ContestKey
-
     key = ContestKey.of_folder(tmp_path / "cup")
-    token = Token.make("cup1", key.public_raw)
 
     def answer(request: httpx.Request) -> httpx.Response:
         if request.url.path == "/api/contest":
-            proof = key.sign(challenge_message("cup1", request.url.params["challenge"]))
-            return httpx.Response(
-                200, json={"id": "cup1", "name": "Cup", "game": "votey", "proof": proof}
-            )
+            return contest_answer(key, request)
         return httpx.Response(401, json={"error": "this worker's token was revoked"})
 
-    link = ServerLink("http://cup.example", token.text, lambda line: None, away_max=1.0)
-    link.client = httpx.Client(base_url=link.url, transport=httpx.MockTransport(answer))
+    link = linked(key, answer, lambda line: None)
     with pytest.raises(
         Revoked, match="refused this worker's token: this worker's token was revoked"
     ):
