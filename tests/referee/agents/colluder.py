@@ -23,7 +23,9 @@ PATH = f"/tmp/arbiter-colluder-{TAG}.sock"
 SHM_PATH = f"/dev/shm/arbiter-colluder-{TAG}.sock"
 FILES = (f"/tmp/arbiter-colluder-{TAG}.txt", f"/dev/shm/arbiter-colluder-{TAG}")
 QUEUE = f"/arbiter-colluder-{TAG}".encode()
-TCP = 20000 + KEY % 20000  # loopback ports, the same in both programs
+# loopback ports, the same in both programs, below the range the kernel hands out
+# (32768 up): a port another test's connection took would fail the open run
+TCP = 20000 + KEY % 12000
 UDP = TCP + 1
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mq_open.restype = ctypes.c_int
