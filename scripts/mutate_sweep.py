@@ -12,6 +12,9 @@ Needs a coverage data file made with contexts::
 
     pytest --cov=arbiter --cov-context=test --cov-report=
     python scripts/mutate_sweep.py --seed 7 --count 40 src/arbiter/referee/cgroups.py ...
+
+A C source of the compiled core (which coverage does not see) is judged by
+:data:`C_TESTS`, and its mutant built before its tests run.
 """
 
 from __future__ import annotations
@@ -45,17 +48,31 @@ SWAPS: tuple[tuple[str, str], ...] = (
     (" + ", " - "),
     (" * ", " + "),
     ("if not ", "if "),
+    (" && ", " || "),
+    (" || ", " && "),
     ("max(", "min("),
     ("min(", "max("),
 )
 NUMBER = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
 SKIP = re.compile(r'^\s*(#|"""|\'\'\'|def |class |@|import |from |return$|raise |assert )')
+SKIP_C = re.compile(r"^\s*(#|//|/\*|\*|static [^=]*\($|[{}]\s*$|case |default:)")
+
+C_TESTS = (
+    "tests/test_core.py",
+    "tests/agents/test_search_nodes.py",
+    "tests/agents/test_search_exact.py",
+)
+"""What judges a line of the C core, which coverage does not see: the compiled core held
+to the pure one along random games and searches, node for node."""
 
 
-def mutant_of(line: str) -> str | None:
-    """The first mechanical change that applies to ``line``, or None."""
-    code = line.split("  #", 1)[0]
-    if SKIP.match(code) or not code.strip() or code.strip().startswith('"'):
+def mutant_of(line: str, c: bool = False, code: str | None = None) -> str | None:
+    """The first mechanical change that applies to ``line`` (of a C source if ``c``),
+    or None; ``code`` is the line without its comments where a comment spans lines."""
+    if code is None:
+        code = line
+    code = code.split("//" if c else "  #", 1)[0]
+    if (SKIP_C if c else SKIP).match(code) or not code.strip() or code.strip().startswith('"'):
         return None
     for old, new in SWAPS:
         if old == " in " and " for " in f" {code}":
@@ -72,10 +89,27 @@ def mutant_of(line: str) -> str | None:
     return None
 
 
+def uncommented(text: str) -> str:
+    """A C source with each ``/* ... */`` comment blanked, its lines kept."""
+    return re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group()), text, flags=re.S)
+
+
 def covering_tests(data: coverage.CoverageData, path: Path, line: int) -> list[str]:
-    """The node ids of the tests that ran ``path``'s ``line``."""
+    """The node ids of the tests that ran ``path``'s ``line``: first those of a test
+    file named for its module or its folder (``test_sandbox.py``, ``tests/referee/``),
+    which most likely hold what the line does, then the rest in a fixed shuffle, so
+    that a line run by hundreds of tests is not judged by the first few in name order
+    (the walls' lines were judged by the agents' tests alone)."""
     contexts = data.contexts_by_lineno(str(path)).get(line, [])
-    return sorted({c.split("|", 1)[0] for c in contexts if c and "::" in c})
+    tests = sorted({c.split("|", 1)[0] for c in contexts if c and "::" in c})
+    random.Random(f"{path}:{line}").shuffle(tests)
+    near = (f"test_{path.stem}", f"/{path.parent.name}/")
+
+    def distance(test: str) -> int:
+        file = "/" + test.split("::", 1)[0]
+        return 0 if near[0] in file else 1 if near[1] in file else 2
+
+    return sorted(tests, key=distance)
 
 
 def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation]:
@@ -86,11 +120,13 @@ def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation
     for path in paths:
         lines = path.read_text().splitlines(keepends=True)
         text = "".join(lines)
-        for number, line in enumerate(lines, 1):
-            new = mutant_of(line)
+        c = path.suffix in (".c", ".h")
+        codes = uncommented(text).splitlines(keepends=True) if c else lines
+        for number, (line, code) in enumerate(zip(lines, codes, strict=True), 1):
+            new = mutant_of(line, c, code)
             if new is None or text.count(line) != 1:
                 continue
-            tests = covering_tests(data, path.resolve(), number)
+            tests = list(C_TESTS) if c else covering_tests(data, path.resolve(), number)
             if tests:
                 chances.append((path, number, line, new, tests))
     picked = random.Random(seed).sample(chances, min(count, len(chances)))

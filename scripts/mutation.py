@@ -110,9 +110,13 @@ def run(mutation: Mutation, *, sqlite_only: bool) -> tuple[str | None, float]:
     started = time.monotonic()
     try:
         path.write_text(text.replace(mutation.old, mutation.new))
-        if compiled:
-            build_core()
-        caught = failing_test(mutation.tests, sqlite_only=sqlite_only)
+        try:
+            if compiled:
+                build_core()
+        except SystemExit:  # the mutant does not compile: the compiler caught it
+            caught: str | None = "the compiler"
+        else:
+            caught = failing_test(mutation.tests, sqlite_only=sqlite_only)
     finally:
         path.write_text(text)
         if compiled:

@@ -201,6 +201,31 @@ def test_the_gymnasium_opponent_moves_first_from_the_first_seat_and_repeats() ->
     assert first == episode()
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_gymnasium_learner_is_paid_for_its_own_seat_whoever_ends_the_game(seat: int) -> None:
+    """Over episodes ended by either side's move (the learner's, or the engine's reply
+    within the same step), the rewards a learner is given sum to +1 for a game its
+    seat won, -1 for one it lost and 0 for a draw, and only the last step pays."""
+    env = envs.gym_env("checkers", opponent="random", seat=seat, max_plies=60)
+    results = set()
+    for episode in range(12):
+        obs, _ = env.reset(seed=episode)
+        rng = np.random.default_rng(episode)
+        paid, done = [], False
+        while not done:
+            obs, reward, done, truncated, info = env.step(
+                rng.choice(np.flatnonzero(obs["action_mask"]))
+            )
+            assert not truncated
+            paid.append(float(reward))
+        outcome = env.game.outcome
+        assert outcome is not None and info["result"] == outcome.result()
+        due = 0.0 if outcome.winner is None else 1.0 if outcome.winner == seat else -1.0
+        assert paid[-1] == due and not any(paid[:-1])
+        results.add(due)
+    assert results == {-1.0, 0.0, 1.0}  # the three ends were met
+
+
 def test_an_unknown_game_or_engine_is_one_clear_error() -> None:
     from arbiter.errors import ConfigError
 

@@ -71,12 +71,18 @@ def test_alphabeta_stops_within_its_time() -> None:
     assert agent.last_info.depth >= 1
 
 
-def test_alphabeta_node_limit() -> None:
-    game = SPEC.make()
-    agent = make_agent(SPEC, "alphabeta")
+@pytest.mark.parametrize("core_path", ["compiled", "pure"], indirect=True)  # tests/conftest.py
+@pytest.mark.parametrize("name", ["votey", "checkers", "alquerque", "chinese_checkers", "halma"])
+def test_a_node_limit_is_kept_to_the_node(name: str, core_path: str) -> None:
+    """A node limit makes an engine's strength the same on any machine (cutechess's
+    ``nodes=``), so it is a count, not a rough bound: a search stopped by it has visited
+    exactly that many nodes, on either core, not one more or a check's stride more."""
+    spec = find_game(name)
+    game = spec.make()
+    agent = make_agent(spec, "alphabeta")
     agent.reset(game, 0, 0)
     agent.choose(game.initial(), Limit(nodes=600, time=10))
-    assert agent.last_info is not None and agent.last_info.nodes <= 600
+    assert agent.last_info is not None and agent.last_info.nodes == 600
 
 
 def test_alphabeta_asked_to_move_in_a_finished_game_says_so() -> None:
