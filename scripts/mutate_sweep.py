@@ -8,9 +8,9 @@ statement's call dropped) and runs the tests that a coverage run with per-test
 contexts saw execute that line. A surviving mutant is a line the suite runs without
 holding what it does.
 
-Needs a coverage data file made with contexts::
+Needs a coverage data file made with contexts, in the processes the tests start too::
 
-    pytest --cov=arbiter --cov-context=test --cov-report=
+    python scripts/coverage_contexts.py
     python scripts/mutate_sweep.py --seed 7 --count 40 src/arbiter/referee/cgroups.py ...
 
 A C source of the compiled core (which coverage does not see) is judged by
@@ -101,7 +101,9 @@ def covering_tests(data: coverage.CoverageData, path: Path, line: int) -> list[s
     that a line run by hundreds of tests is not judged by the first few in name order
     (the walls' lines were judged by the agents' tests alone)."""
     contexts = data.contexts_by_lineno(str(path)).get(line, [])
-    tests = sorted({c.split("|", 1)[0] for c in contexts if c and "::" in c})
+    # pytest-cov's context is "NODE|run"; a process a test started has its own
+    # PYTEST_CURRENT_TEST, "NODE (call)" (scripts/coverage_contexts.py)
+    tests = sorted({c.split("|", 1)[0].split(" (", 1)[0] for c in contexts if "::" in c})
     random.Random(f"{path}:{line}").shuffle(tests)
     near = (f"test_{path.stem}", f"/{path.parent.name}/")
 

@@ -14,7 +14,7 @@ from arbiter.cli import main
 from arbiter.clock import TimeControl
 from arbiter.contract import Program
 from arbiter.errors import Reason
-from arbiter.games import find_game
+from arbiter.games import find_game, game_names
 from arbiter.games.votey.referee import VoteySeat
 from arbiter.record import read_records
 from arbiter.referee.match import play_game
@@ -425,6 +425,21 @@ def test_an_engine_table_too_large_is_a_one_line_error(capsys) -> None:
     assert main(["match", "votey", "alphabeta:hash=100000", "random", "--games", "1"]) == 1
     err = capsys.readouterr().err
     assert "hash must be at most 4096" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_solve_answers_for_the_seat_to_move_in_its_own_words(name: str, tmp_path, capsys) -> None:
+    """A position with the second seat to move is answered in that seat's words (Chinese
+    checkers numbers the holes from each player's side): its move text judged as the
+    second seat's is a legal move there."""
+    spec = find_game(name)
+    game = spec.make()
+    s = game.apply(game.initial(), game.legal_moves(game.initial())[0])
+    assert game.to_move(s) == 1
+    path = tmp_path / "position.txt"
+    path.write_text(spec.notation.format_position(s) + "\n")
+    assert main(["solve", name, str(path), "--depth", "1"]) == 0
+    assert spec.contest.judge(game, s, capsys.readouterr().out, seat=1) in game.legal_moves(s)
 
 
 def test_solve_takes_a_position_inline(capsys) -> None:

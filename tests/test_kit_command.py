@@ -48,6 +48,7 @@ def test_a_kit_is_never_written_over_a_file_and_mistakes_are_one_line(
         (["kit", "votey", "c", str(tmp_path)], "main.c exists: choose an empty DIR"),
         (["kit", "votey", "cobol"], "no votey kit in 'cobol': expected one of c, cpp"),
         (["kit", "chess", "c"], "unknown game 'chess'"),
+        (["kit", "nim", "c"], "nim has no starter kits"),  # a registered game without kits
     ):
         assert main(words) == 1
         err = capsys.readouterr().err
