@@ -3,11 +3,10 @@ the tests start too: the data ``mutate_sweep.py`` chooses a mutant's tests from.
 
 In the suite's own processes pytest-cov names the test running (``--cov-context=test``).
 A server, a worker or a command a test starts is measured through
-``coverage.process_startup``: a ``.pth`` file put in this interpreter's site folder for
-the run's length starts coverage in every Python process that inherits
-``COVERAGE_PROCESS_START``, and its static context is the ``PYTEST_CURRENT_TEST`` it
-inherited, the test that started it. (Contestants' programs start with the referee's
-own short environment and are not measured.)
+``coverage.process_startup``, which coverage's own ``.pth`` file calls in every Python
+process that inherits ``COVERAGE_PROCESS_START``; its static context is the
+``PYTEST_CURRENT_TEST`` it inherited, the test that started it. (Contestants' programs
+start with the referee's own short environment and are not measured.)
 
     python scripts/coverage_contexts.py [PYTEST ARGS ...]
 
@@ -17,7 +16,6 @@ writes ``.coverage`` at the repository's root; exits with pytest's status.
 from __future__ import annotations
 
 import os
-import site
 import subprocess
 import sys
 import tempfile
@@ -26,13 +24,11 @@ from pathlib import Path
 import coverage
 
 ROOT = Path(__file__).resolve().parents[1]
-STARTUP = "import coverage; coverage.process_startup()\n"
 PYTEST = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--cov=arbiter"]
 PYTEST += ["--cov-context=test", "--cov-report="]
 
 
 def main(args: list[str]) -> int:
-    pth = Path(site.getsitepackages()[0]) / "zz_arbiter_coverage_contexts.pth"
     with tempfile.TemporaryDirectory(prefix="arbiter-coverage-") as work:
         rc, started = Path(work) / "rc", Path(work) / "started"
         rc.write_text(f"[run]\nparallel = true\nsource = arbiter\ndata_file = {work}/.coverage\n")
@@ -42,16 +38,9 @@ def main(args: list[str]) -> int:
             rc.read_text() + "context = ${PYTEST_CURRENT_TEST-}\npatch = _exit\nsigterm = true\n"
         )
         env = {**os.environ, "COVERAGE_PROCESS_START": str(started)}
-        pth.write_text(STARTUP)
-        try:
-            done = subprocess.run(
-                [*PYTEST, f"--cov-config={rc}", *args],
-                cwd=ROOT,
-                env=env,
-                check=False,
-            )
-        finally:
-            pth.unlink(missing_ok=True)
+        done = subprocess.run(
+            [*PYTEST, f"--cov-config={rc}", *args], cwd=ROOT, env=env, check=False
+        )
         whole = coverage.Coverage(data_file=str(ROOT / ".coverage"))
         whole.erase()
         whole.combine([str(f) for f in Path(work).glob(".coverage*")], keep=False)
