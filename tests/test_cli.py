@@ -224,7 +224,7 @@ def test_parallel_games_are_all_played_and_recorded(tmp_path, capsys) -> None:
 
 def test_parallel_games_repeat_the_sequential_ones(tmp_path) -> None:
     words = "checkers greedy random --games 2 --seed 3"
-    one = recorded_match(tmp_path / "a.jsonl", words)
+    one = recorded_match(tmp_path / "a.jsonl", words + " --concurrency 1")  # the least
     two = recorded_match(tmp_path / "b.jsonl", words + " --concurrency 2")
     assert {r.round: r.moves for r in one} == {r.round: r.moves for r in two}
 

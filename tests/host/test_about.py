@@ -48,7 +48,8 @@ def test_the_contest_page_says_everything_a_contestant_needs(tmp_path: Path) -> 
     assert "<h1>Welcome</h1>" in page and "<strong>well</strong>" in page
     assert "<script>alert" not in page  # the description's HTML is shown, never run
     assert "CPU time of the whole process tree" in page
-    assert "memory: 300 MB" in page and "disk: 20 MB" in page
+    assert "memory: 300 MB resident for the program and all it starts" in page
+    assert "disk: 20 MB written in all" in page
     assert "<code>{python}" not in page and "python3" in page  # commands as run
     assert "g++" in page or "gcc" in page  # a compiled language's compile command
     assert "every 6 hours" in page and "Uploads close at" in page

@@ -103,6 +103,9 @@ def test_a_record_is_signed_unless_it_carries_a_signature(tmp_path: Path) -> Non
 def test_a_database_that_cannot_be_opened_is_named_without_its_password(tmp_path: Path) -> None:
     from arbiter.errors import ConfigError
 
+    made = Database(f"sqlite:///{tmp_path / 'new' / 'data' / 'cup.db'}")  # folders made
+    made.close()
+    assert (tmp_path / "new" / "data" / "cup.db").is_file()
     (tmp_path / "file").write_text("")
     with pytest.raises(ConfigError, match="cannot open database 'sqlite:///"):
         Database(f"sqlite:///{tmp_path / 'file' / 'cup.db'}")  # a folder that is a file

@@ -20,6 +20,15 @@ def test_leaders_meet_each_other_when_they_have_not_met() -> None:
     assert pairs == [(1, 2), (3, 4), (5, 6)] and bye is None
 
 
+def test_half_points_from_draws_part_score_groups_whatever_the_standings_order() -> None:
+    """The standings order by rating, which need not follow points: the two players on
+    half a point (a draw each) meet, and so do the two on none, though the ratings put
+    each half-point player beside a pointless one."""
+    scores = {1: 0.5, 2: 0.0, 3: 0.5, 4: 0.0}
+    pairs, bye = swiss([1, 2, 3, 4], scores, {}, {})
+    assert sorted(map(sorted, pairs)) == [[1, 3], [2, 4]] and bye is None
+
+
 def test_no_rematch_while_a_pairing_without_one_exists() -> None:
     scores = {1: 4, 2: 4, 3: 2, 4: 2}
     met = {frozenset((1, 2)): 2, frozenset((3, 4)): 2}

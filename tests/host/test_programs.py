@@ -90,3 +90,22 @@ def test_builds_an_older_server_left_are_packed_or_deleted(tmp_path: Path) -> No
             assert not (version_dir(config, v.id) / "build").exists()
             assert (v.program_sha256 is not None) == (v.state == "accepted")
     assert len(list((config.folder / "programs").glob("*.tar.gz"))) == 1  # one build, one file
+
+
+def test_the_intake_process_says_its_versions_state_and_exits_0_only_when_it_ran(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server starts ``python -m arbiter.host.intake`` for each upload and reports
+    whatever it ends with other than 0: a version it ran to its end is 0 (its state on
+    standard output), a contest it cannot read 1, and a wrong call 2."""
+    from arbiter.host import intake
+
+    contest = tmp_path / "cup.toml"
+    contest.write_text('game = "alquerque"\n')
+    assert intake.main([str(contest), "999"]) == 0
+    assert capsys.readouterr().out == "missing\n"  # no version 999: nothing to build
+    assert intake.main([str(tmp_path / "none.toml"), "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("arbiter intake: ") and err.count("\n") == 1
+    assert intake.main([str(contest), "first"]) == 2
+    assert capsys.readouterr().out.startswith("usage: python -m arbiter.host.intake")

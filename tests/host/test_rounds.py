@@ -157,6 +157,10 @@ def test_a_ladder_places_each_new_version_by_itself(tmp_path: Path, database_url
     db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"), kind="ladder")
     service = Service(config, tmp_path / "cup.toml", db)
     assert service.ladder_step()  # the first versions: placement games
+    with db.session() as s:  # none placed yet: each is placed against the others
+        first = s.query(Game).filter(Game.round_id == 1).all()
+        assert first and all(g.first_id != g.second_id for g in first)
+        assert len({g.first_id for g in first} | {g.second_id for g in first}) == 3
     assert not service.ladder_step()  # not while they are played
     play_round(db, config)
     with db.session() as s:

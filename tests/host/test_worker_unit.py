@@ -174,3 +174,74 @@ def test_a_refused_token_is_said_with_the_servers_words(tmp_path: Path) -> None:
         Revoked, match="refused this worker's token: this worker's token was revoked"
     ):
         link.call("POST", "/api/worker/lease", {})
+
+
+def test_a_spooled_result_carries_each_seats_log_at_its_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a worker keeps while the server is away is what it sends once it is back:
+    the record, and the first seat's log as the first, the second's as the second."""
+    from arbiter.errors import Reason
+    from arbiter.host.wire import Job
+    from arbiter.record import GameRecord
+
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=io.StringIO())
+    job = Job.model_validate(
+        {
+            **{"id": 35, "round": 1, "number": 1, "seed": 0, "start": None, "game": "votey"},
+            **{"time_control": "60/move", "memory_mb": 256, "disk_mb": 64},
+            **{"lease_seconds": 60.0, "runs": {}, "lease": "f" * 32},
+            "players": [player().model_dump(), player(version=8, name="bob v1").model_dump()],
+        }
+    )
+    record = GameRecord(
+        game="votey", players=("alice v1", "bob v1"), moves=("1121",), times=(0.1,),
+        winner=1, reason=Reason.TIME, detail="", time_control="60/move",
+    )  # fmt: skip
+    path = worker._spool(job, record, ["alice's own words", "bob's own words"])
+    sent: list[tuple[str, str, dict[str, object]]] = []
+
+    def call(method: str, target: str, body: dict[str, object]) -> httpx.Response:
+        sent.append((method, target, body))
+        return httpx.Response(200, json={})
+
+    monkeypatch.setattr(worker, "call", call)
+    assert worker.deliver_spooled() == 1
+    [(method, target, body)] = sent
+    assert (method, target) == ("POST", "/api/worker/games/35/result")
+    assert body["logs"] == ["alice's own words", "bob's own words"]
+    assert body["lease"] == "f" * 32 and body["record"] == record.to_json()
+    assert not path.exists() and worker.played == 1
+    said = worker.out.getvalue()  # type: ignore[attr-defined]
+    assert said == "game 35: 0-1 by time, 1 plies: stored\n"
+
+
+def test_a_worker_waits_out_refusals_each_as_long_as_its_kind_wants(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holding the token is waited out near ``away_max`` (saying so
+    once); an empty queue is asked again after a wait that grows by half each time up
+    to its cap; any other refusal waits the cap."""
+    from arbiter.host import worker as worker_module
+
+    out = io.StringIO()
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=out, away_max=0.4)
+    in_use = httpx.Response(409, json={"error": "the token is in use", "code": "token-in-use"})
+    answers = [in_use, in_use, *[httpx.Response(204)] * 6, httpx.Response(500, json={})]
+    waits: list[float] = []
+
+    def call(method: str, target: str, body: dict[str, object]) -> httpx.Response:
+        if not answers:
+            raise KeyboardInterrupt
+        return answers.pop(0)
+
+    monkeypatch.setattr(worker, "call", call)
+    monkeypatch.setattr(worker_module.time, "sleep", waits.append)
+    with pytest.raises(KeyboardInterrupt):
+        worker.run()
+    assert all(0.8 * 0.4 <= w <= 1.2 * 0.4 for w in waits[:2])
+    assert waits[2:] == [0.5, 0.75, 1.125, 1.6875, 2.53125, 3.796875, 5.0]
+    assert out.getvalue().splitlines() == [
+        "waiting: the token is in use",
+        "the server refused a lease (500): " + server_link.error_of(httpx.Response(500, json={})),
+    ]

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from arbiter.agents.spec import AgentSpec
 from arbiter.contract.probes import find_position
@@ -61,6 +62,7 @@ def test_a_person_plays_a_move_and_the_engine_answers(client: TestClient, game: 
     assert r.status_code == 201
     snap = r.json()
     assert snap["your_turn"] and snap["human"] == 0 and snap["ply"] == 0
+    assert snap["players"] == ["you", "random"]
     assert snap["origins"]  # a game of drops starts with no pieces
     sid = snap["id"]
     path = a_legal_path(client, sid)
@@ -118,6 +120,7 @@ def test_resigning_ends_the_game_and_a_finished_game_takes_no_move(
     snap = client.post("/api/sessions", json={"game": game, "side": "second"}).json()
     sid = snap["id"]
     assert snap["human"] == 1 and snap["your_turn"] and snap["ply"] == 1  # the engine began
+    assert snap["players"] == ["alphabeta", "you"]  # the default engine, in the first seat
     path = a_legal_path(client, sid)
     ended = client.post(f"/api/sessions/{sid}/resign").json()
     assert ended["result"]["winner"] == 0 and ended["result"]["reason"] == "resignation"
@@ -235,6 +238,12 @@ def test_unknown_games_and_sessions_are_404(client: TestClient) -> None:
     assert client.post("/api/sessions/nope/move", json={"clicks": [1]}).status_code == 404
     r = client.post("/api/sessions/nope/move", content=b"not json")
     assert 400 <= r.status_code < 500
+    # a page watching a game the server no longer holds is told so, and closed
+    with client.websocket_connect("/api/sessions/nope/live") as socket:
+        assert socket.receive_json() == {"error": "no game 'nope' on this server"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+    assert closed.value.code == 4404
 
 
 def test_engines_play_each_other_and_take_no_moves_from_the_page(client: TestClient) -> None:
