@@ -61,9 +61,11 @@ C_TESTS = (
     "tests/test_core.py",
     "tests/agents/test_search_nodes.py",
     "tests/agents/test_search_exact.py",
+    "tests/test_perft_files.py",
 )
 """What judges a line of the C core, which coverage does not see: the compiled core held
-to the pure one along random games and searches, node for node."""
+to the pure one along random games and searches, node for node, and its perft counts to
+the known ones."""
 
 
 def mutant_of(line: str, c: bool = False, code: str | None = None) -> str | None:

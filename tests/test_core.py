@@ -70,6 +70,19 @@ def random_positions(name: str, seed: int, plies: int) -> list[Any]:
 
 
 @pytest.mark.parametrize("name", KERNELS)
+def test_the_compiled_perft_counts_as_the_pure_one(name: str) -> None:
+    """The kernel's perft counts the last ply's moves in bulk (its own count of the
+    moves, without listing them, where it has one): held to the pure path's lists in
+    every game, not only those with a perft file, from positions well into a game."""
+    from arbiter.perft import _perft
+
+    compiled, pure = both(name)
+    for s in random_positions(name, 5, 40)[::8]:
+        if pure.outcome(s) is None:
+            assert compiled.compiled.perft(s, 2) == _perft(pure, s, 2), s
+
+
+@pytest.mark.parametrize("name", KERNELS)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_both_paths_agree_along_random_games(name: str, seed: int) -> None:
