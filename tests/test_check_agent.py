@@ -636,3 +636,23 @@ def test_a_busy_machine_keeps_every_core_busy_and_leaves_nothing_behind(
         assert len(started) == ((os.cpu_count() or 1) if count is None else count)
         assert all(p.poll() is None for p in started)  # burning while the block runs
     assert all(p.returncode is not None for p in started)  # and gone after it
+
+
+def test_a_prepared_position_is_the_same_in_every_run() -> None:
+    """A check's position is found by a seeded search, so two runs of ``check-agent``
+    (a contestant's before and after a fix) put a program to the same test."""
+    import subprocess
+
+    code = (
+        "from arbiter.games import find_game\n"
+        "from arbiter.play.checkagent import checks\n"
+        "for name in ('checkers', 'halma'):\n"
+        "    print([c.start for c in checks(find_game(name), None) if c.start])\n"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        for _ in range(2)
+    ]
+    first = runs[0].stdout.splitlines()
+    assert len(first) == 2 and all(line != "[]" for line in first)
+    assert runs[1].stdout.splitlines() == first

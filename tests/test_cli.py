@@ -442,6 +442,19 @@ def test_solve_answers_for_the_seat_to_move_in_its_own_words(name: str, tmp_path
     assert spec.contest.judge(game, s, capsys.readouterr().out, seat=1) in game.legal_moves(s)
 
 
+def test_serve_refuses_a_database_that_is_not_there_and_makes_none(tmp_path, capsys) -> None:
+    import socket
+
+    missing = tmp_path / "none.db"
+    with socket.socket() as busy:  # were the database made, the port would be refused
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        assert main(["serve", "--db", str(missing), "--port", port]) == 1
+    assert f"no database {str(missing)!r}" in capsys.readouterr().err
+    assert not missing.exists()
+
+
 def test_solve_takes_a_position_inline(capsys) -> None:
     start = "......b/......./......./......./......./......./ww..... w 10 - -"
     assert main(["solve", "alquerque", start, "--depth", "2"]) == 0

@@ -198,7 +198,14 @@ def test_a_compiled_search_keeps_to_its_time_and_stops_when_halted() -> None:
     assert move in game.legal_moves(game.initial())
 
 
-@pytest.mark.parametrize(("env", "says"), [({}, "compiled core"), ({"ARBITER_PURE": "1"}, "pure")])
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({}, "compiled core"),
+        ({"ARBITER_PURE": "0"}, "compiled core"),
+        ({"ARBITER_PURE": "1"}, "pure"),
+    ],
+)
 def test_the_version_says_which_core_is_in_use(env: dict[str, str], says: str) -> None:
     environ = {k: v for k, v in os.environ.items() if k != "ARBITER_PURE"} | env
     out = subprocess.run(

@@ -226,6 +226,17 @@ def test_the_gymnasium_learner_is_paid_for_its_own_seat_whoever_ends_the_game(se
     assert results == {-1.0, 0.0, 1.0}  # the three ends were met
 
 
+def test_env_keeps_pettingzoo_s_order_as_its_own_environments_do() -> None:
+    """``envs.env`` is wrapped as PettingZoo wraps its own: a step before the first
+    reset is refused by name, where the bare environment would fail inside."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = envs.env("votey")
+    assert isinstance(env, OrderEnforcingWrapper)
+    with pytest.raises(Exception, match="reset"):
+        env.step(0)
+
+
 def test_an_unknown_game_or_engine_is_one_clear_error() -> None:
     from arbiter.errors import ConfigError
 

@@ -135,3 +135,21 @@ def test_a_record_key_that_cannot_be_read_or_made_is_named(
     made = record_key(create=True)
     assert made is not None and len(made) == 32 and record_key() == made
     assert fresh.stat().st_mode & 0o077 == 0  # its owner's alone
+
+
+def test_a_row_naming_an_account_that_is_not_there_is_refused(database_url: str) -> None:
+    """Both databases hold the contest's references (SQLite only when asked, on each
+    connection): a session of no account is never stored, nor are a round's ratings
+    left behind when the round goes."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy.exc import IntegrityError
+
+    db = Database(database_url)
+    try:
+        with db.session() as s:
+            s.add(SignedIn(id="x" * 64, account_id=999, expires=datetime.now(UTC)))
+            with pytest.raises(IntegrityError):
+                s.commit()
+    finally:
+        db.close()

@@ -294,6 +294,20 @@ def test_the_agent_counts_its_moves_in_playdata_over_a_game(tmp_path) -> None:
         assert (tmp_path / "playdata.txt").read_text() == f"moves {n}\n"
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_over_a_game_the_agent_knows_the_plies_played_before_each_move(
+    seat: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``input.txt`` gives no ply count, and the rules' ply cap needs one: before its
+    n-th move of a GAME an agent has seen two plies for each earlier move of its own,
+    and the first seat's one more before the second seat's first."""
+    from arbiter.games.halma.player import _plies
+
+    monkeypatch.chdir(tmp_path)
+    assert [_plies(seat, single=False) for _ in range(3)] == [seat, 2 + seat, 4 + seat]
+    assert _plies(seat, single=True) == seat  # SINGLE: one move, nothing kept
+
+
 def test_a_missing_or_binary_input_txt_is_one_line(tmp_path) -> None:
     command = [sys.executable, "-m", "arbiter.cli", "agent", "halma"]
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
