@@ -57,6 +57,9 @@ NUMBER = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
 SKIP = re.compile(r'^\s*(#|"""|\'\'\'|def |class |@|import |from |return$|raise |assert )')
 SKIP_C = re.compile(r"^\s*(#|//|/\*|\*|static [^=]*\($|[{}]\s*$|case |default:)")
 
+PHASE = re.compile(r" \((setup|call|teardown)\)$")
+"""The phase ``PYTEST_CURRENT_TEST`` ends with, after the test's node id."""
+
 C_TESTS = (
     "tests/test_core.py",
     "tests/agents/test_search_nodes.py",
@@ -118,7 +121,7 @@ def covering_tests(data: coverage.CoverageData, path: Path, line: int) -> list[s
     # PYTEST_CURRENT_TEST, "NODE (call)" (scripts/coverage_contexts.py)
     tests = sorted(
         test
-        for test in {c.split("|", 1)[0].split(" (", 1)[0] for c in contexts if "::" in c}
+        for test in {PHASE.sub("", c.split("|", 1)[0]) for c in contexts if "::" in c}
         if still_there(test)
     )
     random.Random(f"{path}:{line}").shuffle(tests)
