@@ -283,3 +283,14 @@ def test_each_reason_is_a_fault_or_a_rule_as_the_platform_rules(reason: Reason) 
     the rest are the rules'. A fault in the reply's text is judged again on replay."""
     assert reason.is_fault == (reason in FAULTS_BY_TEXT | FAULTS_BY_HOW)
     assert reason.judged_from_text == (reason in FAULTS_BY_TEXT)
+
+
+def test_a_signature_is_kept_through_json_and_an_unsigned_record_has_none() -> None:
+    """A server's signature travels in the record's line (exports, replays), and a
+    record nobody signed carries no empty one to be mistaken for a forgery."""
+    import json
+
+    unsigned = GameRecord("votey", ("a", "b"), (), (), 0, Reason.CRASH)
+    assert "signature" not in json.loads(unsigned.to_json())
+    signed = dataclasses.replace(unsigned, signature="c2lnbmVk")
+    assert GameRecord.from_json(signed.to_json()).signature == "c2lnbmVk"

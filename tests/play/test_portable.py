@@ -234,3 +234,14 @@ def test_a_game_lost_by_a_fault_is_not_tagged_a_normal_end(reason: str, terminat
     for game in ("checkers", "votey"):
         record = GameRecord(game, ("one", "two"), (), (), 1, _reason(reason))
         assert f'[Termination "{termination}"]' in write_game(record), (game, reason)
+
+
+def test_a_games_clock_is_tagged_only_when_the_record_has_one() -> None:
+    spec = find_game("votey")
+    move = spec.notation.format_move(spec.rules().legal_moves(spec.rules().initial())[0], seat=0)
+    timed = GameRecord(
+        "votey", ("a", "b"), (move,), (0.5,), None, _reason("ABORTED"), time_control="60/move"
+    )
+    assert '[TimeControl "60/move"]' in write_game(timed)
+    untimed = GameRecord("votey", ("a", "b"), (move,), (0.5,), None, _reason("ABORTED"))
+    assert "TimeControl" not in write_game(untimed)
