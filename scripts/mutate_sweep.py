@@ -23,6 +23,7 @@ import argparse
 import random
 import re
 import sys
+from functools import cache
 from pathlib import Path
 
 import coverage
@@ -99,6 +100,7 @@ def uncommented(text: str) -> str:
     return re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group()), text, flags=re.S)
 
 
+@cache
 def still_there(test: str) -> bool:
     """Whether the test a coverage run recorded is still in its file (a test renamed or
     removed since would make pytest refuse the whole run)."""
