@@ -173,6 +173,7 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--limit", type=int, default=60, help="tests run at most, a mutant")
+    parser.add_argument("--suite", action="store_true", help="the whole suite for a survivor")
     args = parser.parse_args()
     mutations = sweep(args.paths, args.count, args.seed, args.limit)
-    sys.exit(main(mutations, []))
+    sys.exit(main(mutations, ["--suite"] if args.suite else []))

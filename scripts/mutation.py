@@ -5,6 +5,10 @@ Each :class:`Mutation` replaces one exact piece of a source file (found exactly 
 with a plausible bug, runs its tests in one process, stopping at the first failure,
 and restores the file whatever happens. A mutation no test catches is a rule of the
 platform without a test: :func:`main` says which and exits with 1.
+
+With ``--suite`` a mutation its own tests miss is run against the whole suite as CI runs
+it (the README's test command, stopping at the first failure): a probe's named tests
+are its author's guess, and a bug the suite catches elsewhere is caught all the same.
 """
 
 from __future__ import annotations
@@ -32,6 +36,13 @@ HANG = 600.0
 """Seconds after which a mutant's tests are stopped and the mutant counted caught: a
 bug that hangs the suite fails CI by its time limit."""
 
+SUITE: tuple[str, ...] = ("-x",)
+"""The whole suite, as the README's ``pytest`` runs it (its two workers and marks come
+from ``pyproject.toml``), stopped at the first failure."""
+SUITE_HANG = 1800.0
+"""Seconds after which a mutant's run of the whole suite is stopped (about six minutes
+on two cores without a bug)."""
+
 
 @dataclass(frozen=True)
 class Mutation:
@@ -46,11 +57,16 @@ class Mutation:
 
 
 def failing_test(tests: Sequence[str], *, sqlite_only: bool) -> str | None:
-    """The first of ``tests`` that fails (its node id), or ``None`` if all pass."""
+    """The first of ``tests`` that fails (its node id), or ``None`` if all pass; ``tests``
+    is :data:`SUITE` for the whole suite on its usual workers, else run in one process."""
     env = dict(os.environ)
     if sqlite_only:
         env.pop("ARBITER_POSTGRES_URL", None)
-    pytest = [sys.executable, "-m", "pytest", "-q", "-x", "-n", "0", "-p", "no:cacheprovider"]
+    suite = tuple(tests) == SUITE
+    pytest = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"]
+    if not suite:
+        pytest += ["-n", "0"]
+    hang = SUITE_HANG if suite else HANG
     with tempfile.TemporaryDirectory(prefix="arbiter-mutation-") as bytecode:
         # compiled fresh each run: a bytecode file records its source's size and its
         # time in whole seconds, so a mutant of the same size written and restored
@@ -64,10 +80,10 @@ def failing_test(tests: Sequence[str], *, sqlite_only: bool) -> str | None:
                 env=env,
                 capture_output=True,
                 text=True,
-                timeout=HANG,
+                timeout=hang,
             )
         except subprocess.TimeoutExpired:  # a bug that hangs the tests is caught, by CI's clock
-            return f"the tests hung (over {HANG:.0f} s)"
+            return f"the tests hung (over {hang:.0f} s)"
     if done.returncode == 0:
         return None
     found = re.search(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.M)
@@ -99,9 +115,10 @@ def build_core() -> None:
         raise SystemExit(f"the compiled core did not build from its sources: {said[-1:]}")
 
 
-def run(mutation: Mutation, *, sqlite_only: bool) -> tuple[str | None, float]:
+def run(mutation: Mutation, *, sqlite_only: bool, suite: bool = False) -> tuple[str | None, float]:
     """Puts the bug in (building the compiled core for a bug in its C sources), runs
-    its tests, takes it out; the test that caught it."""
+    its tests (and the whole suite if ``suite`` and they miss it), takes it out; the
+    test that caught it, marked ``(suite)`` when only the whole suite did."""
     path = ROOT / mutation.path
     text = path.read_text()
     if text.count(mutation.old) != 1:
@@ -117,6 +134,9 @@ def run(mutation: Mutation, *, sqlite_only: bool) -> tuple[str | None, float]:
             caught: str | None = "the compiler"
         else:
             caught = failing_test(mutation.tests, sqlite_only=sqlite_only)
+            if caught is None and suite:
+                elsewhere = failing_test(SUITE, sqlite_only=sqlite_only)
+                caught = None if elsewhere is None else f"{elsewhere} (suite)"
     finally:
         path.write_text(text)
         if compiled:
@@ -126,16 +146,21 @@ def run(mutation: Mutation, *, sqlite_only: bool) -> tuple[str | None, float]:
 
 def main(mutations: Sequence[Mutation], argv: Sequence[str], *, sqlite_only: bool = False) -> int:
     """Runs the ``mutations`` named in ``argv`` (all if none); prints one line each and
-    the count caught; returns 1 if any was missed, 2 if the tests fail without a bug."""
-    chosen = [m for m in mutations if not argv or m.name in argv]
+    the count caught; returns 1 if any was missed, 2 if the tests fail without a bug.
+    ``--suite`` in ``argv`` runs the whole suite for a mutation its own tests miss."""
+    suite = "--suite" in argv
+    names = [a for a in argv if a != "--suite"]
+    chosen = [m for m in mutations if not names or m.name in names]
     tests = tuple(sorted({t for m in chosen for t in m.tests}))
     already = failing_test(tests, sqlite_only=sqlite_only)
+    if already is None and suite:
+        already = failing_test(SUITE, sqlite_only=sqlite_only)
     if already is not None:  # a failure must be the bug's, not one already there
         print(f"the tests fail without any bug: {already}")
         return 2
     missed = []
     for mutation in chosen:
-        caught, seconds = run(mutation, sqlite_only=sqlite_only)
+        caught, seconds = run(mutation, sqlite_only=sqlite_only, suite=suite)
         print(
             f"{'caught' if caught else 'MISSED':7} {mutation.name:18} {seconds:5.1f} s  "
             f"{mutation.guard}" + (f"\n{'':27}by {caught}" if caught else ""),
