@@ -36,9 +36,6 @@ HANG = 600.0
 """Seconds after which a mutant's tests are stopped and the mutant counted caught: a
 bug that hangs the suite fails CI by its time limit."""
 
-SUITE: tuple[str, ...] = ("-x",)
-"""The whole suite, as the README's ``pytest`` runs it (its two workers and marks come
-from ``pyproject.toml``), stopped at the first failure."""
 SUITE_HANG = 1800.0
 """Seconds after which a mutant's run of the whole suite is stopped (about six minutes
 on two cores without a bug)."""
@@ -56,13 +53,13 @@ class Mutation:
     tests: tuple[str, ...]
 
 
-def failing_test(tests: Sequence[str], *, sqlite_only: bool) -> str | None:
-    """The first of ``tests`` that fails (its node id), or ``None`` if all pass; ``tests``
-    is :data:`SUITE` for the whole suite on its usual workers, else run in one process."""
+def failing_test(tests: Sequence[str], *, sqlite_only: bool, suite: bool = False) -> str | None:
+    """The first of ``tests`` that fails (its node id), or ``None`` if all pass; with
+    ``suite`` (and no ``tests``) the whole suite as the README's ``pytest`` runs it, on
+    the workers and marks ``pyproject.toml`` gives, else ``tests`` in one process."""
     env = dict(os.environ)
     if sqlite_only:
         env.pop("ARBITER_POSTGRES_URL", None)
-    suite = tuple(tests) == SUITE
     pytest = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"]
     if not suite:
         pytest += ["-n", "0"]
@@ -135,7 +132,7 @@ def run(mutation: Mutation, *, sqlite_only: bool, suite: bool = False) -> tuple[
         else:
             caught = failing_test(mutation.tests, sqlite_only=sqlite_only)
             if caught is None and suite:
-                elsewhere = failing_test(SUITE, sqlite_only=sqlite_only)
+                elsewhere = failing_test((), sqlite_only=sqlite_only, suite=True)
                 caught = None if elsewhere is None else f"{elsewhere} (suite)"
     finally:
         path.write_text(text)
@@ -154,7 +151,7 @@ def main(mutations: Sequence[Mutation], argv: Sequence[str], *, sqlite_only: boo
     tests = tuple(sorted({t for m in chosen for t in m.tests}))
     already = failing_test(tests, sqlite_only=sqlite_only)
     if already is None and suite:
-        already = failing_test(SUITE, sqlite_only=sqlite_only)
+        already = failing_test((), sqlite_only=sqlite_only, suite=True)
     if already is not None:  # a failure must be the bug's, not one already there
         print(f"the tests fail without any bug: {already}")
         return 2

@@ -288,8 +288,6 @@ def test_each_reason_is_a_fault_or_a_rule_as_the_platform_rules(reason: Reason) 
 def test_a_signature_is_kept_through_json_and_an_unsigned_record_has_none() -> None:
     """A server's signature travels in the record's line (exports, replays), and a
     record nobody signed carries no empty one to be mistaken for a forgery."""
-    import json
-
     unsigned = GameRecord("votey", ("a", "b"), (), (), 0, Reason.CRASH)
     assert "signature" not in json.loads(unsigned.to_json())
     signed = dataclasses.replace(unsigned, signature="c2lnbmVk")
