@@ -24,3 +24,17 @@ def test_standard_error_is_kept_up_to_its_cap_and_the_rest_counted(tmp_path: Pat
     assert len(kept) == STDERR_BYTES // 1000  # the cap, and not a line past it
     assert f"standard error: {sent * 1000} bytes, the first {STDERR_BYTES} kept" in text
     assert "> 1434" in text and "game over: 0-1 by crash (exited)" in text
+
+
+def test_standard_error_of_exactly_the_cap_is_kept_whole_and_nothing_said(
+    tmp_path: Path,
+) -> None:
+    log = Transcript(str(tmp_path), 0, "full")
+    log.open("started: full")
+    line = "x" * 1023  # 1024 bytes with its newline: the cap is a whole number of them
+    for _ in range(STDERR_BYTES // 1024):
+        log.stderr(line)
+    log.finish(Outcome(0, Reason.NO_MOVES))
+    text = log.path.read_text()
+    assert sum(" e " in row for row in text.splitlines()) == STDERR_BYTES // 1024
+    assert "kept" not in text  # nothing was left out, so nothing is said

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -77,3 +78,18 @@ def test_wald_bounds_by_value_when_alpha_and_beta_differ() -> None:
     assert test.decision(ahead) is None
     assert test.llr(behind) == pytest.approx(-3.614, abs=1e-3)
     assert test.decision(behind) == "H0"
+
+
+@pytest.mark.parametrize(("side", "decision"), [(1, "H1"), (0, "H0")])
+def test_a_ratio_exactly_at_a_bound_decides(
+    monkeypatch: pytest.MonkeyPatch, side: int, decision: str
+) -> None:
+    """Wald's rule stops when the ratio reaches a bound, not only once past it (as
+    fishtest's does): a test that played on at the bound would play pairs for nothing."""
+    test = Sprt(0, 5)
+    at = test.bounds[side]
+    monkeypatch.setattr(Sprt, "llr", lambda self, counts: at)
+    assert test.decision((0, 0, 1, 0, 0)) == decision
+    nudged = math.nextafter(at, 0.0)  # a hair inside: play on
+    monkeypatch.setattr(Sprt, "llr", lambda self, counts: nudged)
+    assert test.decision((0, 0, 1, 0, 0)) is None
