@@ -344,3 +344,74 @@ def test_the_start_page_fits_a_phone(browser: Any, url: str) -> None:
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+def test_the_board_and_clocks_are_drawn_as_the_server_says_and_flip_whole(
+    page: Any, url: str
+) -> None:
+    """What the game page draws from the server's snapshot: each piece on its cell in
+    its seat's colour, each seat's clock in its own row as minutes and seconds, the
+    buttons a person may press, the move list numbered by moves; and the flip turns
+    the cells and the clocks together."""
+    game = "checkers"
+    sid = new_game(page, url, {"game": game, "engine": "random", "clock": "600", "move_time": 0.2})
+    snap = page.request.get(f"{url}/api/sessions/{sid}").json()
+    layout = page.request.get(f"{url}/api/games/{game}/board").json()
+    assert pieces(page) == snap["pieces"] and snap["pieces"]
+    drawn = page.eval_on_selector_all(
+        "g.cell[data-piece] circle.piece",
+        "cs => cs.map(c => [c.parentElement.dataset.piece, c.getAttribute('class')])",
+    )
+    for piece, classes in drawn:
+        assert f"c-{layout['colours'][int(piece[0])]}" in classes.split(), (piece, classes)
+
+    def clock_rows() -> tuple[str, str]:
+        return page.text_content("#clock-1") or "", page.text_content("#clock-0") or ""
+
+    def who(row: str) -> str:
+        return row[: row.rfind(")") + 1]
+
+    human = snap["human"]
+    flipped = human != layout["bottom"]
+    top, bottom = clock_rows()
+    # the seat at the bottom of the board has its clock at the bottom
+    below = 1 - layout["bottom"] if flipped else layout["bottom"]
+    assert f"({snap['seat_names'][below]})" in bottom
+    assert f"({snap['seat_names'][1 - below]})" in top
+    for row in (top, bottom):
+        minutes = row.rsplit(")", 1)[1]
+        assert minutes in ("10:00.0",) or minutes.startswith("9:5"), row  # m:ss.s of 600 s
+    seat_row = "#clock-0" if below == snap["to_move"] else "#clock-1"
+    assert "running" in (page.get_attribute(seat_row, "class") or "").split()
+    assert page.is_disabled("#undo") and page.is_enabled("#resign") == snap["your_turn"]
+
+    def centre(cell: int) -> tuple[float, float]:
+        x, y = page.eval_on_selector(
+            f'g.cell[data-cell="{cell}"] circle.hit',
+            "c => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]",
+        )
+        return float(x), float(y)
+
+    corner = layout["cells"][0]
+    before = centre(corner["id"])
+    page.click("#flip")
+    after = centre(corner["id"])
+    assert (before[0] + after[0], before[1] + after[1]) == (layout["width"], layout["height"])
+    new_top, new_bottom = clock_rows()
+    assert (who(new_top), who(new_bottom)) == (who(bottom), who(top))  # the clocks turn too
+    page.click("#flip")
+    assert centre(corner["id"]) == before
+    assert pieces(page) == snap["pieces"]  # the flip moves the drawing, not the pieces
+
+    rules = find_game(game).make()
+    s = find_game(game).notation.parse_position(snap["position"])
+    path = list(move_path(game, s, rules.legal_moves(s)[0]))
+    for cell in path:
+        click_cell(page, cell)
+        page.wait_for_timeout(100)
+    page.wait_for_function("document.querySelectorAll('#moves li').length >= 2", timeout=15000)
+    numbers = page.eval_on_selector_all("#moves li", "ls => ls.map(l => l.dataset.no || '')")
+    assert numbers[:2] == ["1.", ""]  # a number for each move pair, not each ply
+    assert page.locator("#moves li.current").get_attribute("data-ply") == str(len(numbers))
+    page.wait_for_function("!document.querySelector('#undo').disabled", timeout=15000)
+    assert pieces(page) == page.request.get(f"{url}/api/sessions/{sid}").json()["pieces"]

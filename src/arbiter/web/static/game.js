@@ -86,9 +86,10 @@ function render() {
 
 function drawClocks() {
   const s = snap;
-  const order = board && board.flipped ? [0, 1] : [1, 0];
+  // the lower clock is the seat whose side is drawn at the bottom of the board
+  const below = board.flipped ? 1 - board.layout.bottom : board.layout.bottom;
   ["clock-1", "clock-0"].forEach((id, row) => {
-    const seat = order[row];
+    const seat = row ? below : 1 - below;
     let left = s.clocks[seat];
     const running = !s.result && s.to_move === seat;
     if (running && left !== null && s.per_move === null) {
