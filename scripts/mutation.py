@@ -53,17 +53,21 @@ class Mutation:
     tests: tuple[str, ...]
 
 
-def failing_test(tests: Sequence[str], *, sqlite_only: bool, suite: bool = False) -> str | None:
+def failing_test(
+    tests: Sequence[str], *, sqlite_only: bool, suite: bool = False, baseline: bool = False
+) -> str | None:
     """The first of ``tests`` that fails (its node id), or ``None`` if all pass; with
     ``suite`` (and no ``tests``) the whole suite as the README's ``pytest`` runs it, on
-    the workers and marks ``pyproject.toml`` gives, else ``tests`` in one process."""
+    the workers and marks ``pyproject.toml`` gives, else ``tests`` in one process. The
+    ``baseline`` run of every probe's tests at once (a sweep's reach most of the suite)
+    goes on the suite's workers and clock."""
     env = dict(os.environ)
     if sqlite_only:
         env.pop("ARBITER_POSTGRES_URL", None)
     pytest = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"]
-    if not suite:
+    if not (suite or baseline):
         pytest += ["-n", "0"]
-    hang = SUITE_HANG if suite else HANG
+    hang = SUITE_HANG if suite or baseline else HANG
     with tempfile.TemporaryDirectory(prefix="arbiter-mutation-") as bytecode:
         # compiled fresh each run: a bytecode file records its source's size and its
         # time in whole seconds, so a mutant of the same size written and restored
@@ -149,7 +153,7 @@ def main(mutations: Sequence[Mutation], argv: Sequence[str], *, sqlite_only: boo
     names = [a for a in argv if a != "--suite"]
     chosen = [m for m in mutations if not names or m.name in names]
     tests = tuple(sorted({t for m in chosen for t in m.tests}))
-    already = failing_test(tests, sqlite_only=sqlite_only)
+    already = failing_test(tests, sqlite_only=sqlite_only, baseline=True)
     if already is None and suite:
         already = failing_test((), sqlite_only=sqlite_only, suite=True)
     if already is not None:  # a failure must be the bug's, not one already there
