@@ -415,3 +415,65 @@ def test_the_board_and_clocks_are_drawn_as_the_server_says_and_flip_whole(
     assert page.locator("#moves li.current").get_attribute("data-ply") == str(len(numbers))
     page.wait_for_function("!document.querySelector('#undo').disabled", timeout=15000)
     assert pieces(page) == page.request.get(f"{url}/api/sessions/{sid}").json()["pieces"]
+
+
+def test_the_start_page_starts_a_game_on_the_chosen_side_and_a_match_to_watch(
+    page: Any, url: str, db: Path
+) -> None:
+    """The start page's two forms send what was chosen (the game, the person's side,
+    the clock and the position; the two engines of a match in their order) and list
+    the database's tournaments."""
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arbiter.cli",
+            "tournament",
+            "nim",
+            "--agent",
+            "random",
+            "--agent",
+            "greedy",
+            "--rounds",
+            "1",
+            "--db",
+            str(db),
+            "--name",
+            "starters",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    page.goto(url)
+    page.select_option("#play select[name=game]", "votey")
+    labels = page.eval_on_selector_all(
+        "#play select[name=side] option", "os => os.map(o => o.text)"
+    )
+    assert labels == ["black (first)", "white (second)"]
+    page.select_option("#play select[name=side]", "white")
+    page.select_option("#play select[name=engine]", "random")
+    page.fill("#play input[name=move_time]", "0.2")
+    page.fill("#play input[name=clock]", "300+2")
+    page.click("#start-play")
+    page.wait_for_url("**/play/*")
+    sid = page.url.rsplit("/", 1)[1]
+    snap = page.request.get(f"{url}/api/sessions/{sid}").json()
+    assert snap["game"] == "votey" and snap["human"] == 1
+    assert snap["clocks"][1] == 300  # the person's, not yet started; the engine's has its 2
+    page.wait_for_selector("#moves li")  # the engine, black, moved first
+
+    page.goto(url)
+    listed = page.locator("#tournaments a", has_text="starters")
+    assert listed.get_attribute("href") == "/tournament/starters"
+    assert (listed.text_content() or "").startswith("starters (nim, 2 agents, ")
+    page.select_option("#watch select[name=game]", "alquerque")
+    page.select_option("#watch select[name=a]", "greedy")
+    page.select_option("#watch select[name=b]", "random")
+    page.fill("#watch input[name=move_time]", "0.1")
+    page.click("#start-watch")
+    page.wait_for_url("**/play/*")
+    match = page.request.get(f"{url}/api/sessions/{page.url.rsplit('/', 1)[1]}").json()
+    assert match["game"] == "alquerque" and match["human"] is None
+    assert [p.split(":")[0] for p in match["players"]] == ["greedy", "random"]
+    page.wait_for_function("document.querySelectorAll('#moves li').length >= 2", timeout=15000)
+    assert page.is_hidden("#undo") and page.is_hidden("#resign")  # nobody's to take back
