@@ -15,6 +15,7 @@ tests run or fail, never skip.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,6 +80,11 @@ def shoot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"host-{name}.png"), full_page=True)
 
 
+def js(value: float) -> str:
+    """A number as a page's script writes it: 2.0 as 2."""
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
 def fits(page: Any) -> bool:
     """True if nothing on the page is wider than the window."""
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
@@ -138,6 +144,25 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
         # Alquerque's 12-0 contest points arrived with their own column heading
         headings = watcher.locator("#standings thead th").all_text_contents()
         assert "contest" in headings and len(headings) == rows.nth(0).locator("td").count()
+        # every cell says what the server's table says, column under its heading
+        table = json.loads(watcher.request.get(f"{url}/api/standings").text())
+        drawn = [rows.nth(i).locator("td").all_text_contents() for i in range(2)]
+        for rank, (row, cells) in enumerate(zip(table["rows"], drawn, strict=True), 1):
+            said = dict(zip(headings, cells, strict=True))
+            error = "∞" if row["error"] is None else js(row["error"])
+            assert said == {
+                "#": str(rank),
+                "entrant": row["name"],
+                "points": js(row["points"]),
+                "games": js(row["games"]),
+                "+": js(row["wins"]),
+                "=": js(row["draws"]),
+                "−": js(row["losses"]),
+                "contest": js(row["contest_points"]),
+                "irreg.": js(row["faults"]),
+                "Elo ± 95%": f"{js(row['elo'])} ± {error}",
+            }, said
+        assert watcher.text_content("#phase") == "Test rounds."
         assert fits(watcher), "the standings are wider than a phone"
         shoot(watcher, "standings-phone")
 
