@@ -19,6 +19,11 @@ def folder(path: Path, files: dict[str, str]) -> Path:
     return path
 
 
+def readings(group: Cgroup) -> tuple[float | None, int | None, bool]:
+    """What the cgroup's files say (read from files laid out here, not measured)."""
+    return group.cpu_time(), group.memory(), group.oom_killed()
+
+
 def test_a_unified_cgroup_reads_its_cpu_time_memory_and_oom_kill(tmp_path: Path) -> None:
     d = folder(
         tmp_path,
@@ -28,10 +33,10 @@ def test_a_unified_cgroup_reads_its_cpu_time_memory_and_oom_kill(tmp_path: Path)
             "memory.events": "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n",
         },
     )
-    group = Cgroup(2, {"unified": d})
-    assert group.cpu_time() == pytest.approx(2.5)
-    assert group.memory() == 4096  # anonymous memory only, not the page cache
-    assert group.oom_killed()
+    cpu, memory, killed = readings(Cgroup(2, {"unified": d}))
+    assert cpu == pytest.approx(2.5)
+    assert memory == 4096  # anonymous memory only, not the page cache
+    assert killed
 
 
 def test_a_v1_cgroup_reads_each_measure_from_its_own_controller(tmp_path: Path) -> None:
@@ -48,27 +53,24 @@ def test_a_v1_cgroup_reads_each_measure_from_its_own_controller(tmp_path: Path) 
             ),
         },
     )
-    assert group.cpu_time() == pytest.approx(1.5)
-    assert group.memory() == 120
-    assert not group.oom_killed()  # a count of 0 is no kill
+    cpu, memory, killed = readings(group)
+    assert cpu == pytest.approx(1.5)
+    assert memory == 120
+    assert not killed  # a count of 0 is no kill
 
 
 @pytest.mark.parametrize("version", [1, 2])
 def test_a_missing_controller_measures_nothing_rather_than_zero(
     tmp_path: Path, version: int
 ) -> None:
-    group = Cgroup(version, {})
-    assert group.cpu_time() is None
-    assert group.memory() is None
-    assert not group.oom_killed()
+    assert readings(Cgroup(version, {})) == (None, None, False)
     empty = Cgroup(version, {"unified": tmp_path, "cpuacct": tmp_path, "memory": tmp_path})
-    assert empty.cpu_time() is None  # the controller's folder without its file
-    assert empty.memory() is None
+    assert readings(empty) == (None, None, False)  # the controller's folder, not its file
 
 
 def test_a_cpu_stat_without_its_usage_line_measures_nothing(tmp_path: Path) -> None:
     group = Cgroup(2, {"unified": folder(tmp_path, {"cpu.stat": "user_usec 7\n"})})
-    assert group.cpu_time() is None
+    assert readings(group)[0] is None
 
 
 def test_limits_are_written_where_each_version_keeps_them(tmp_path: Path) -> None:
