@@ -112,13 +112,28 @@ def still_there(test: str) -> bool:
     return f"def {function}(" in path.read_text()
 
 
+@cache
+def measured_as(data: coverage.CoverageData, path: Path) -> str:
+    """The name the coverage run gave ``path``'s file: the same file under the package,
+    wherever the checkout that ran it was (a copy of the repository sweeps with the
+    coverage data of another).
+
+    :raises SystemExit: if the coverage run never saw the file.
+    """
+    part = path.resolve().relative_to(ROOT).as_posix()
+    for measured in data.measured_files():
+        if measured.endswith("/" + part):
+            return measured
+    raise SystemExit(f"the coverage data has no lines of {part}: run coverage_contexts.py")
+
+
 def covering_tests(data: coverage.CoverageData, path: Path, line: int) -> list[str]:
     """The node ids of the tests that ran ``path``'s ``line``: first those of a test
     file named for its module or its folder (``test_sandbox.py``, ``tests/referee/``),
     which most likely hold what the line does, then the rest in a fixed shuffle, so
     that a line run by hundreds of tests is not judged by the first few in name order
     (the walls' lines were judged by the agents' tests alone)."""
-    contexts = data.contexts_by_lineno(str(path)).get(line, [])
+    contexts = data.contexts_by_lineno(measured_as(data, path)).get(line, [])
     # pytest-cov's context is "NODE|run"; a process a test started has its own
     # PYTEST_CURRENT_TEST, "NODE (call)" (scripts/coverage_contexts.py)
     tests = sorted(
@@ -153,6 +168,8 @@ def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation
             tests = list(C_TESTS) if c else covering_tests(data, path.resolve(), number)
             if tests:
                 chances.append((path, number, line, new, tests))
+    if not chances:  # else the run of no mutation's tests would run the whole suite
+        raise SystemExit("no line of those files has a mutation and a test that runs it")
     picked = random.Random(seed).sample(chances, min(count, len(chances)))
     return [
         Mutation(
