@@ -63,6 +63,13 @@ def test_match_command_records_and_replays(tmp_path, capsys) -> None:
     assert header.startswith("Votey Checkers: greedy vs random, 2 games, time control "), header
     assert header.endswith(", charged as cpu time, waiting program suspended"), header
     assert [r.players for r in records] == [("greedy", "random"), ("random", "greedy")]
+    # each game's line: the running score, the first name's points first
+    points = 0.0
+    for number, r in enumerate(records, 1):
+        out_of = r.outcome
+        points += 0.5 if out_of.winner is None else float(r.players[out_of.winner] == "greedy")
+        line = next(x for x in out.splitlines() if x.startswith(f"game {number}/2:"))
+        assert line.endswith(f"s score greedy {points:g} - {number - points:g} random"), line
     assert main(["replay", str(record)]) == 0
     assert "2 of 2 records verified" in capsys.readouterr().out
 

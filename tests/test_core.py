@@ -25,6 +25,7 @@ from arbiter import core
 from arbiter.agents.alphabeta import WIN, AlphaBetaAgent
 from arbiter.clock import Limit
 from arbiter.games import GAME_NAMES, find_game
+from arbiter.games.alquerque.evaluate import W_TIE_POINT
 from arbiter.tools.layers import C_LAYERS
 
 if not core.available():
@@ -433,6 +434,34 @@ def test_both_searches_see_the_alquerque_tie_at_exactly_ply_200() -> None:
             assert agent.last_info is not None
             scores.append(agent.last_info.score)
         assert scores[0] == scores[1], spec.notation.format_position(s)
+
+
+@pytest.mark.parametrize(
+    ("position", "points"),
+    [
+        # white to move, 3 men against 5: white's 7 - 5 = 2 tie points, black's 4
+        ("bbbbb../......./......./......./......./......./..www.. w 196 - -", 2 - 4),
+        # black to move, 4 men against 3: black's 4, white's 3
+        ("b.b.b../......./.b...../......./....w../......./..w.w.. b 197 - -", 4 - 3),
+    ],
+)
+def test_both_searches_score_the_alquerque_tie_by_its_codecup_points(
+    position: str, points: int
+) -> None:
+    """Within a search's reach of the tie with fewer than seven men a side, the tie is
+    worth its CodeCup points (seven less the opponent's men) to each side; both paths
+    score it alike (in a random game both sides keep seven or more, and it is 0)."""
+    spec = find_game("alquerque")
+    s = spec.notation.parse_position(position)
+    scores = []
+    for on in (True, False):
+        game = spec.make()
+        agent = AlphaBetaAgent(spec.evaluation, depth=4, hash_mb=0, compiled=on)
+        agent.reset(game, game.to_move(s), 1)
+        agent.choose(s, Limit())
+        assert agent.last_info is not None and agent.core == ("compiled" if on else "pure")
+        scores.append(agent.last_info.score)
+    assert scores == [W_TIE_POINT * points] * 2
 
 
 @pytest.mark.parametrize("name", ["votey", "checkers", "alquerque"])
