@@ -477,3 +477,22 @@ def test_the_start_page_starts_a_game_on_the_chosen_side_and_a_match_to_watch(
     assert [p.split(":")[0] for p in match["players"]] == ["greedy", "random"]
     page.wait_for_function("document.querySelectorAll('#moves li').length >= 2", timeout=15000)
     assert page.is_hidden("#undo") and page.is_hidden("#resign")  # nobody's to take back
+
+
+def test_a_flipped_board_turns_its_lines_end_to_end(page: Any, url: str) -> None:
+    """Alquerque's board is points joined by lines: the flip turns both ends of every
+    line with the points, so each still joins the points it joined."""
+    new_game(page, url, {"game": "alquerque", "engine": "random", "move_time": 0.2})
+    layout = page.request.get(f"{url}/api/games/alquerque/board").json()
+    w, h = layout["width"], layout["height"]
+
+    def lines() -> list[list[float]]:
+        return page.eval_on_selector_all(
+            "g.lines line",
+            "ls => ls.map(l => ['x1', 'y1', 'x2', 'y2'].map(k => Number(l.getAttribute(k))))",
+        )
+
+    drawn = lines()
+    assert drawn == [list(line) for line in layout["lines"]] and drawn
+    page.click("#flip")
+    assert lines() == [[w - a, h - b, w - c, h - d] for a, b, c, d in drawn]
