@@ -94,3 +94,8 @@ def test_the_kernel_is_asked_to_reap_orphans_and_end_a_process_with_its_parent()
     answered, kept = done.stdout.splitlines()
     assert answered == "True True"  # each says it was granted
     assert kept == f"{int(signal.SIGUSR1)} 1"  # and the kernel holds what was asked
+
+
+def test_the_uids_of_programs_are_named_first_to_last() -> None:
+    machine = Protection("rlimits", (), (), False, root=True, own_uids=True, uids=range(2000, 2100))
+    assert said(machine, "a uid of its own") == "yes: 2000-2099, one free uid for each program"
