@@ -333,6 +333,36 @@ def test_solve_answers_a_halma_input_txt_and_names_a_broken_line(tmp_path, capsy
     assert "input.txt line 2: expected BLACK or WHITE, found 'GREEN'" in capsys.readouterr().err
 
 
+def test_solve_thinks_for_move_time_over_the_input_txt_s_time(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """``--move-time`` wins over the seconds an input.txt gives; without it the
+    input.txt's seconds are the limit."""
+    import arbiter.agents.registry as registry
+    from arbiter.games.halma.contest import input_text
+
+    limits = []
+    made = registry.make_agent
+
+    def watched(*args, **kwargs):
+        agent = made(*args, **kwargs)
+        choose = agent.choose
+        agent.choose = lambda s, limit: (limits.append(limit), choose(s, limit))[1]
+        return agent
+
+    monkeypatch.setattr(registry, "make_agent", watched)
+    spec = find_game("halma")
+    s = spec.make().initial()
+    path = tmp_path / "input.txt"
+    path.write_text(input_text(s, 0, 0.25, single=True))
+    assert main(["solve", "halma", "--move-time", "0.05", str(path)]) == 0
+    assert main(["solve", "halma", str(path)]) == 0
+    capsys.readouterr()
+    _, given = spec.position_file(path.read_text())
+    assert given is not None and 0.1 < given <= 0.25  # the input.txt's share of its time
+    assert [limit.time for limit in limits] == [0.05, given]
+
+
 def test_solve_answers_any_game_s_position_text(tmp_path, capsys) -> None:
     spec = find_game("checkers")
     game = spec.make()
