@@ -125,3 +125,51 @@ def test_failed_log_ins_slow_their_address_more_each_time_and_never_lock_the_own
         # and an hour of quiet forgets it all
         clock.now += 3601
         assert log_in(s, "boss", PASSWORD, "10.0.0.3").name == "boss"
+
+
+def test_failed_log_ins_hold_in_every_server_process_and_through_a_restart(
+    db: Database,
+) -> None:
+    """Two server processes of one contest (two LogIn over one database) hold the same
+    address back, and a server started again still does."""
+    clock = Clock()
+    one, other = (LogIn(free=2, first=5.0, clock=clock) for _ in range(2))
+    with db.session() as s:
+        accounts.create(s, "alice", PASSWORD)
+        s.commit()
+        for _ in range(2):
+            with pytest.raises(AccountError, match="wrong"):
+                one(s, "alice", "guess guess guess", "10.0.0.5")
+    with db.session() as s, pytest.raises(AccountError, match="wait 5 s"):
+        other(s, "alice", PASSWORD, "10.0.0.5")
+    restarted = LogIn(free=2, first=5.0, clock=clock)
+    clock.now += 4
+    with db.session() as s, pytest.raises(AccountError, match="wait 1 s"):
+        restarted(s, "alice", PASSWORD, "10.0.0.5")
+    clock.now += 1
+    with db.session() as s:
+        assert restarted(s, "alice", PASSWORD, "10.0.0.5").name == "alice"
+        s.commit()
+    # a log-in forgets its name's failures: the next failure is a free one again
+    with db.session() as s, pytest.raises(AccountError, match="wrong"):
+        other(s, "alice", "guess guess guess", "10.0.0.5")
+    with db.session() as s:
+        assert one(s, "alice", PASSWORD, "10.0.0.5").name == "alice"
+
+
+def test_a_name_typed_empty_or_long_is_counted_apart_from_the_address(db: Database) -> None:
+    """The address's own row (over every name) is not any typed name's, however long
+    or empty the name."""
+    clock = Clock()
+    log_in = LogIn(free=1, free_per_address=3, first=5.0, clock=clock)
+    with db.session() as s:
+        accounts.create(s, "alice", PASSWORD)
+        s.commit()
+        with pytest.raises(AccountError, match="wrong"):
+            log_in(s, "", "guess guess guess", "10.0.0.6")
+        with pytest.raises(AccountError, match="wrong"):
+            log_in(s, "x" * 300, "guess guess guess", "10.0.0.6")
+        # one failure of each name: the names wait, the address not yet (2 of 3)
+        assert log_in(s, "alice", PASSWORD, "10.0.0.6").name == "alice"
+        with pytest.raises(AccountError, match="wait"):
+            log_in(s, "", PASSWORD, "10.0.0.6")

@@ -172,6 +172,13 @@ every = "1h"
         shoot(alice, "own-transcript")
         game = alice.url.rsplit("/", 1)[1]
         seat = 1 if "alice" in alice.locator("#players").text_content().split(" vs ")[0] else 2
+        # at her own move the part up to that move's reply, at the other's move what
+        # she was sent since her last reply: her second move (ply seat + 2) and the
+        # move before it both show the second part of her transcript
+        for ply in (seat + 1, seat + 2):
+            alice.click(f'#moves li[data-ply="{ply}"]')
+            expect(alice.locator("#seat-log")).to_contain_text("! reply 2,")
+            expect(alice.locator("#seat-log")).not_to_contain_text("! reply 1,")
         bob = person(browser, url)
         sign_in(bob, "bob")
         assert bob.goto(f"/games/{game}/logs/{seat}").status == 404  # not bob's to open

@@ -17,7 +17,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from arbiter.host.events import STREAMS_PER_CLIENT
+from arbiter.host.stream_slots import STREAMS_PER_CLIENT
 from tests.host.running import (
     contest_server,
     csrf,

@@ -16,8 +16,6 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -25,6 +23,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError
+from arbiter.host.login_delays import Delays
 from arbiter.host.models import Account, Invitation
 
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,31}")
@@ -134,13 +133,6 @@ def invite(session: Session) -> str:
     return code
 
 
-@dataclass(slots=True)
-class _Failures:
-    count: int = 0
-    until: float = 0.0  # no attempt before this moment
-    last: float = 0.0
-
-
 class LogIn:
     """Log-in slowed, never locked: after ``free`` failed attempts at a name from one
     address, that address waits before trying that name again, twice as long after
@@ -151,7 +143,9 @@ class LogIn:
     at it from elsewhere (a fixed window per name did: ten wrong passwords a minute,
     each from a new address, kept the organiser out). Guessing stays slow: each
     address gets a few tries per name, and each try costs an Argon2id hash. Failures
-    are forgotten after an hour of quiet.
+    are forgotten after an hour of quiet. They are kept in the contest's database
+    (:mod:`arbiter.host.login_delays`): every server process holds the same address
+    back, and a restart forgets nothing.
     """
 
     def __init__(
@@ -161,15 +155,10 @@ class LogIn:
         free_per_address: int = 20,
         first: float = 1.0,
         most: float = 900.0,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        self.free = free
-        self.free_per_address = free_per_address
-        self.first = first
-        self.most = most
+        self.delays = Delays(free, free_per_address, first, most)
         self.clock = clock
-        self._pairs: dict[tuple[str, str], _Failures] = {}
-        self._addresses: dict[str, _Failures] = {}
 
     def __call__(self, session: Session, name: str, password: str, address: str) -> Account:
         """The account ``name`` if ``password`` is its password.
@@ -178,9 +167,7 @@ class LogIn:
             "wait N s" while this address is held back for this name.
         """
         moment = self.clock()
-        pair = (name.lower(), address)
-        held = [f.until for f in (self._pairs.get(pair), self._addresses.get(address)) if f]
-        wait = max(held, default=0.0) - moment
+        wait = self.delays.wait(session, name, address, moment)
         if wait > 0:
             raise AccountError(
                 f"too many failed log-ins from your address: wait {math.ceil(wait)} s"
@@ -196,23 +183,9 @@ class LogIn:
             except (VerificationError, InvalidHashError):
                 raise wrong from None
         except AccountError:
-            self._failed(self._pairs, pair, self.free, moment)
-            self._failed(self._addresses, address, self.free_per_address, moment)
+            self.delays.failed(session, name, address, moment)
             raise
-        self._pairs.pop(pair, None)
+        self.delays.succeeded(session, name, address)
         if _hasher.check_needs_rehash(account.password_hash):
             account.password_hash = hash_password(password)
         return account
-
-    def _failed(self, table: dict[Any, _Failures], key: Any, free: int, moment: float) -> None:
-        if len(table) > 10_000:  # forget what has been quiet for an hour
-            for old in [k for k, f in table.items() if moment - f.last > 3600]:
-                del table[old]
-        found = table.setdefault(key, _Failures())
-        if moment - found.last > 3600:
-            found.count = 0
-        found.count += 1
-        found.last = moment
-        if found.count >= free:
-            delay = min(self.most, self.first * 2 ** (found.count - free))
-            found.until = moment + delay

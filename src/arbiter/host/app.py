@@ -192,7 +192,7 @@ def create_app(
         EventStreams,
         news=lambda: service.news,
         payload=service.board.payload,
-        streams=app.state.hosting.streams,
+        slots=service.slots,
         headers=SECURITY_HEADERS,
     )
 

@@ -16,6 +16,8 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -61,6 +63,20 @@ class Database:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def insert_of(session: Session) -> Any:
+    """The ``insert`` of the session's database, with its ``on_conflict_do_*``: an
+    upsert in one statement on SQLite and PostgreSQL alike.
+
+    :raises RuntimeError: on any other database.
+    """
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite":
+        return sqlite_insert
+    if dialect == "postgresql":
+        return postgresql_insert
+    raise RuntimeError(f"arbiter host runs on SQLite or PostgreSQL, not {dialect}")
 
 
 def _engine(url: str) -> Engine:

@@ -10,7 +10,6 @@ session's CSRF token, which every state-changing browser request must send back.
 
 # no ``from __future__ import annotations``: FastAPI reads these annotations at run time
 import secrets
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -56,8 +55,6 @@ class Hosting:
     board: Board
     key: ContestKey
     log_in: LogIn = field(default_factory=LogIn)
-    streams: Counter[str] = field(default_factory=Counter)
-    """Open event streams per client address."""
 
     @property
     def job(self) -> dict[str, Any]:

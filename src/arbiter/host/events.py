@@ -11,21 +11,25 @@ Here a stream is one coroutine and one task that hears the page leave.
 Every stream shares the standings the server computed last
 (:class:`arbiter.host.standings.Board`); it sends them when there is news (at most
 one table every :data:`STREAM_INTERVAL` seconds) and a keep-alive comment when there
-is none for a while; one address holds at most :data:`STREAMS_PER_CLIENT` streams.
+is none for a while; one address holds at most
+:data:`~arbiter.host.stream_slots.STREAMS_PER_CLIENT` streams,
+counted over every server process of the contest
+(:class:`arbiter.host.stream_slots.StreamSlots`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
-from collections import Counter
 from collections.abc import Callable, Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arbiter.host.service import News
+from arbiter.host.stream_slots import StreamSlots
 
 PATH = "/api/events"
 
@@ -34,9 +38,6 @@ HEARTBEAT = 15.0
 wait is drawn between half of it and all of it, so streams opened together (a
 thousand pages loaded in a minute) do not beat together: a thousand beats at once
 held every page behind them for a third of a second."""
-
-STREAMS_PER_CLIENT = 8
-"""The most event streams one address may hold open (a page holds one)."""
 
 STREAM_INTERVAL = 3.0
 """The fewest seconds between two standings sent on one stream. Every result is
@@ -48,7 +49,7 @@ seconds per page keeps it answering, the latest table always sent."""
 class EventStreams:
     """ASGI middleware that answers ``GET /api/events`` itself and passes every other
     request on. ``news`` is what streams wait on, ``payload`` gives the latest
-    standings as JSON text, ``streams`` counts the open streams per address, and
+    standings as JSON text, ``slots`` bounds the open streams per address, and
     ``headers`` go on every answer (the server's security headers)."""
 
     def __init__(
@@ -57,13 +58,13 @@ class EventStreams:
         *,
         news: Callable[[], News],
         payload: Callable[[], str],
-        streams: Counter[str],
+        slots: StreamSlots,
         headers: Mapping[str, str],
     ) -> None:
         self.app = app
         self.news = news
         self.payload = payload
-        self.streams = streams
+        self.slots = slots
         self.headers = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -75,10 +76,14 @@ class EventStreams:
             return
         client = scope.get("client")
         address = client[0] if client else "?"
-        if self.streams[address] >= STREAMS_PER_CLIENT:
-            await self._refuse(send, 429, f"at most {STREAMS_PER_CLIENT} live pages per address")
+        try:
+            slot = await asyncio.to_thread(self.slots.take, address)
+        except Exception:  # the database is away: the page tries again (retry: 2 s)
+            await self._refuse(send, 503, "the live standings are away for a moment")
             return
-        self.streams[address] += 1
+        if slot is None:
+            await self._refuse(send, 429, f"at most {self.slots.most} live pages per address")
+            return
         gone = asyncio.ensure_future(_left(receive))
         try:
             await self._stream(send, gone)
@@ -86,9 +91,10 @@ class EventStreams:
             pass
         finally:
             gone.cancel()
-            self.streams[address] -= 1
-            if self.streams[address] <= 0:
-                del self.streams[address]
+            # freed even while the server stops (the stream's task cancelled); a row
+            # left by a failure stops counting once this process stops renewing it
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.shield(asyncio.to_thread(self.slots.give_back, slot))
 
     async def _stream(self, send: Send, gone: asyncio.Future[None]) -> None:
         news = self.news()

@@ -394,5 +394,56 @@ class ExportJob(Base):
     detail: Mapped[str] = mapped_column(Text, default="")
 
 
+class LoginFailure(Base):
+    """Failed log-ins of one name from one address (``name`` empty: of any name from
+    that address), shared by every server process of the contest and kept through a
+    restart (:class:`arbiter.host.accounts.LogIn`): how many, the last (seconds since
+    the epoch) and the moment before which the address waits."""
+
+    __tablename__ = "login_failures"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    last: Mapped[float] = mapped_column(Float, default=0.0, index=True)
+    until: Mapped[float] = mapped_column(Float, default=0.0)
+
+
+class LiveStream(Base):
+    """A live standings stream open in some server process, counted against its
+    address's bound (:mod:`arbiter.host.stream_slots`); ``seen`` is renewed by its
+    process while it runs, so the streams of a process that died stop counting."""
+
+    __tablename__ = "live_streams"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    process: Mapped[str] = mapped_column(String(64), index=True)
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ServerProcess(Base):
+    """A server process of the contest, with the time it last said it was alive and
+    whether it does the work that must happen once (:mod:`arbiter.host.coordination`)."""
+
+    __tablename__ = "server_processes"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    leading: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Published(Base):
+    """The latest standings one process computed, for every process to serve: their
+    number (one more each time) and JSON text."""
+
+    __tablename__ = "published_standings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, default=0)
+    payload: Mapped[str] = mapped_column(Text, default="")
+
+
 COUNTED_GAME = Game.phase != "candidate"
 """The games of the contest's own rounds (by the game's own column: no join)."""

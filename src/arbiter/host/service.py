@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
+import socket
 import sys
 from collections.abc import Coroutine
 from datetime import datetime
@@ -30,6 +32,7 @@ from arbiter.host.ratings import rate_finished_rounds
 from arbiter.host.rounds import RoundError, make_round, schedule_due
 from arbiter.host.signing import ContestKey
 from arbiter.host.standings import Board
+from arbiter.host.stream_slots import STREAMS_PER_CLIENT, StreamSlots
 from arbiter.host.workers import contest_id, new_worker
 from arbiter.referee.sandbox import die_with_parent
 
@@ -43,6 +46,12 @@ REFIT_EVERY = 1.0
 """The fewest seconds between two computations of the standings: a change after a
 quiet spell is shown at once, and a round's burst of results costs one table a
 second, not one a result."""
+
+
+def process_name() -> str:
+    """A name for this server process, unique among the contest's: its machine, its
+    process id and a few random characters (a process id is used again)."""
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
 class News:
@@ -85,6 +94,9 @@ class Service:
         self.db = db
         self.isolation = isolation
         self.news = News()
+        self.process = process_name()
+        """This server process's name among the contest's processes."""
+        self.slots = StreamSlots(db.session, self.process, STREAMS_PER_CLIENT)
         self.board = Board(config, db.session)
         self._stale = asyncio.Event()
         self._builds = asyncio.Semaphore(builds_at_once)
@@ -244,6 +256,7 @@ class Service:
     def _stamp(self) -> None:
         with self.db.session() as session:
             queue.stamp_alive(session)
+        self.slots.renew()
 
     async def _keep_schedule(self) -> None:
         while not self._stopping:
@@ -292,3 +305,5 @@ class Service:
                     process.kill()
         for task in list(self._tasks):
             task.cancel()
+        with contextlib.suppress(Exception):  # the database gone: the rows go stale
+            await asyncio.to_thread(self.slots.close)

@@ -19,11 +19,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from sqlalchemy import case, func, select, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from arbiter.errors import Reason
+from arbiter.host.db import insert_of
 from arbiter.host.models import Game, Tally, TallyClock
 
 COUNTS = (
@@ -105,16 +104,13 @@ def add(
     atomic on SQLite and PostgreSQL alike (not committed)."""
     values = {name: sign * value for name, value in zip(COUNTS, added, strict=True)}
     key = {"phase": phase, "first_id": first, "second_id": second}
-    dialect = session.get_bind().dialect.name
-    if dialect not in ("sqlite", "postgresql"):  # pragma: no cover - the two supported
-        raise RuntimeError(f"no tallies on {dialect}")
+    insert = insert_of(session)
     stamp = session.execute(
         update(TallyClock)
         .where(TallyClock.id == 1)
         .values(value=TallyClock.value + 1)
         .returning(TallyClock.value)
     ).scalar_one()
-    insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
     statement = insert(Tally).values(**key, **values, stamp=stamp)
     changes = {name: getattr(Tally, name) + statement.excluded[name] for name in COUNTS}
     statement = statement.on_conflict_do_update(

@@ -1,0 +1,72 @@
+"""The live streams' bound per address holds over every server process of a contest:
+two processes' slots over one database count together, a stream given back frees
+its slot, and the streams of a process that stopped renewing them (killed) stop
+counting and are deleted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select, update
+
+from arbiter.host.db import Database
+from arbiter.host.models import LiveStream, now
+from arbiter.host.stream_slots import STALE, StreamSlots
+
+
+@pytest.fixture
+def db(database_url: str) -> Iterator[Database]:
+    database = Database(database_url)
+    yield database
+    database.close()
+
+
+def rows(db: Database) -> int:
+    with db.session() as s:
+        return s.scalar(select(func.count(LiveStream.id))) or 0
+
+
+def test_two_processes_count_an_address_s_streams_together(db: Database) -> None:
+    one, other = StreamSlots(db.session, "one", 3), StreamSlots(db.session, "other", 3)
+    taken = [one.take("10.0.0.1"), other.take("10.0.0.1"), one.take("10.0.0.1")]
+    assert None not in taken
+    assert other.take("10.0.0.1") is None and one.take("10.0.0.1") is None
+    assert other.take("10.0.0.2") is not None  # another address has its own bound
+    first = taken[0]
+    assert first is not None
+    one.give_back(first)
+    assert other.take("10.0.0.1") is not None  # a slot given back is free to either
+
+
+def test_slots_taken_at_once_never_pass_the_bound(db: Database) -> None:
+    slots = [StreamSlots(db.session, f"p{i}", 4) for i in range(3)]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda i: slots[i % 3].take("10.0.0.3"), range(24)))
+    assert sum(g is not None for g in got) == 4
+
+
+def test_a_killed_process_s_streams_stop_counting_and_are_deleted(db: Database) -> None:
+    killed, alive = StreamSlots(db.session, "killed", 2), StreamSlots(db.session, "alive", 2)
+    assert killed.take("10.0.0.4") is not None and killed.take("10.0.0.4") is not None
+    assert alive.take("10.0.0.4") is None
+    alive.renew()  # renewing one's own rows leaves another live process's alone
+    assert rows(db) == 2
+    with db.session() as s:  # "killed" stops renewing: its rows age past STALE
+        past = now() - timedelta(seconds=STALE + 5)
+        s.execute(update(LiveStream).where(LiveStream.process == "killed").values(seen=past))
+        s.commit()
+    assert alive.take("10.0.0.4") is not None  # stale rows no longer count
+    alive.renew()
+    assert rows(db) == 1  # and are deleted by a live process's renewal
+
+
+def test_a_stopping_process_frees_every_slot_of_its_own(db: Database) -> None:
+    one, other = StreamSlots(db.session, "one", 8), StreamSlots(db.session, "other", 8)
+    for address in ("10.0.0.5", "10.0.0.6"):
+        assert one.take(address) is not None
+    assert other.take("10.0.0.5") is not None
+    one.close()
+    assert rows(db) == 1
