@@ -94,7 +94,12 @@ def cmd_host(args: argparse.Namespace) -> int:
     import uvicorn
 
     from arbiter.host.app import create_app
+    from arbiter.host.coordination import hold_sqlite
     from arbiter.host.service import Service
+    from arbiter.host.storage import sqlite_file
+
+    served = sqlite_file(config.database)
+    serving = None if served is None else hold_sqlite(served)  # one process on SQLite
 
     service = Service(config, Path(args.contest).resolve(), db, isolation=args.isolation)
     url = f"http://127.0.0.1:{args.port}"
@@ -117,6 +122,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
     )
+    if serving is not None:
+        serving.close()
     return 0
 
 

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from arbiter.errors import ArbiterError, Reason
 from arbiter.host import settle, tallies
+from arbiter.host.db import insert_of
 from arbiter.host.models import Game, GameFailure, Round, Setting, Worker, now, stored_utc
 from arbiter.host.signing import ContestKey
 from arbiter.host.wire import MAX_LIVE_PLIES
@@ -118,7 +119,13 @@ ALIVE_EVERY = 5.0
 
 def stamp_alive(session: Session) -> None:
     """Notes that the server is running now (committed)."""
-    session.merge(Setting(key=ALIVE, value=now().isoformat()))
+    insert = insert_of(session)  # one statement: several processes stamp at once
+    stamp = now().isoformat()
+    session.execute(
+        insert(Setting)
+        .values(key=ALIVE, value=stamp)
+        .on_conflict_do_update(index_elements=["key"], set_={"value": stamp})
+    )
     session.commit()
 
 

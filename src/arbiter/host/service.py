@@ -22,12 +22,21 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import SQLAlchemyError
 
 from arbiter.host import queue
 from arbiter.host.config import ContestConfig
-from arbiter.host.db import Database
+from arbiter.host.coordination import (
+    CHANGED,
+    LEAD_POLL,
+    STANDINGS,
+    Leadership,
+    Notices,
+    exclusive,
+)
+from arbiter.host.db import Database, insert_of
 from arbiter.host.intake import pending, tidy_builds
-from arbiter.host.models import ExportJob, now
+from arbiter.host.models import ExportJob, Published, ServerProcess, now
 from arbiter.host.ratings import rate_finished_rounds
 from arbiter.host.rounds import RoundError, make_round, schedule_due
 from arbiter.host.signing import ContestKey
@@ -105,15 +114,32 @@ class Service:
         self._exports: set[asyncio.subprocess.Process] = set()  # written at stop again
         self._stopping = False
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.leadership = Leadership(db.engine)
+        self.notices = Notices(db.engine)
+        self._published = asyncio.Event()  # (a follower) new standings were published
+        self._leader_tasks: set[asyncio.Task[None]] = set()
+        self._url: str | None = None
 
     def start(self, url: str | None) -> None:
-        """Resumes the builds a stopped server left and starts the local workers
-        (against ``url``, the server's own address; none without one). Called in the
-        server's event loop."""
+        """Starts this process's part of the contest's work (against ``url``, the
+        server's own address, for the local workers; none without one). Called in the
+        server's event loop. Every process renews its streams and hears the news;
+        the leader (:mod:`arbiter.host.coordination`) does the rest."""
         self.loop = asyncio.get_running_loop()
-        with self.db.session() as session:
+        self._url = url
+        with self.db.session() as session, exclusive(session, "start"):
             contest_id(session)  # made once, before any request reads it
             session.commit()
+        self.notices.listen(self._heard)
+        self._spawn(self._keep_alive())
+        self._spawn(self._keep_leading())
+        self._spawn(self._follow_standings())
+
+    def _lead(self) -> None:
+        """What the process that has just taken the lead starts: the leases of the
+        time nobody led, the builds and exports left unfinished, the standings, the
+        schedule and the local workers."""
+        with self.db.session() as session:
             # workers played on while the server was away: their leases wait for them
             queue.extend_leases(session, self.config.lease_seconds)
             tidy_builds(session, self.config)
@@ -121,14 +147,103 @@ class Service:
                 self._spawn(self._intake(version_id))
             for job_id in session.scalars(select(ExportJob.id).where(ExportJob.state == "running")):
                 self._spawn(self._export(job_id))  # a server stopped while writing it
+            published = session.get(Published, 1)
+            if published is not None:  # its numbers go on from the last leader's
+                self.board.adopt(published.number, published.payload)
         self._stale.set()  # the first table, and the ratings of rounds not yet rated
-        self._spawn(self._keep_standings())
-        self._spawn(self._keep_alive())
+        self._spawn_leading(self._keep_standings())
         if self.config.calendar.every is not None:
-            self._spawn(self._keep_schedule())
-        if url is not None:
+            self._spawn_leading(self._keep_schedule())
+        if self._url is not None:
             for i in range(1, self.config.local_workers + 1):
-                self._spawn(self._keep_worker(f"local-{i}", url))
+                self._spawn_leading(self._keep_worker(f"local-{i}", self._url))
+
+    async def _keep_leading(self) -> None:
+        """Takes the lead when it is free, and lets the leader's work go if the lead
+        is lost (the database connection that held it broke)."""
+        led = False
+        while not self._stopping:
+            try:
+                leading = await asyncio.to_thread(self.leadership.lead)
+            except Exception as e:  # pragma: no cover - a driver's surprise
+                print(f"arbiter host: could not take the lead: {e}", file=sys.stderr)
+                leading = False
+            if leading and not led:
+                if self.leadership.shared:
+                    print(f"arbiter host: {self.process} leads the contest's work", flush=True)
+                try:
+                    await asyncio.to_thread(self._lead)
+                except SQLAlchemyError as e:
+                    print(f"arbiter host: could not take up the lead: {e}", file=sys.stderr)
+                    self.leadership.resign()
+                    leading = False
+            elif led and not leading:
+                print(f"arbiter host: {self.process} lost the lead", file=sys.stderr)
+                await self._let_go()
+            led = leading
+            await asyncio.sleep(LEAD_POLL)
+
+    async def _let_go(self) -> None:
+        for task in list(self._leader_tasks):
+            task.cancel()
+        await self._end_workers()
+
+    def _spawn_leading(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._leader_tasks.add(task)
+        task.add_done_callback(self._leader_tasks.discard)
+
+    def _heard(self, channel: str, payload: str) -> None:
+        """A notice from some process (in the listener's thread): the leader computes
+        the standings again; the others read the ones published."""
+        loop = self.loop
+        if loop is None:
+            return
+        if self.leadership.leading and channel in (CHANGED, ""):
+            loop.call_soon_threadsafe(self._stale.set)
+        if not self.leadership.leading and channel in (STANDINGS, ""):
+            loop.call_soon_threadsafe(self._published.set)
+
+    async def _follow_standings(self) -> None:
+        """While another process leads: serves the standings it published, on its
+        notice or every few seconds (a notice lost while reconnecting)."""
+        while not self._stopping:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._published.wait(), 5.0)
+            self._published.clear()
+            if self.leadership.leading:
+                continue
+            try:
+                news = await asyncio.to_thread(self._read_published)
+            except SQLAlchemyError as e:
+                print(f"arbiter host: could not read the standings: {e}", file=sys.stderr)
+                continue
+            if news:
+                await self.news.post()
+
+    def _read_published(self) -> bool:
+        """Takes the published standings if they are not the ones served; True if so."""
+        with self.db.session() as session:
+            published = session.get(Published, 1)
+        if published is None or published.number == self.board.number:
+            return False
+        self.board.adopt(published.number, published.payload)
+        return True
+
+    def _publish(self, number: int, payload: str) -> None:
+        """Stores the standings just computed for every process and tells them."""
+        if not self.leadership.shared:
+            return
+        with self.db.session() as session:
+            insert = insert_of(session)
+            values = {"number": number, "payload": payload}
+            session.execute(
+                insert(Published)
+                .values(id=1, **values)
+                .on_conflict_do_update(index_elements=["id"], set_=values)
+            )
+            session.commit()
+        self.notices.send(STANDINGS, str(number))
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -136,17 +251,27 @@ class Service:
         task.add_done_callback(self._tasks.discard)
 
     def changed(self) -> None:
-        """Says the standings may have changed (from any thread): they are computed
-        again soon, away from the requests, and then pushed to the pages."""
-        if self.loop is not None:
+        """Says the standings may have changed (from any thread): the leader computes
+        them again soon, away from the requests, and every process pushes them to its
+        pages."""
+        if self.loop is None:
+            return
+        if self.leadership.leading:
             self.loop.call_soon_threadsafe(self._stale.set)
+        if self.leadership.shared:
+            try:
+                self.notices.send(CHANGED)
+            except SQLAlchemyError as e:  # the leader's own changes come soon enough
+                print(f"arbiter host: could not tell the leader: {e}", file=sys.stderr)
 
     def refit(self) -> None:
-        """Stores the ratings after every finished round not yet rated and computes
-        the standings (blocking: a thread of the server's background work)."""
+        """Stores the ratings after every finished round not yet rated, computes the
+        standings and publishes them to the other processes (blocking: a thread of
+        the leader's background work)."""
         with self.db.session() as session:
             rate_finished_rounds(session)
-        self.board.refresh()
+        number, payload = self.board.refresh()
+        self._publish(number, payload)
 
     async def _keep_standings(self) -> None:
         while not self._stopping:
@@ -224,7 +349,7 @@ class Service:
         and each round's end): the ladder runs by itself. True if a round was made."""
         if self.config.format.kind != "ladder":
             return False
-        with self.db.session() as session:
+        with self.db.session() as session, exclusive(session, "rounds"):
             try:
                 make_round(session, self.config)
             except RoundError:
@@ -234,7 +359,7 @@ class Service:
     def scheduled_step(self, at: datetime | None = None) -> bool:
         """Starts the round the schedule says is due at ``at`` (now), unless play is
         paused; True if one was made."""
-        with self.db.session() as session:
+        with self.db.session() as session, exclusive(session, "rounds"):
             if queue.paused(session) or not schedule_due(session, self.config, at or now()):
                 return False
             try:
@@ -256,6 +381,14 @@ class Service:
     def _stamp(self) -> None:
         with self.db.session() as session:
             queue.stamp_alive(session)
+            insert = insert_of(session)
+            values = {"seen": now(), "leading": self.leadership.leading}
+            session.execute(
+                insert(ServerProcess)
+                .values(name=self.process, started=now(), **values)
+                .on_conflict_do_update(index_elements=["name"], set_=values)
+            )
+            session.commit()
         self.slots.renew()
 
     async def _keep_schedule(self) -> None:
@@ -293,6 +426,16 @@ class Service:
         leases run out), the exports being written (each is written again when the
         server starts) and the builds under way."""
         self._stopping = True
+        self.notices.close()
+        await self._end_workers()
+        for task in list(self._tasks) + list(self._leader_tasks):
+            task.cancel()
+        with contextlib.suppress(Exception):  # the database gone: the rows go stale
+            await asyncio.to_thread(self.slots.close)
+        self.leadership.resign()
+
+    async def _end_workers(self) -> None:
+        """Ends the local workers and the exports being written (the leader's)."""
         for process in [*self.workers.values(), *self._exports]:
             if process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
@@ -303,7 +446,3 @@ class Service:
             if process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
-        for task in list(self._tasks):
-            task.cancel()
-        with contextlib.suppress(Exception):  # the database gone: the rows go stale
-            await asyncio.to_thread(self.slots.close)

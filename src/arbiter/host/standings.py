@@ -118,6 +118,18 @@ class Board:
             self.computed += 1
             return number, self._payload[2]
 
+    def adopt(self, number: int, payload: str) -> None:
+        """Makes standings another process computed the latest (number ``number``,
+        JSON text ``payload``): a process that does not lead serves the leader's."""
+        with self._lock:
+            self._payload = (number, json.loads(payload), payload)
+
+    @property
+    def number(self) -> int:
+        """The latest standings' number (0: none yet)."""
+        held = self._payload
+        return 0 if held is None else held[0]
+
     def latest(self) -> tuple[int, str]:
         """The latest standings' number and JSON text, at once (computed here only
         before the first :meth:`refresh`, as a server starts)."""

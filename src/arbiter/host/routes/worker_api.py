@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from arbiter.host import queue, settle, workers
 from arbiter.host.candidates import sprt_step
+from arbiter.host.coordination import exclusive
 from arbiter.host.deps import DbSession, Host, Hosting, Refused
 from arbiter.host.models import Game, Version, Worker
 from arbiter.host.programs import archive_path, store_of
@@ -139,9 +140,17 @@ def _after(host: Hosting, s: Session, game_id: int) -> None:
     """A game stored or settled: its round may be over (on a ladder, the next
     placements follow), and pages have news."""
     game = s.get(Game, game_id)
-    if game is not None and sprt_step(s, host.config, game.round_id):
-        s.commit()  # an evaluation's SPRT decided: its pairs not begun are set aside
-    if game is not None and finish_round_if_done(s, game.round_id):
+    done = False
+    if game is not None:
+        # each step taken by one request at a time over every server process: two
+        # last results stored at once end the round once
+        with exclusive(s, "rounds"):
+            if sprt_step(s, host.config, game.round_id):
+                s.commit()  # an evaluation's SPRT decided: its pairs not begun set aside
+        with exclusive(s, "rounds"):
+            done = finish_round_if_done(s, game.round_id)
+            s.commit()
+    if done:
         host.service.ladder_step()
     host.service.changed()
 

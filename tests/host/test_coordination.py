@@ -1,0 +1,142 @@
+"""How the server processes of one contest agree: one leads at a time and another
+takes the lead once it is gone; a notice sent by one is heard by every process; a
+step taken under ``exclusive`` is taken by one at a time; a SQLite contest is
+served by one process."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine
+
+from arbiter.errors import ConfigError
+from arbiter.host.coordination import CHANGED, Leadership, Notices, exclusive, hold_sqlite
+from arbiter.host.db import Database
+from tests.host.conftest import POSTGRES, fresh_postgres
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    if POSTGRES is None:
+        pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
+    with fresh_postgres() as url:
+        Database(url).close()  # migrated
+        yield url
+
+
+def test_one_process_leads_and_another_takes_the_lead_when_it_is_gone(postgres: str) -> None:
+    engines = [create_engine(postgres) for _ in range(2)]
+    one, other = (Leadership(e) for e in engines)
+    assert one.lead() and one.leading
+    assert not other.lead() and not other.leading
+    assert one.lead()  # still leading at its next look
+    one.resign()
+    assert other.lead() and not one.lead()
+
+
+def test_the_lead_of_a_killed_process_is_free_at_once(postgres: str) -> None:
+    """A process killed with SIGKILL says nothing: its connection closes, and the
+    lock with it."""
+    script = (
+        "import sys, time\n"
+        "from sqlalchemy import create_engine\n"
+        "from arbiter.host.coordination import Leadership\n"
+        "held = Leadership(create_engine(sys.argv[1]))\n"
+        "assert held.lead()\n"
+        "print('leading', flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    leader = subprocess.Popen(
+        [sys.executable, "-c", script, postgres], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert leader.stdout is not None and leader.stdout.readline() == "leading\n"
+        waiting = Leadership(create_engine(postgres))
+        assert not waiting.lead()
+        leader.kill()
+        leader.wait(10)
+        deadline = time.monotonic() + 10
+        while not waiting.lead():
+            assert time.monotonic() < deadline, "the killed leader's lock was never freed"
+            time.sleep(0.1)
+    finally:
+        leader.kill()
+        leader.wait(10)
+
+
+def test_a_notice_is_heard_by_every_process(postgres: str) -> None:
+    heard: list[queue.Queue[tuple[str, str]]] = [queue.Queue(), queue.Queue()]
+    listeners = [Notices(create_engine(postgres)) for _ in range(2)]
+    try:
+        for listener, box in zip(listeners, heard, strict=True):
+            listener.listen(lambda channel, payload, box=box: box.put((channel, payload)))
+        time.sleep(0.5)  # both listening
+        for box in heard:  # each looks once when it connects
+            while not box.empty():
+                box.get()
+        Notices(create_engine(postgres)).send(CHANGED, "7")
+        for box in heard:
+            assert box.get(timeout=5) == (CHANGED, "7")
+    finally:
+        for listener in listeners:
+            listener.close()
+
+
+def test_a_notice_on_sqlite_goes_to_its_own_process(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'cup.db'}")
+    notices = Notices(db.engine)
+    heard: list[tuple[str, str]] = []
+    notices.listen(lambda channel, payload: heard.append((channel, payload)))
+    notices.send(CHANGED, "1")
+    assert heard == [(CHANGED, "1")]
+    assert Leadership(db.engine).lead()  # the one process leads
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_exclusive_step_is_taken_by_one_at_a_time(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = request.getfixturevalue("postgres") if kind == "postgresql" else None
+    db = Database(url or f"sqlite:///{tmp_path / 'cup.db'}")
+    inside = 0
+    most = 0
+    guard = threading.Lock()
+
+    def step() -> None:
+        nonlocal inside, most
+        with db.session() as session, exclusive(session, "rounds"):
+            with guard:
+                inside += 1
+                most = max(most, inside)
+            time.sleep(0.05)
+            with guard:
+                inside -= 1
+            session.commit()
+
+    threads = [threading.Thread(target=step) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert most == 1
+    db.close()
+
+
+def test_a_second_process_serving_a_sqlite_contest_is_refused(tmp_path: Path) -> None:
+    database = tmp_path / "cup.db"
+    held = hold_sqlite(database)
+    try:
+        with pytest.raises(ConfigError) as refused:
+            hold_sqlite(database)
+        assert "another arbiter host process serves" in str(refused.value)
+        assert "use PostgreSQL for several" in str(refused.value)
+    finally:
+        held.close()
+    hold_sqlite(database).close()  # free again once the first has stopped
