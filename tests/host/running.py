@@ -36,13 +36,14 @@ class Server:
     """``arbiter host`` on a fixed port of this machine, started, killed and started
     again as a test asks; what it printed goes to ``server.log`` in its folder."""
 
-    def __init__(self, folder: Path, port: int, *args: str) -> None:
+    def __init__(self, folder: Path, port: int, *args: str, log: str = "server.log") -> None:
         self.folder = folder
         self.port = port
         self.args = args
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[str] | None = None
-        self._log = (folder / "server.log").open("a")
+        self.log = folder / log
+        self._log = self.log.open("a")
 
     def start(self, timeout: float = 30) -> int:
         """Starts the server and waits until it answers; returns its process id."""
@@ -62,7 +63,7 @@ class Server:
                     return self.process.pid
             except httpx.HTTPError:
                 pass
-            assert self.process.poll() is None, (self.folder / "server.log").read_text()
+            assert self.process.poll() is None, self.log.read_text()
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.2)
 
@@ -82,7 +83,7 @@ class Server:
     def close(self) -> None:
         self.stop()
         self._log.close()
-        print((self.folder / "server.log").read_text()[-5000:])
+        print(self.log.read_text()[-5000:])
 
 
 def make_contest(folder: Path, contest_text: str) -> Path:

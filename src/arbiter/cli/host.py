@@ -15,7 +15,9 @@ from arbiter.errors import ConfigError
 def add_parsers(sub: Any, bounded_int: Any) -> None:
     """Adds the two commands to the ``arbiter`` parser's subcommands."""
     h = sub.add_parser("host", help="run a contest server: accounts, submissions, rounds, pages")
-    h.add_argument("contest", metavar="CONTEST.toml", help="the contest's file")
+    h.add_argument(
+        "contest", metavar="CONTEST.toml", nargs="?", help="the contest's file (not with --restore)"
+    )
     h.add_argument("--host", default="127.0.0.1", help="address to listen on")
     h.add_argument("--port", type=bounded_int(1, 65535), default=8000)
     h.add_argument("--isolation", default="auto", help="walls for builds and games")
@@ -44,6 +46,22 @@ def add_parsers(sub: Any, bounded_int: Any) -> None:
     h.add_argument(
         "--add-worker", metavar="NAME", help="register a worker machine, print its token and exit"
     )
+    h.add_argument(
+        "--backup",
+        metavar="FILE",
+        help="write a backup of the contest (running or not) to FILE (.tar.gz) and exit",
+    )
+    h.add_argument(
+        "--restore",
+        nargs=2,
+        metavar=("FILE", "DIR"),
+        help="make the new folder DIR a contest from the backup FILE and exit",
+    )
+    h.add_argument(
+        "--database",
+        metavar="URL",
+        help="with --restore: the empty PostgreSQL database a PostgreSQL backup goes into",
+    )
     w = sub.add_parser("worker", help="play a contest server's games on this machine")
     w.add_argument("url", help="the contest server, e.g. http://host:8000")
     w.add_argument("--token", default=None, help="the worker's token (or ARBITER_WORKER_TOKEN)")
@@ -67,7 +85,23 @@ def cmd_host(args: argparse.Namespace) -> int:
     from arbiter.host.db import Database
     from arbiter.host.storage import make_private
 
+    if args.restore is not None:
+        return _restore(args)
+    if args.contest is None:
+        raise ConfigError("name the contest's file (CONTEST.toml)")
+    if args.database is not None:
+        raise ConfigError("--database goes with --restore (the contest file names its own)")
     config = load(args.contest)
+    if args.backup is not None:
+        from arbiter.host.backup import backup
+
+        made = backup(config, Path(args.contest).resolve(), Path(args.backup))
+        print(
+            f"arbiter host: backup of {config.name} ({made['database']}, taken "
+            f"{made['taken']}) written to {args.backup}",
+            file=sys.stderr,
+        )
+        return 0
     if args.workers is not None:
         from dataclasses import replace
 
@@ -124,6 +158,19 @@ def cmd_host(args: argparse.Namespace) -> int:
     )
     if serving is not None:
         serving.close()
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from arbiter.host.backup import restore
+
+    if args.contest is not None:
+        raise ConfigError("--restore makes a contest's file: name no CONTEST.toml with it")
+    archive, target = (Path(p) for p in args.restore)
+    contest = restore(archive, target, args.database)
+    print(f"arbiter host: restored; serve it with: arbiter host {contest}", file=sys.stderr)
     return 0
 
 

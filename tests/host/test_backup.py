@@ -1,0 +1,144 @@
+"""A contest's backup and a contest folder made from one: the database as of one
+moment (SQLite's online backup, or pg_dump), the signing key pair, the session key,
+the packed programs and the sources; the restored contest file pointing at the
+restored folder and database; and a one-line refusal for a folder that is not
+empty, a file that is no backup, and a PostgreSQL backup with nowhere to go."""
+
+from __future__ import annotations
+
+import subprocess
+import tarfile
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from arbiter.host import accounts
+from arbiter.host.app import secret_key
+from arbiter.host.config import load
+from arbiter.host.db import Database
+from arbiter.host.models import Account, Worker
+from tests.host.conftest import POSTGRES, fresh_postgres
+from tests.host.running import ARBITER, add_worker, make_contest
+
+CONTEST = """name = "Kept Cup"
+game = "alquerque"
+description_file = "about/cup.md"
+"""
+
+
+def host(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ARBITER, "host", *args], capture_output=True, text=True, timeout=120)
+
+
+def contest(folder: Path, database: str | None = None) -> Path:
+    """A contest with an organiser, a contestant, a worker, a packed program and a
+    version's source, in ``folder``."""
+    folder.mkdir()
+    (folder / "about").mkdir()
+    (folder / "about" / "cup.md").write_text("# The Kept Cup\n")
+    text = CONTEST + (f'database = "{database}"\n' if database else "")
+    make_contest(folder, text + '[format]\nkind = "round-robin"\n')
+    add_worker(folder, "machine-1")
+    config = load(folder / "cup.toml")
+    db = Database(config.database)
+    with db.session() as s:
+        accounts.create(s, "alice", "a long enough password")
+        s.commit()
+    db.close()
+    secret_key(config.folder)  # as a server's first start makes it
+    (config.folder / "programs").mkdir(parents=True, exist_ok=True)
+    (config.folder / "programs" / "ab12.tar.gz").write_bytes(b"packed program")
+    (config.folder / "versions" / "1" / "source").mkdir(parents=True)
+    (config.folder / "versions" / "1" / "source" / "main.py").write_text("print('c3-d4')\n")
+    (config.folder / "versions" / "1" / "build").mkdir()
+    (config.folder / "versions" / "1" / "build" / "junk").write_text("left out")
+    return folder / "cup.toml"
+
+
+def names(url: str) -> tuple[list[str], list[str]]:
+    db = Database(url)
+    with db.session() as s:
+        people = sorted(s.scalars(select(Account.name)))
+        machines = sorted(s.scalars(select(Worker.name)))
+    db.close()
+    return people, machines
+
+
+def check_restored(original: Path, restored: Path) -> None:
+    before, after = load(original), load(restored)
+    assert after.folder == restored.parent / before.folder.name
+    assert names(after.database) == names(before.database) == (["alice", "boss"], ["machine-1"])
+    for kept in ("contest-signing.key", "contest-signing.pub", "secret.key"):
+        assert (after.folder / kept).read_bytes() == (before.folder / kept).read_bytes()
+    assert (after.folder / "programs" / "ab12.tar.gz").read_bytes() == b"packed program"
+    assert (after.folder / "versions/1/source/main.py").read_text() == "print('c3-d4')\n"
+    assert not (after.folder / "versions/1/build").exists()  # a build is made again
+    assert after.description == before.description == "# The Kept Cup\n"
+    assert restored.parent.stat().st_mode & 0o077 == 0  # the keys are in it
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    if POSTGRES is None:
+        pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
+    with fresh_postgres() as url:
+        yield url
+
+
+def test_a_sqlite_contest_is_backed_up_and_restored_whole(tmp_path: Path) -> None:
+    original = contest(tmp_path / "cup")
+    made = host(str(original), "--backup", str(tmp_path / "cup.tar.gz"))
+    assert made.returncode == 0, made.stderr
+    assert "backup of Kept Cup (sqlite" in made.stderr
+    assert (tmp_path / "cup.tar.gz").stat().st_mode & 0o077 == 0
+    done = host("--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "again"))
+    assert done.returncode == 0, done.stderr
+    restored = tmp_path / "again" / "cup.toml"
+    assert f"arbiter host {restored}" in done.stderr
+    assert "database" not in tomllib.loads(restored.read_text())  # beside its file
+    check_restored(original, restored)
+
+
+def test_a_postgresql_contest_is_backed_up_and_restored_into_another_database(
+    tmp_path: Path, postgres: str
+) -> None:
+    original = contest(tmp_path / "cup", postgres)
+    assert host(str(original), "--backup", str(tmp_path / "cup.tar.gz")).returncode == 0
+    refused = host("--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "again"))
+    assert refused.returncode == 1
+    assert refused.stderr.strip().endswith(
+        "this backup holds a PostgreSQL database: name an empty one to restore it into "
+        "with --database URL"
+    )
+    with fresh_postgres() as target:
+        done = host(
+            "--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "again"), "--database", target
+        )
+        assert done.returncode == 0, done.stderr
+        restored = tmp_path / "again" / "cup.toml"
+        assert tomllib.loads(restored.read_text())["database"] == target
+        check_restored(original, restored)
+
+
+def test_a_restore_refuses_a_folder_in_use_and_a_file_that_is_no_backup(tmp_path: Path) -> None:
+    original = contest(tmp_path / "cup")
+    assert host(str(original), "--backup", str(tmp_path / "cup.tar.gz")).returncode == 0
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    busy = host("--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "busy"))
+    assert busy.returncode == 1
+    assert busy.stderr.strip().endswith("is not empty: restore into a new folder")
+    assert (tmp_path / "busy" / "notes.txt").read_text() == "mine"
+    (tmp_path / "other.tar.gz").write_bytes(b"not an archive")
+    bad = host("--restore", str(tmp_path / "other.tar.gz"), str(tmp_path / "new"))
+    assert bad.returncode == 1 and "is not a contest backup" in bad.stderr
+    with tarfile.open(tmp_path / "plain.tar.gz", "w:gz") as tar:
+        tar.add(original, "cup.toml")
+    plain = host("--restore", str(tmp_path / "plain.tar.gz"), str(tmp_path / "new"))
+    assert plain.returncode == 1 and "no backup.json" in plain.stderr
+    assert not (tmp_path / "new").exists() or not any((tmp_path / "new").iterdir())
+    both = host(str(original), "--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "x"))
+    assert both.returncode == 1 and "name no CONTEST.toml with it" in both.stderr
