@@ -339,3 +339,48 @@ def test_a_server_posing_as_the_contest_learns_nothing_a_worker_could_be_acted_a
             worker.stop()
         fake.shutdown()
         server.close()
+
+
+def test_sigterm_ends_a_worker_after_its_game_and_a_server_after_its_requests(
+    contest: tuple[Server, Path],
+) -> None:
+    """As a service manager stops them: a worker told SIGTERM mid-game plays it out,
+    delivers its result and stops with one line; a server told SIGTERM ends its live
+    streams at once (their pages reconnect) and stops with one line."""
+    server, folder = contest
+    database = folder / "cup.db"
+    worker = RemoteWorker(folder, server.url, add_worker(folder, "lab"), "lab", folder / "cache")
+    try:
+        start_round(server.url)
+        game_id = caught_mid_game(worker, database)
+        os.kill(worker.process.pid, signal.SIGTERM)  # the worker alone, not its game
+        psutil.Process(worker.process.pid).resume()
+        assert worker.process.wait(timeout=120) == 0, worker.complained()
+        said = worker.said()
+        assert "SIGTERM: stopping after the game under way" in said
+        assert f"stopped after game {game_id}, as asked" in said
+        with contextlib.closing(sqlite3.connect(database)) as db:
+            states = dict(db.execute("SELECT id, state FROM games").fetchall())
+            attempts = db.execute("SELECT attempts FROM games WHERE id = ?", (game_id,))
+            assert attempts.fetchone()[0] == 1
+        assert states[game_id] == "done"  # its result stored, not given back
+        assert sorted(states.values()) == ["done", "queued"]  # and no other game begun
+    finally:
+        worker.stop()
+
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        with client.stream("GET", "/api/events") as live:
+            lines = live.iter_lines()
+            assert next(lines) == "retry: 2000"
+            running = server.process
+            assert running is not None
+            running.send_signal(signal.SIGTERM)
+            rest = list(lines)  # the stream ends: its page opens another
+        assert running.wait(timeout=60) == 0
+    assert all(not line.startswith("data:") for line in rest)
+    log = server.log.read_text()
+    # ended by the server, not cut when the requests' grace ran out
+    assert "timeout graceful shutdown exceeded" not in log
+    assert "arbiter host: SIGTERM: stopping: the requests under way are finished" in log
+    assert log.rstrip().endswith("arbiter host: stopped")
+    server.process = None

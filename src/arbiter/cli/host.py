@@ -6,10 +6,14 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+import signal
 import sys
 from typing import Any
 
 from arbiter.errors import ConfigError
+
+GRACE = 20
+"""Seconds a stopping server gives the requests under way (an upload, a result)."""
 
 
 def add_parsers(sub: Any, bounded_int: Any) -> None:
@@ -145,19 +149,45 @@ def cmd_host(args: argparse.Namespace) -> int:
         flush=True,
     )
     proxies = args.forwarded_allow_ips.strip()
-    uvicorn.run(
+    settings = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
         log_level="warning",
-        timeout_graceful_shutdown=5,
+        timeout_graceful_shutdown=GRACE,
         # uvicorn believes X-Forwarded-For from 127.0.0.1 by default: any local program
         # would choose its address for the log-in delays and stream limits
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
     )
-    if serving is not None:
-        serving.close()
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if not self.should_exit:
+                name = signal.Signals(sig).name
+                print(
+                    f"arbiter host: {name}: stopping: the requests under way are finished "
+                    f"(at most {GRACE} s), live pages reconnect",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                service.stopping()
+            super().handle_exit(sig, frame)
+
+    def terminated(_sig: int, _frame: Any) -> None:
+        raise SystemExit(0)
+
+    # uvicorn raises the signal again once it has stopped gracefully: a SIGTERM ends
+    # the command as a stop it asked for, not as a kill (a service manager's stop)
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        Server(settings).run()
+    except SystemExit:
+        pass
+    finally:
+        if serving is not None:
+            serving.close()
+    print("arbiter host: stopped", file=sys.stderr)
     return 0
 
 

@@ -114,11 +114,14 @@ class EventStreams:
         sent = -STREAM_INTERVAL
         while not gone.done():
             await asyncio.wait(
-                (news.next, gone),
+                (news.next, gone, news.closing),
                 timeout=HEARTBEAT * random.uniform(0.5, 1.0),
                 return_when=asyncio.FIRST_COMPLETED,
             )
             if gone.done():
+                return
+            if news.closing.done():  # the server stops: the page reconnects elsewhere
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
                 return
             if news.number == seen:
                 await _body(send, ": keep-alive\n\n")

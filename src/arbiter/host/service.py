@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import os
 import secrets
+import signal
 import socket
 import sys
 from collections.abc import Coroutine
@@ -71,6 +72,20 @@ class News:
     def __init__(self) -> None:
         self.number = 0
         self._next: asyncio.Future[None] | None = None
+        self._closing: asyncio.Future[None] | None = None
+
+    @property
+    def closing(self) -> asyncio.Future[None]:
+        """Done once the server is stopping: every stream ends, and its page opens
+        another (to another process behind the proxy)."""
+        if self._closing is None:
+            self._closing = asyncio.get_running_loop().create_future()
+        return self._closing
+
+    def close(self) -> None:
+        """Ends every stream (in the server's event loop)."""
+        if not self.closing.done():
+            self.closing.set_result(None)
 
     @property
     def next(self) -> asyncio.Future[None]:
@@ -135,21 +150,30 @@ class Service:
         self._spawn(self._keep_leading())
         self._spawn(self._follow_standings())
 
-    def _lead(self) -> None:
-        """What the process that has just taken the lead starts: the leases of the
-        time nobody led, the builds and exports left unfinished, the standings, the
-        schedule and the local workers."""
+    def _take_up(self) -> tuple[list[int], list[int]]:
+        """What the process that has just taken the lead reads first (blocking): the
+        leases extended by the time nobody led, the builds and exports left
+        unfinished (returned), the last leader's standings adopted."""
         with self.db.session() as session:
             # workers played on while the server was away: their leases wait for them
             queue.extend_leases(session, self.config.lease_seconds)
             tidy_builds(session, self.config)
-            for version_id in pending(session):
-                self._spawn(self._intake(version_id))
-            for job_id in session.scalars(select(ExportJob.id).where(ExportJob.state == "running")):
-                self._spawn(self._export(job_id))  # a server stopped while writing it
+            versions = list(pending(session))
+            exports = list(
+                session.scalars(select(ExportJob.id).where(ExportJob.state == "running"))
+            )
             published = session.get(Published, 1)
             if published is not None:  # its numbers go on from the last leader's
                 self.board.adopt(published.number, published.payload)
+        return versions, exports
+
+    def _lead(self, versions: list[int], exports: list[int]) -> None:
+        """Starts the leader's work (in the event loop): the builds and exports left
+        unfinished, the standings, the schedule and the local workers."""
+        for version_id in versions:
+            self._spawn(self._intake(version_id))
+        for job_id in exports:
+            self._spawn(self._export(job_id))  # a server stopped while writing it
         self._stale.set()  # the first table, and the ratings of rounds not yet rated
         self._spawn_leading(self._keep_standings())
         if self.config.calendar.every is not None:
@@ -172,7 +196,7 @@ class Service:
                 if self.leadership.shared:
                     print(f"arbiter host: {self.process} leads the contest's work", flush=True)
                 try:
-                    await asyncio.to_thread(self._lead)
+                    self._lead(*await asyncio.to_thread(self._take_up))
                 except SQLAlchemyError as e:
                     print(f"arbiter host: could not take up the lead: {e}", file=sys.stderr)
                     self.leadership.resign()
@@ -249,6 +273,12 @@ class Service:
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def stopping(self) -> None:
+        """Says the server is stopping (from a signal handler): the live pages are
+        told to reconnect at once, while the requests under way are finished."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.news.close)
 
     def changed(self) -> None:
         """Says the standings may have changed (from any thread): the leader computes
@@ -435,11 +465,15 @@ class Service:
         self.leadership.resign()
 
     async def _end_workers(self) -> None:
-        """Ends the local workers and the exports being written (the leader's)."""
-        for process in [*self.workers.values(), *self._exports]:
+        """Ends the local workers (as Ctrl-C does: each gives its game back at once,
+        where SIGTERM would finish it first) and the exports being written."""
+        for process, sig in [
+            *((w, signal.SIGINT) for w in self.workers.values()),
+            *((e, signal.SIGTERM) for e in self._exports),
+        ]:
             if process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
-                    process.terminate()
+                    process.send_signal(sig)
         for process in [*self.workers.values(), *self._exports]:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), 10)

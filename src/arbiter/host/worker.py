@@ -130,6 +130,10 @@ class Worker:
         self.away_max = away_max
         self.played = 0
         self.revoked = ""
+        self.busy = False
+        """True from asking for a lease until its game's result is sent or spooled."""
+        self.stopping = False
+        """True once told to stop after the game under way (SIGTERM)."""
         self.spool = cache / "results" / f"{_safe(self._contest)}-{_safe(self.name)}"
 
     # -- talking to the server -------------------------------------------------------
@@ -166,8 +170,13 @@ class Worker:
             self.deliver_spooled()
             idle = IDLE_MIN
             in_use = False
-            while games is None or self.played < games:
+            while (games is None or self.played < games) and not self.stopping:
+                self.busy = True
                 response = self.call("POST", "/api/worker/lease", {"name": self.name})
+                if response.status_code != 200:
+                    self.busy = False
+                    if self.stopping:
+                        break
                 if response.status_code == 409 and code_of(response) in WAIT_CODES:
                     if not in_use:
                         self.say(f"waiting: {error_of(response)}")
@@ -189,10 +198,14 @@ class Worker:
                 try:
                     job = Job.model_validate(response.json())
                 except ValueError as e:  # a server of another arbiter version
+                    self.busy = False
                     self.say(f"the server's job is not one this worker reads: {e}")
                     time.sleep(IDLE_MAX)
                     continue
                 self.play(job)
+                self.busy = False
+                if self.stopping:
+                    self.say(f"stopped after game {job.id}, as asked")
         except KeyboardInterrupt:
             if self.revoked:
                 raise Revoked(self.revoked) from None
@@ -200,6 +213,17 @@ class Worker:
             raise
         self._goodbye()
         return self.played
+
+    def stop_after_game(self) -> None:
+        """What SIGTERM does (a service manager's stop): a worker playing a game
+        stops once its result is sent or spooled; an idle one stops now.
+
+        :raises KeyboardInterrupt: if no game is under way.
+        """
+        self.stopping = True
+        if not self.busy:
+            raise KeyboardInterrupt
+        self.say("SIGTERM: stopping after the game under way (its result sent or kept)")
 
     def _goodbye(self) -> None:
         """Frees the token for the next process at once (one try: the server may be
@@ -513,7 +537,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     cache = Path(args.cache or Path(tempfile.gettempdir()) / f"arbiter-worker-{os.getuid()}")
     cache.mkdir(parents=True, exist_ok=True, mode=0o700)
-    interrupt_on_termination()
+    interrupt_on_termination()  # SIGHUP; SIGTERM, once the worker is made, below
+    worker: Worker | None = None
     try:
         worker = Worker(
             args.url,
@@ -523,9 +548,11 @@ def main(argv: list[str] | None = None) -> int:
             name=args.name,
             away_max=args.away_max,
         )
+        made = worker
+        signal.signal(signal.SIGTERM, lambda _sig, _frame: made.stop_after_game())
         worker.run(args.games)
     except KeyboardInterrupt:
-        return 130
+        return 0 if worker is not None and worker.stopping else 130
     except ArbiterError as e:
         print(f"arbiter worker: {e}", file=sys.stderr)
         return 1
