@@ -58,7 +58,7 @@ def leader(url: str) -> str | None:
     try:
         with engine.connect() as c:
             row = c.execute(
-                text("SELECT name FROM server_processes WHERE leading ORDER BY seen DESC")
+                text("SELECT name FROM server_processes WHERE leads ORDER BY seen DESC")
             ).first()
     finally:
         engine.dispose()

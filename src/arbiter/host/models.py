@@ -431,7 +431,7 @@ class ServerProcess(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     started: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    leading: Mapped[bool] = mapped_column(Boolean, default=False)
+    leads: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Published(Base):

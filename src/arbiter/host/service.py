@@ -412,7 +412,7 @@ class Service:
         with self.db.session() as session:
             queue.stamp_alive(session)
             insert = insert_of(session)
-            values = {"seen": now(), "leading": self.leadership.leading}
+            values = {"seen": now(), "leads": self.leadership.leading}
             session.execute(
                 insert(ServerProcess)
                 .values(name=self.process, started=now(), **values)

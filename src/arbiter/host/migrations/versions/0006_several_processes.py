@@ -44,7 +44,7 @@ def upgrade() -> None:
         sa.Column("name", sa.String(length=64), primary_key=True),
         sa.Column("started", sa.DateTime(timezone=True), nullable=False),
         sa.Column("seen", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("leading", sa.Boolean(), nullable=False),
+        sa.Column("leads", sa.Boolean(), nullable=False),
     )
     op.create_table(
         "published_standings",
