@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx2 as httpx
 import psutil
+from sqlalchemy import create_engine, text
 
 PASSWORD = "a long enough password"
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
@@ -196,3 +197,30 @@ def kill_a_worker_mid_game(database: Path, round_number: int, timeout: float = 6
                 p.resume()  # it finished that game just before: another try
         time.sleep(0.02)
     raise AssertionError(f"no game of round {round_number} was caught under way")
+
+
+ALQUERQUE_KIT = Path(__file__).parents[2] / "src/arbiter/games/alquerque/kits/python/main.py"
+
+
+def slow_kit() -> bytes:
+    """The Python kit, thinking a fifth of a second on each of its first ten moves,
+    so that a round is still being played when a process is killed."""
+    kit = ALQUERQUE_KIT.read_text()
+    kit = kit.replace("import random\n", "import random\nimport time\n\nthought = 0\n", 1)
+    slow = "    global thought\n    thought += 1\n    if thought <= 10:\n        time.sleep(0.2)\n"
+    head = '    """The move to play: here the longest capture, else any move."""\n'
+    assert head in kit
+    return kit.replace(head, head + slow, 1).encode()
+
+
+def leader(url: str) -> str | None:
+    """The name of the process that leads, as the processes last said."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as c:
+            row = c.execute(
+                text("SELECT name FROM server_processes WHERE leads ORDER BY seen DESC")
+            ).first()
+    finally:
+        engine.dispose()
+    return None if row is None else str(row[0])

@@ -24,24 +24,13 @@ from tests.host.running import (
     Server,
     csrf,
     free_port,
+    leader,
     make_contest,
     person,
     settled,
+    slow_kit,
     upload,
 )
-
-KIT = Path(__file__).parents[2] / "src/arbiter/games/alquerque/kits/python/main.py"
-
-
-def slow_kit() -> bytes:
-    """The Python kit, thinking a fifth of a second on each of its first ten moves,
-    so that a round is still being played when a process is killed."""
-    kit = KIT.read_text()
-    kit = kit.replace("import random\n", "import random\nimport time\n\nthought = 0\n", 1)
-    slow = "    global thought\n    thought += 1\n    if thought <= 10:\n        time.sleep(0.2)\n"
-    head = '    """The move to play: here the longest capture, else any move."""\n'
-    assert head in kit
-    return kit.replace(head, head + slow, 1).encode()
 
 
 @pytest.fixture
@@ -50,19 +39,6 @@ def postgres() -> Iterator[str]:
         pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
     with fresh_postgres() as url:
         yield url
-
-
-def leader(url: str) -> str | None:
-    """The name of the process that leads, as the processes last said."""
-    engine = create_engine(url)
-    try:
-        with engine.connect() as c:
-            row = c.execute(
-                text("SELECT name FROM server_processes WHERE leads ORDER BY seen DESC")
-            ).first()
-    finally:
-        engine.dispose()
-    return None if row is None else str(row[0])
 
 
 def standings_events(url: str, seen: list[dict[str, object]], stop: threading.Event) -> None:
@@ -127,6 +103,11 @@ lease_seconds = 10
             time.sleep(0.1)
 
         # the leader is killed mid-round: the other takes the lead and ends the round
+        engine = create_engine(postgres)
+        with engine.connect() as c:  # the round is under way when the leader dies
+            stored = c.execute(text("SELECT count(*) FROM games WHERE state = 'done'")).scalar()
+        engine.dispose()
+        assert stored is not None and stored < 6
         servers[leading].stop(signal.SIGKILL)
         deadline = time.monotonic() + 30
         while leader(postgres) in (None, first):
