@@ -6,12 +6,16 @@ empty, a file that is no backup, and a PostgreSQL backup with nowhere to go."""
 
 from __future__ import annotations
 
+import io
+import os
 import subprocess
 import tarfile
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx2 as httpx
 import pytest
 from sqlalchemy import select
 
@@ -21,7 +25,18 @@ from arbiter.host.config import load
 from arbiter.host.db import Database
 from arbiter.host.models import Account, Worker
 from tests.host.conftest import POSTGRES, fresh_postgres
-from tests.host.running import ARBITER, add_worker, make_contest
+from tests.host.running import (
+    ALQUERQUE_KIT,
+    ARBITER,
+    Server,
+    add_worker,
+    csrf,
+    free_port,
+    make_contest,
+    person,
+    settled,
+    upload,
+)
 
 CONTEST = """name = "Kept Cup"
 game = "alquerque"
@@ -142,3 +157,85 @@ def test_a_restore_refuses_a_folder_in_use_and_a_file_that_is_no_backup(tmp_path
     assert not (tmp_path / "new").exists() or not any((tmp_path / "new").iterdir())
     both = host(str(original), "--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "x"))
     assert both.returncode == 1 and "name no CONTEST.toml with it" in both.stderr
+
+
+def exported(url: str) -> bytes:
+    """The organiser's export of the contest at ``url``, written and downloaded."""
+    boss = person(url, "boss", register=False)
+    started = boss.post("/organiser/export", data={"csrf": csrf(boss, "/organiser")})
+    assert started.status_code == 303, started.text[:300]
+    deadline = time.monotonic() + 120
+    while (got := boss.get("/organiser/exports/1")).status_code != 200:
+        assert time.monotonic() < deadline, got.text[:300]
+        time.sleep(0.3)
+    return got.content
+
+
+def export_members(data: bytes) -> dict[str, bytes]:
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        return {m.name: tar.extractfile(m).read() for m in tar if m.isfile()}  # type: ignore[union-attr]
+
+
+def test_a_backup_taken_during_a_round_is_served_again_as_the_same_contest(
+    tmp_path: Path,
+) -> None:
+    """A running contest backed up mid-round (two of its six games stored), restored
+    into a new folder and served: the same standings, the same export, which
+    verifies with the original contest's public key."""
+    folder = tmp_path / "cup"
+    folder.mkdir()
+    make_contest(
+        folder,
+        'name = "Kept Cup"\ngame = "alquerque"\n[format]\nkind = "round-robin"\n'
+        "[workers]\nlocal = 0\n",
+    )
+    first = Server(folder, free_port())
+    again: Server | None = None
+    try:
+        first.start()
+        for name in ("alice", "bob", "carol"):
+            client = person(first.url, name)
+            version = upload(client, "main.py", ALQUERQUE_KIT.read_bytes(), "python")
+            assert settled(client, version, timeout=180)["state"] == "accepted"
+        boss = person(first.url, "boss", register=False)
+        made = boss.post("/organiser/rounds", data={"csrf": csrf(boss, "/organiser")})
+        assert made.status_code == 303
+        played = subprocess.run(
+            [*ARBITER, "worker", first.url, "--games", "2", "--cache", str(tmp_path / "cache")],
+            env=dict(os.environ, ARBITER_WORKER_TOKEN=add_worker(folder, "lab")),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert played.returncode == 0, played.stderr
+        backup = host(str(folder / "cup.toml"), "--backup", str(tmp_path / "cup.tar.gz"))
+        assert backup.returncode == 0, backup.stderr  # the server is running meanwhile
+        done = host("--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "again"))
+        assert done.returncode == 0, done.stderr
+        again = Server(tmp_path / "again", free_port())
+        again.start()
+        before = httpx.get(f"{first.url}/api/standings").json()
+        after = httpx.get(f"{again.url}/api/standings").json()
+        assert before["games"] == after["games"] == 2
+        assert before == after
+        assert [r["state"] for r in after["rounds"]] == ["playing"]  # still mid-round
+        original, restored = exported(first.url), exported(again.url)
+        assert export_members(original) == export_members(restored)
+        (tmp_path / "restored.tar.gz").write_bytes(restored)
+        checked = subprocess.run(
+            [
+                *ARBITER,
+                "replay",
+                str(tmp_path / "restored.tar.gz"),
+                "--public-key",
+                str(folder / "cup-data" / "contest-signing.pub"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+    finally:
+        first.close()
+        if again is not None:
+            again.close()
