@@ -103,6 +103,11 @@ lease_seconds = 10
             time.sleep(0.1)
 
         # the leader is killed mid-round: the other takes the lead and ends the round
+        # the organiser sees both processes, and which of them leads
+        page = boss.get("/organiser").text
+        listed = page.split('id="servers"')[1].split("</table>")[0]
+        assert listed.count("leads: standings") == 1 and listed.count("answers requests") == 1
+        assert first in listed
         engine = create_engine(postgres)
         with engine.connect() as c:  # the round is under way when the leader dies
             stored = c.execute(text("SELECT count(*) FROM games WHERE state = 'done'")).scalar()

@@ -12,12 +12,20 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from arbiter.host.models import Account, AuditEntry, Game, Round
+from arbiter.host.models import (
+    Account,
+    AuditEntry,
+    Game,
+    Round,
+    ServerProcess,
+    now,
+    stored_utc,
+)
 
 
 def audit(session: Session, who: Account, action: str, subject: str, detail: str = "") -> None:
@@ -67,11 +75,51 @@ class EntrantTrouble:
 
 
 @dataclass(frozen=True, slots=True)
+class ServerRunning:
+    """A server process of the contest heard from lately: whether it leads the
+    contest's work, and whether it is still heard (``alive``)."""
+
+    name: str
+    started: datetime
+    seen: datetime
+    leads: bool
+    alive: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Operations:
     queue: dict[str, int]
     playing: list[InProgress]
     trouble: list[EntrantTrouble]
     last_games: dict[str, list[int]]
+    servers: list[ServerRunning]
+
+
+HEARD = timedelta(seconds=30)
+"""A server process silent for longer is shown as gone (it stamps every 5 s)."""
+
+SHOWN = timedelta(hours=1)
+"""How long a gone server process stays on the page."""
+
+
+def servers(session: Session) -> list[ServerRunning]:
+    """The server processes heard from in the last hour, the first started first."""
+    moment = now()
+    rows = session.scalars(
+        select(ServerProcess)
+        .where(ServerProcess.seen >= moment - SHOWN)
+        .order_by(ServerProcess.started, ServerProcess.name)
+    )
+    return [
+        ServerRunning(
+            p.name,
+            stored_utc(p.started),
+            stored_utc(p.seen),
+            p.leads and moment - stored_utc(p.seen) <= HEARD,
+            moment - stored_utc(p.seen) <= HEARD,
+        )
+        for p in rows
+    ]
 
 
 def operations(session: Session, workers: Sequence[str] = ()) -> Operations:
@@ -130,4 +178,4 @@ def operations(session: Session, workers: Sequence[str] = ()) -> Operations:
         )
         for worker in workers
     }
-    return Operations(dict(queue), under_way, trouble, last)
+    return Operations(dict(queue), under_way, trouble, last, servers(session))

@@ -15,6 +15,7 @@ from arbiter.errors import ArbiterError
 from arbiter.host import export as exports
 from arbiter.host import listing, queue, sessions, settle, workers
 from arbiter.host.accounts import invite
+from arbiter.host.coordination import exclusive
 from arbiter.host.deps import Checked, DbSession, Host, Hosting, Organiser, Refused, page
 from arbiter.host.models import Account, ExportJob, Game, Round, Setting, Worker
 from arbiter.host.operations import audit, audit_log, operations
@@ -69,7 +70,8 @@ def organiser_page(
 @router.post("/organiser/rounds", dependencies=[Checked])
 def new_round(who: Organiser, host: Host, s: DbSession) -> Response:
     try:
-        rnd = make_round(s, host.config)
+        with exclusive(s, "rounds"):  # not while another process makes one
+            rnd = make_round(s, host.config)
     except RoundError as e:
         raise Refused(409, str(e)) from None
     audit(s, who, "new-round", str(rnd.number), f"Round {rnd.number} was paired and queued.")
