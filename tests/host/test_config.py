@@ -44,6 +44,12 @@ def test_one_line_is_a_contest_with_the_sheets_clock(tmp_path: Path) -> None:
         ('game = "halma"\n[languages.go]\nsuffixes = [".go"]\nrun = 1\n', "run must be a string"),
         ('game = "halma"\n[languages.go]\nsuffixes = [".go"]\n', "run must name"),
         ("game = \n", "is not TOML"),
+        # uploads that close the moment they open take nothing: as a mistake as closing
+        # before opening
+        (
+            'game = "halma"\nopens = "2027-01-01T00:00Z"\ncloses = "2027-01-01T00:00Z"\n',
+            "closes must come after opens",
+        ),
     ],
 )
 def test_a_mistake_is_named(tmp_path: Path, text: str, why: str) -> None:
