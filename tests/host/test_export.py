@@ -18,9 +18,10 @@ from arbiter.cli import main
 from arbiter.host import export
 from arbiter.host.db import Database
 from arbiter.host.export_check import ExportError, Verified, verify_export
-from arbiter.host.models import ExportJob, Game
+from arbiter.host.models import ExportJob, Game, Setting
 from arbiter.host.rounds import finish_round_if_done, make_round, rerun_round
 from arbiter.host.signing import ContestKey, public_key, record_signed
+from arbiter.host.standings import standings_data
 from arbiter.record import GameRecord
 from tests.host.contests import play_round, seeded
 
@@ -392,3 +393,39 @@ def test_an_export_with_sources_holds_each_played_versions_upload(tmp_path: Path
         owner = name.split("/")[1].split(" ")[0]
         assert files[name] == f"/* {owner}'s program */\n".encode()
     verify_export(kept, public_key(key.public_pem.encode(), "pem"))  # signed with the rest
+
+
+def test_an_export_holds_the_standings_its_games_give_while_the_page_s_are_frozen(
+    tmp_path: Path,
+) -> None:
+    """The organiser froze the standings after the first round: the pages keep that
+    table, but an export (which a contestant checks against its games) holds the one
+    every stored game gives."""
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob", "carol"))
+    key = ContestKey.of_folder(config.folder)
+    for number in (1, 2):
+        with db.session() as s:
+            make_round(s, config)
+        play_round(db, config, key)
+        with db.session() as s:
+            assert finish_round_if_done(s, number)
+        if number == 1:
+            with db.session() as s:
+                frozen = standings_data(s, config)
+                s.add(Setting(key="frozen", value=json.dumps(frozen)))
+                s.commit()
+    with db.session() as s:
+        assert standings_data(s, config)["games"] == frozen["games"] == 2  # the pages'
+        live = standings_data(s, config, live=True)
+        job, _ = export.start(s, None, sources=False, logs=False)
+    assert live["games"] == 4
+    export.run(config, job.id)
+    with db.session() as s:
+        done = s.get(ExportJob, job.id)
+        assert done is not None and done.state == "done", done and done.detail
+        path = export.file_of(config, done)
+    db.close()
+    assert path is not None
+    held = json.loads(members(path)["standings.json"])
+    assert held["games"] == 4 and not held["frozen"]
+    verify_export(path, public_key(key.public_pem.encode(), "pem"))
