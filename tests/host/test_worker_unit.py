@@ -245,3 +245,23 @@ def test_a_worker_waits_out_refusals_each_as_long_as_its_kind_wants(
         "waiting: the token is in use",
         "the server refused a lease (500): " + server_link.error_of(httpx.Response(500, json={})),
     ]
+
+
+def test_a_program_download_stops_at_the_size_its_job_gave(tmp_path: Path) -> None:
+    """A server (or whatever answers in its place) sending more than the job said is
+    cut off there: the worker's disk holds no more than that size."""
+    sent = {"bytes": b"x" * 1500}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        assert request.url.path == "/api/worker/programs/7"
+        return httpx.Response(200, content=sent["bytes"])
+
+    worker = Worker("http://cup.example", TOKEN, tmp_path, out=io.StringIO())
+    worker.client = httpx.Client(base_url=worker.url, transport=httpx.MockTransport(answer))
+    target = tmp_path / "program.tar.gz"
+    with pytest.raises(Unplayable, match="is over its 1000 bytes"):
+        worker._download(7, 1000, target)
+    assert target.stat().st_size <= 1000
+    sent["bytes"] = b"x" * 1000  # exactly the size: taken whole
+    worker._download(7, 1000, target)
+    assert target.read_bytes() == sent["bytes"]
