@@ -33,6 +33,7 @@ FILES = {
         b'[[agent]]\nname = "a"\nengine = "random"\n[[agent]]\nname = "a"\nengine = "greedy"\n'
     ),
     "crlf.py": b"#!/usr/bin/env python3\r\nprint(1)\r\n",
+    "plain.py": b"#!/usr/bin/env python3\nprint(1)\n",  # readable, not executable
     "over.txt": b"01010101/10101010/01010101/00000000/00000000/00000000/00000000/00000000 2\n",
     "position.txt": b"not a position\n",
     "won.txt": b"......b./......../w..w..../......../....w.../......../......../........ b\n",
@@ -73,6 +74,7 @@ MISTAKES: list[tuple[str, int, str]] = [
     ("match votey random {tmp}/adir", 1, "a directory, not a program"),
     ("check-agent votey {tmp}/adir", 1, "a directory, not a program"),
     ("match votey random {tmp}/crlf.py", 1, "has Windows line ends"),
+    ("match votey random {tmp}/plain.py", 1, "plain.py': not an executable file"),
     ("check-agent votey ''", 1, "is neither a built-in engine"),
     ("match votey alphabeta:depth=1000 random", 1, "depth must be at most 64"),
     ("match votey alphabeta:depth random", 1, "option 'depth' needs a value (depth=N)"),
