@@ -134,6 +134,10 @@ def test_a_contestant_cannot_open_anothers_sources_logs_or_checks(
     assert anonymous.get(f"/versions/{mine}/source").status_code == 404
     # a contestant is not the organiser
     assert bob.get("/organiser").status_code == 403
+    # and the organiser is no contestant: no page of entrant's, no records
+    for path in ("/contestants/boss", "/contestants/boss/games.jsonl"):
+        refused = anonymous.get(path)
+        assert refused.status_code == 404 and "no contestant" in refused.text, path
 
 
 def test_a_form_without_its_csrf_token_is_refused(contest: dict[str, Any]) -> None:

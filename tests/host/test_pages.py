@@ -12,18 +12,21 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from arbiter.host import accounts, listing
 from arbiter.host.app import create_app
+from arbiter.host.candidates import evaluate
 from arbiter.host.config import load
 from arbiter.host.db import Database
 from arbiter.host.models import Account, ExportJob, Game
 from arbiter.host.rounds import finish_round_if_done, make_round
 from arbiter.host.service import Service
 from arbiter.host.signing import ContestKey, public_key, record_signed
+from arbiter.host.storage import sqlite_file
 from arbiter.record import GameRecord
 from tests.host.contests import play_round, version
+from tests.host.test_candidates import candidate_of
 from tests.host.test_guards import PASSWORD, csrf
 
 Site = tuple[TestClient, Database, ContestKey]
@@ -94,6 +97,28 @@ def test_an_entrants_records_stream_every_game_signed(site: Site) -> None:
     one = GameRecord.from_json(client.get("/games/1/record.jsonl").text)
     assert record_signed(pem, one)
     assert client.get("/contestants/nobody/games.jsonl").status_code == 404
+
+
+def test_an_entrants_public_records_leave_out_its_candidates_evaluation(site: Site) -> None:
+    """A candidate's evaluation games are its owner's: on no public list of records."""
+    client, db, key = site
+    database = sqlite_file(db.url)
+    assert database is not None
+    config = load(database.with_name("cup.toml"))
+    with db.session() as s:
+        trial = candidate_of(s, "alice")
+        rnd = evaluate(s, config, trial)
+        s.commit()
+        evaluation = len(rnd.games)
+    play_round(db, config, key)
+    with db.session() as s:
+        played = s.scalar(
+            select(func.count(Game.id)).where(Game.phase == "candidate", Game.state == "done")
+        )
+    assert played == evaluation > 0
+    streamed = client.get("/contestants/alice/games.jsonl")
+    records = [GameRecord.from_json(line) for line in streamed.text.splitlines()]
+    assert len(records) == 8 and all(r.round is not None and r.round > 0 for r in records)
 
 
 def test_an_export_is_started_followed_and_downloaded_by_the_organiser(site: Site) -> None:
