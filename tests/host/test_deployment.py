@@ -4,8 +4,11 @@ certificate made here, two ``arbiter host`` processes behind it on one PostgreSQ
 and two remote workers playing over HTTPS. The process that leads is killed with
 SIGKILL mid-round: the workers go on through the other, no game is lost or stored
 twice, the pages and the live standings keep answering (a stream reconnects), and
-the log-in delays still hold, whatever address a client claims. CI installs nginx
-and requires this test (``ARBITER_DEPLOY_TESTS=required``)."""
+the log-in delays still hold, whatever address a client claims. Along the way: a
+result stored through the leader reaches a live page held by the other process,
+the organiser's page lists both processes and which leads, and the other takes the
+lead within seconds of the kill. CI installs nginx and requires this test
+(``ARBITER_DEPLOY_TESTS=required``)."""
 
 from __future__ import annotations
 
@@ -219,19 +222,28 @@ def test_a_contest_behind_nginx_over_https_survives_a_server_killed_mid_round(
             )
             for i in range(2)
         ]
+        # a live page through the proxy, and one held by the process that does not
+        # lead: a result stored through the leader reaches it
         seen: list[dict[str, object]] = []
         opened: list[int] = []
-        listener = threading.Thread(target=live_standings, args=(url, seen, opened, stop))
-        listener.start()
+        heard: list[dict[str, object]] = []
+        other = servers[1 - leading]
+        for target, into, count in ((url, seen, opened), (other.url, heard, [])):
+            threading.Thread(target=live_standings, args=(target, into, count, stop)).start()
         boss = httpx.Client(base_url=url, timeout=60)
         login = {"name": "boss", "password": PASSWORD, "csrf": csrf(boss, "/login")}
         assert boss.post("/login", data=login).status_code == 303
         made = boss.post("/organiser/rounds", data={"csrf": csrf(boss, "/organiser")})
         assert made.status_code == 303, made.text[:300]
         deadline = time.monotonic() + 120
-        while not any(int(str(e.get("games", 0))) >= 1 for e in seen):
-            assert time.monotonic() < deadline, f"no result reached the live standings: {seen}"
+        while not any(int(str(e.get("games", 0))) >= 1 for e in heard):
+            assert time.monotonic() < deadline, f"no result reached the other process: {heard}"
             time.sleep(0.1)
+        # the organiser sees both processes, and which of them leads
+        listed = boss.get("/organiser").text.split('id="servers"')[1].split("</table>")[0]
+        assert listed.count("leads: standings") == 1 and listed.count("answers requests") == 1
+        first = leader(postgres)
+        assert first is not None and first in listed
 
         # the leader is killed mid-round; everything goes on through the other
         engine = create_engine(postgres)
@@ -240,6 +252,11 @@ def test_a_contest_behind_nginx_over_https_survives_a_server_killed_mid_round(
         engine.dispose()
         assert stored is not None and stored < 6
         servers[leading].stop(signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while leader(postgres) in (None, first):
+            assert time.monotonic() < deadline, "the lead was never taken again"
+            time.sleep(0.2)
+        assert other.process is not None and f"-{other.process.pid}-" in str(leader(postgres))
         deadline = time.monotonic() + 240
         while True:
             rounds = httpx.get(f"{url}/api/standings", timeout=30).json()["rounds"]

@@ -91,8 +91,13 @@ def cmd_host(args: argparse.Namespace) -> int:
 
     if args.restore is not None:
         return _restore(args)
-    if args.contest is None:
-        raise ConfigError("name the contest's file (CONTEST.toml)")
+    if args.contest is None:  # a usage mistake, as argparse says one
+        print(
+            "arbiter host: error: the following arguments are required: CONTEST.toml "
+            "(or --restore FILE DIR)",
+            file=sys.stderr,
+        )
+        return 2
     if args.database is not None:
         raise ConfigError("--database goes with --restore (the contest file names its own)")
     config = load(args.contest)
