@@ -286,9 +286,9 @@ class Service:
         pages."""
         if self.loop is None:
             return
-        if self.leadership.leading:
+        if self.leadership.leading:  # (the leader does not tell itself twice)
             self.loop.call_soon_threadsafe(self._stale.set)
-        if self.leadership.shared:
+        elif self.leadership.shared:
             try:
                 self.notices.send(CHANGED)
             except SQLAlchemyError as e:  # the leader's own changes come soon enough
