@@ -60,10 +60,10 @@ def wait_answering(url: str, process: subprocess.Popen[bytes], seconds: float = 
 def nginx_conf(folder: Path, port: int, upstreams: list[int]) -> Path:
     """nginx in front of ``upstreams``, with the deployment file's proxy settings."""
     site = (ROOT / "deploy" / "nginx" / "arbiter.conf").read_text()
-    proxy = "\n".join(
+    proxy = "\n".join(  # the server block's own settings, not its locations'
         line
         for line in site.splitlines()
-        if line.strip().startswith(("proxy_", "client_max_body_size", "keepalive"))
+        if line.startswith(("    proxy_", "    client_max_body_size"))
     )
     servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n" for p in upstreams)
     for temp in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
