@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 import warnings
 from typing import Any
 
@@ -367,3 +369,33 @@ def test_openings_are_drawn_from_the_reset_s_seed() -> None:
         env.reset(seed=seed)
         starts.append(env.position)
     assert starts[3] == starts[8] and len(set(starts)) == 8
+
+
+def test_every_shipped_game_is_made_by_its_gymnasium_id_in_a_fresh_process() -> None:
+    """``gymnasium.make("arbiter.envs:arbiter/<Game>-v0")`` with nothing imported
+    before: Gymnasium imports the module that registers the ids, and the keywords
+    reach the environment."""
+    script = (
+        "import gymnasium\n"
+        "from arbiter.games import GAME_NAMES\n"
+        "made = []\n"
+        "for game in GAME_NAMES:\n"
+        "    name = ''.join(p.capitalize() for p in game.split('-'))\n"
+        "    e = gymnasium.make(f'arbiter.envs:arbiter/{name}-v0', seat=1)\n"
+        "    obs, info = e.reset(seed=3)\n"
+        "    assert e.unwrapped.game.spec.name == game and e.unwrapped.seat == 1\n"
+        "    assert obs['action_mask'].any()\n"
+        "    made.append(e.spec.id)\n"
+        "print(' '.join(made))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [
+        "arbiter/Votey-v0",
+        "arbiter/Checkers-v0",
+        "arbiter/Alquerque-v0",
+        "arbiter/ChineseCheckers-v0",
+        "arbiter/Halma-v0",
+    ]

@@ -12,7 +12,8 @@ built-in engine.
 They need the ``rl`` extra (``pip install -e '.[rl]'``: NumPy, Gymnasium, PettingZoo);
 the rest of arbiter does not. Positions, actions and observations are described in
 :mod:`arbiter.envs.encoding`, the environments in :mod:`arbiter.envs.aec` and
-:mod:`arbiter.envs.single`.
+:mod:`arbiter.envs.single`. Each shipped game has a Gymnasium id as well
+(:mod:`arbiter.envs.registration`): ``gymnasium.make("arbiter.envs:arbiter/Checkers-v0")``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ try:
     from arbiter.contract.learning import Encoding
     from arbiter.envs.aec import AGENTS, GameEnv
     from arbiter.envs.encoding import CHANNELS, BoardEncoding, encoding_of
+    from arbiter.envs.registration import env_id, register_envs
     from arbiter.envs.single import SingleAgentEnv
 except ImportError as e:  # the extra is not installed
     raise ImportError(
@@ -40,6 +42,7 @@ __all__ = [
     "SingleAgentEnv",
     "encoding_of",
     "env",
+    "env_id",
     "gym_env",
     "raw_env",
 ]
@@ -70,3 +73,6 @@ def gym_env(game: str, **kwargs: Any) -> SingleAgentEnv[Any, Any]:
     :raises ConfigError: for an unknown game or engine, or a bad option.
     """
     return SingleAgentEnv(game, **kwargs)
+
+
+register_envs()  # Gymnasium's ids (arbiter/Checkers-v0, ...): a dict entry each
