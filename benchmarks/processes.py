@@ -24,7 +24,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,12 +36,8 @@ import httpx2 as httpx
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+sys.path.insert(0, str(ROOT))
+from tests.host.running import free_port  # noqa: E402 - the tests' own helper
 
 
 def wait_answering(url: str, process: subprocess.Popen[bytes], seconds: float = 120) -> None:

@@ -30,6 +30,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield url
 
 
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    """A URL of a new, empty PostgreSQL database (for a test that needs PostgreSQL
+    itself: advisory locks, notices, pg_dump, several server processes)."""
+    if POSTGRES is None:
+        if os.environ.get("ARBITER_POSTGRES_TESTS") == "required":
+            pytest.fail("ARBITER_POSTGRES_TESTS=required but ARBITER_POSTGRES_URL is not set")
+        pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
+    with fresh_postgres() as url:
+        yield url
+
+
 @contextlib.contextmanager
 def fresh_postgres(server: str | None = None) -> Iterator[str]:
     """A new, empty database on the PostgreSQL server of ``server`` (by default

@@ -12,11 +12,9 @@ import subprocess
 import tarfile
 import time
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2 as httpx
-import pytest
 from sqlalchemy import select
 
 from arbiter.host import accounts
@@ -24,7 +22,7 @@ from arbiter.host.app import secret_key
 from arbiter.host.config import load
 from arbiter.host.db import Database
 from arbiter.host.models import Account, Worker
-from tests.host.conftest import POSTGRES, fresh_postgres
+from tests.host.conftest import fresh_postgres
 from tests.host.running import (
     ALQUERQUE_KIT,
     ARBITER,
@@ -93,14 +91,6 @@ def check_restored(original: Path, restored: Path) -> None:
     assert not (after.folder / "versions/1/build").exists()  # a build is made again
     assert after.description == before.description == "# The Kept Cup\n"
     assert restored.parent.stat().st_mode & 0o077 == 0  # the keys are in it
-
-
-@pytest.fixture
-def postgres() -> Iterator[str]:
-    if POSTGRES is None:
-        pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
-    with fresh_postgres() as url:
-        yield url
 
 
 def test_a_sqlite_contest_is_backed_up_and_restored_whole(tmp_path: Path) -> None:

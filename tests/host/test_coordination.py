@@ -10,7 +10,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,16 +18,6 @@ from sqlalchemy import create_engine
 from arbiter.errors import ConfigError
 from arbiter.host.coordination import CHANGED, Leadership, Notices, exclusive, hold_sqlite
 from arbiter.host.db import Database
-from tests.host.conftest import POSTGRES, fresh_postgres
-
-
-@pytest.fixture
-def postgres() -> Iterator[str]:
-    if POSTGRES is None:
-        pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
-    with fresh_postgres() as url:
-        Database(url).close()  # migrated
-        yield url
 
 
 def test_one_process_leads_and_another_takes_the_lead_when_it_is_gone(postgres: str) -> None:

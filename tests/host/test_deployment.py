@@ -21,7 +21,6 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2 as httpx
@@ -32,7 +31,6 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from sqlalchemy import create_engine, text
 
-from tests.host.conftest import POSTGRES, fresh_postgres
 from tests.host.running import (
     PASSWORD,
     Server,
@@ -41,21 +39,15 @@ from tests.host.running import (
     free_port,
     leader,
     make_contest,
+    person,
     settled,
     slow_kit,
+    upload,
 )
 from tests.host.test_workers import RemoteWorker
 
 SITE = Path(__file__).parents[2] / "deploy" / "nginx" / "arbiter.conf"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-
-
-@pytest.fixture
-def postgres() -> Iterator[str]:
-    if POSTGRES is None:
-        pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
-    with fresh_postgres() as url:
-        yield url
 
 
 def certificate(folder: Path) -> tuple[Path, Path]:
@@ -163,17 +155,6 @@ def live_standings(
         time.sleep(2)
 
 
-def sign_up(url: str, name: str) -> httpx.Client:
-    client = httpx.Client(base_url=url, timeout=60)
-    done = client.post(
-        "/register", data={"name": name, "password": PASSWORD, "csrf": csrf(client, "/register")}
-    )
-    assert done.status_code == 303, done.text[:300]
-    # behind TLS the session cookie is sent over HTTPS only
-    assert "secure" in done.headers["set-cookie"].lower()
-    return client
-
-
 def test_a_contest_behind_nginx_over_https_survives_a_server_killed_mid_round(
     tmp_path: Path, postgres: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -209,12 +190,11 @@ def test_a_contest_behind_nginx_over_https_survives_a_server_killed_mid_round(
             time.sleep(0.2)
         leading = next(i for i, pid in enumerate(pids) if f"-{pid}-" in str(leader(postgres)))
 
-        clients = {name: sign_up(url, name) for name in ("alice", "bob", "carol")}
+        clients = {name: person(url, name) for name in ("alice", "bob", "carol")}
         for client in clients.values():
-            form = {"csrf": csrf(client, "/me"), "language": "python"}
-            done = client.post("/versions", data=form, files={"source": ("main.py", slow_kit())})
-            assert done.status_code == 303, done.text[:300]
-            version = int(done.headers["location"].rsplit("/", 1)[1])
+            # behind TLS the session cookie is sent over HTTPS only
+            assert all(cookie.secure for cookie in client.cookies.jar)
+            version = upload(client, "main.py", slow_kit(), "python")
             assert settled(client, version, timeout=180)["state"] == "accepted"
         workers = [
             RemoteWorker(
@@ -230,9 +210,7 @@ def test_a_contest_behind_nginx_over_https_survives_a_server_killed_mid_round(
         other = servers[1 - leading]
         for target, into, count in ((url, seen, opened), (other.url, heard, [])):
             threading.Thread(target=live_standings, args=(target, into, count, stop)).start()
-        boss = httpx.Client(base_url=url, timeout=60)
-        login = {"name": "boss", "password": PASSWORD, "csrf": csrf(boss, "/login")}
-        assert boss.post("/login", data=login).status_code == 303
+        boss = person(url, "boss", register=False)
         made = boss.post("/organiser/rounds", data={"csrf": csrf(boss, "/organiser")})
         assert made.status_code == 303, made.text[:300]
         deadline = time.monotonic() + 120

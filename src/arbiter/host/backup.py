@@ -36,6 +36,7 @@ from sqlalchemy.engine import make_url
 
 from arbiter.errors import ConfigError
 from arbiter.host.config import ContestConfig
+from arbiter.host.db import libpq_address
 from arbiter.host.storage import private_folder, sqlite_file
 
 FORMAT = 1
@@ -150,13 +151,16 @@ def _copy_database(url: str, out: Path) -> str:
         return "sqlite"
     if make_url(url).get_backend_name() != "postgresql":
         raise ConfigError(f"cannot back up the database {url!r}: SQLite or PostgreSQL only")
-    _run(["pg_dump", "--format=custom", "--no-owner", "--file", str(out), _libpq(url)], "pg_dump")
+    _run(
+        ["pg_dump", "--format=custom", "--no-owner", "--file", str(out), libpq_address(url)],
+        "pg_dump",
+    )
     return "postgresql"
 
 
 def _pg_restore(dump: Path, url: str) -> None:
     _run(
-        ["pg_restore", "--no-owner", "--exit-on-error", "--dbname", _libpq(url), str(dump)],
+        ["pg_restore", "--no-owner", "--exit-on-error", "--dbname", libpq_address(url), str(dump)],
         "pg_restore",
     )
 
@@ -172,11 +176,6 @@ def _run(command: list[str], name: str) -> None:
     if done.returncode:
         why = (done.stderr.strip().splitlines() or ["no word"])[-1]
         raise ConfigError(f"{name} failed: {why}")
-
-
-def _libpq(url: str) -> str:
-    """A SQLAlchemy PostgreSQL URL as libpq's tools take it."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def _data_files(folder: Path) -> Iterator[tuple[Path, str]]:

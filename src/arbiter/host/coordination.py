@@ -32,6 +32,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
 
 from arbiter.errors import ConfigError
+from arbiter.host.db import libpq_address
 
 LEAD_POLL = 2.0
 """Seconds between two tries of a process that does not lead to take the lead."""
@@ -66,11 +67,6 @@ def exclusive(session: Session, step: str) -> Iterator[None]:
         yield
 
 
-def _conninfo(engine: Engine) -> str:
-    """The engine's PostgreSQL address for psycopg itself (no SQLAlchemy driver name)."""
-    return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-
-
 class Leadership:
     """Whether this process leads the contest's background work. On SQLite it always
     does (one process serves a SQLite contest); on PostgreSQL while it holds the
@@ -101,7 +97,7 @@ class Leadership:
                 except psycopg.Error:  # the database went away: the lock with it
                     self._drop()
             try:
-                connection = psycopg.connect(_conninfo(self._engine), autocommit=True)
+                connection = psycopg.connect(libpq_address(self._engine.url), autocommit=True)
             except psycopg.Error:
                 return False
             row = connection.execute(
@@ -167,7 +163,9 @@ class Notices:
 
         while not self._stop.is_set():
             try:
-                with psycopg.connect(_conninfo(self._engine), autocommit=True) as connection:
+                with psycopg.connect(
+                    libpq_address(self._engine.url), autocommit=True
+                ) as connection:
                     for channel in (CHANGED, STANDINGS):
                         connection.execute(f"LISTEN {channel}")
                     if self._heard is not None:  # missed while away: look again

@@ -15,7 +15,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import URL, Engine, create_engine, event, make_url, text
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
@@ -77,6 +77,12 @@ def insert_of(session: Session) -> Any:
     if dialect == "postgresql":
         return postgresql_insert
     raise RuntimeError(f"arbiter host runs on SQLite or PostgreSQL, not {dialect}")
+
+
+def libpq_address(url: str | URL) -> str:
+    """A PostgreSQL URL as libpq takes it (psycopg itself, ``pg_dump``): without the
+    SQLAlchemy driver's name, and with its password."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def _engine(url: str) -> Engine:
