@@ -108,12 +108,15 @@ def ply_cap(max_plies: int) -> int:
 class CompiledRules(Generic[S, M]):
     """A rules engine's way into its compiled kernel, for its own hot functions, the
     compiled search and perft: the kernel's ``name`` in the core, ``pack`` (a state as
-    the kernel's bytes) and ``code`` (a move as the kernel's code)."""
+    the kernel's bytes), ``code`` (a move as the kernel's code) and ``unpack`` (the
+    kernel's bytes as a state: the learning environments step in the kernel and make
+    the rules' position only when it is asked for)."""
 
     core: ModuleType
     name: str
     pack: Callable[[S], bytes]
     code: Callable[[M], int]
+    unpack: Callable[[bytes], S]
 
     def legal(self, s: S) -> list[int]:
         """The codes of the legal moves of ``s``, in the Python engine's order."""
@@ -130,12 +133,12 @@ class CompiledRules(Generic[S, M]):
 
 
 def compiled_rules(
-    name: str, pack: Callable[[S], bytes], code: Callable[[M], int]
+    name: str, pack: Callable[[S], bytes], code: Callable[[M], int], unpack: Callable[[bytes], S]
 ) -> CompiledRules[S, M] | None:
     """The kernel ``name`` of the compiled core for a rules engine being made, or None
     on the pure path."""
     kernel = compiled()
-    return None if kernel is None else CompiledRules(kernel, name, pack, code)
+    return None if kernel is None else CompiledRules(kernel, name, pack, code, unpack)
 
 
 class DecodedMoves(Generic[M]):
@@ -182,6 +185,9 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
         ("mobility", "votey.evaluate._mobility"),
         ("v_evaluate", "votey.evaluate.evaluate"),
         ("v_hint", "votey.evaluate.order_hint"),
+        ("v_squares", "votey.board.VIEW.pieces"),
+        ("v_path", "votey.board.VIEW.clicks.legs"),
+        ("v_to_move", "votey.rules.Votey.to_move"),
     ),
     "checkers.c": (
         ("checkers_init", "checkers.rules._tables"),
@@ -206,6 +212,9 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
         ("c_evaluate", "checkers.evaluate.evaluate"),
         ("c_hint", "checkers.evaluate.order_hint"),
         ("c_noisy", "checkers.evaluate.noisy_moves"),
+        ("c_squares", "checkers.board.VIEW.pieces"),
+        ("c_path", "checkers.board.VIEW.clicks.legs"),
+        ("c_to_move", "checkers.rules.Checkers.to_move"),
     ),
     "alquerque.c": (
         ("alquerque_init", "alquerque.rules._tables"),
@@ -228,6 +237,9 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
         ("a_hint", "alquerque.evaluate.order_hint"),
         ("a_noisy", "alquerque.evaluate.noisy_moves"),
         ("a_draw_value", "alquerque.evaluate.draw_value"),
+        ("a_squares", "alquerque.board.VIEW.pieces"),
+        ("a_path", "alquerque.board.VIEW.clicks.legs"),
+        ("a_to_move", "alquerque.rules.Alquerque.to_move"),
     ),
     "chinese_checkers.c": (
         ("chinese_checkers_init", "chinese_checkers.rules._hop_table"),
@@ -243,6 +255,9 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
         ("side", "chinese_checkers.evaluate._side"),
         ("x_evaluate", "chinese_checkers.evaluate.evaluate"),
         ("x_hint", "chinese_checkers.evaluate.order_hint"),
+        ("x_squares", "chinese_checkers.board.VIEW.pieces"),
+        ("x_path", "chinese_checkers.board.VIEW.clicks.legs"),
+        ("x_to_move", "chinese_checkers.rules.ChineseCheckers.to_move"),
     ),
     "halma.c": (
         ("halma_init", "halma.rules._further"),
@@ -263,6 +278,9 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
         ("side", "halma.evaluate._side"),
         ("h_evaluate", "halma.evaluate.evaluate"),
         ("h_hint", "halma.evaluate.order_hint"),
+        ("h_squares", "halma.board.VIEW.pieces"),
+        ("h_path", "halma.board.VIEW.clicks.legs"),
+        ("h_to_move", "halma.rules.Halma.to_move"),
     ),
 }
 """Which function of each game's compiled kernel (``csrc/GAME.c``) mirrors which

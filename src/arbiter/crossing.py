@@ -66,7 +66,7 @@ class CrossingRules(Generic[S, M]):
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
-        self.compiled = core.compiled_rules(self.name, self.pack, self.code)
+        self.compiled = core.compiled_rules(self.name, self.pack, self.code, self.unpack)
 
     def pack(self, s: S) -> bytes:
         """``s`` as the compiled kernel's state."""
@@ -76,6 +76,17 @@ class CrossingRules(Generic[S, M]):
             + s.pieces[1].to_bytes(width, "little")
             + _TAIL.pack(s.to_move, s.ply, core.ply_cap(self.max_plies), 0)
         )
+
+    def unpack(self, data: bytes) -> S:
+        """The state :meth:`pack` made ``data`` of.
+
+        :raises struct.error: if ``data`` is not a packed state's size.
+        """
+        width = self.BOARD_BYTES
+        to_move, ply, _, _ = _TAIL.unpack_from(data, 2 * width)
+        first = int.from_bytes(data[:width], "little")
+        second = int.from_bytes(data[width : 2 * width], "little")
+        return self.position((first, second), to_move, ply)
 
     def to_move(self, s: S) -> Player:
         return s.to_move

@@ -292,7 +292,33 @@ static uint64_t a_hash(const void *vs) {
     return mix64(s->p[0] ^ mix64(s->p[1] ^ mix64(extra)));
 }
 
+/* -- the board's view, for the learning environments ------------------------------ */
+
+static void a_squares(const void *vs, int8_t *out) {
+    const AState *s = vs;
+    for (int c = 0; c < 49; c++)
+        out[c] = (int8_t)(((s->p[0] >> c) & 1) * PIECE_FIRST + ((s->p[1] >> c) & 1) * PIECE_SECOND);
+}
+
+/* a move's path from its code, as a_apply walks it */
+static int a_path(const void *vs, move_t m, uint8_t *out) {
+    (void)vs;
+    int cell = (int)(m & 63), njumps = (int)((m >> 6) & 31);
+    out[0] = (uint8_t)cell;
+    if (!njumps) {
+        out[1] = (uint8_t)NEAR[cell][(m >> 11) & 7];
+        return 2;
+    }
+    for (int i = 0; i < njumps; i++) {
+        cell = LAND[cell][(m >> (11 + 3 * i)) & 7];
+        out[i + 1] = (uint8_t)cell;
+    }
+    return njumps + 1;
+}
+
+static int a_to_move(const void *vs) { return ((const AState *)vs)->to_move; }
+
 const GameVT ALQUERQUE_VT = {
     "alquerque", sizeof(AState), a_gen, a_count, a_apply, a_outcome, a_evaluate,
-    a_draw_value, a_hint, a_noisy, a_hash,
+    a_draw_value, a_hint, a_noisy, a_hash, 49, a_squares, a_path, a_to_move,
 };

@@ -376,7 +376,34 @@ static uint64_t c_hash(const void *vs) {
                  mix64((uint64_t)s->kings << 1 | (uint64_t)s->to_move));
 }
 
+/* -- the board's view, for the learning environments ------------------------------ */
+
+static void c_squares(const void *vs, int8_t *out) {
+    const CState *s = vs;
+    for (int c = 0; c < 32; c++)
+        out[c] = (int8_t)(((s->p[0] >> c) & 1) * PIECE_FIRST + ((s->p[1] >> c) & 1) * PIECE_SECOND +
+                          ((s->kings >> c) & 1) * PIECE_KING);
+}
+
+/* a move's path from its code, as c_apply walks it */
+static int c_path(const void *vs, move_t m, uint8_t *out) {
+    (void)vs;
+    int cell = (int)(m & 31), njumps = (int)((m >> 5) & 15);
+    out[0] = (uint8_t)cell;
+    if (!njumps) {
+        out[1] = (uint8_t)STEP[cell][(m >> 9) & 3];
+        return 2;
+    }
+    for (int i = 0; i < njumps; i++) {
+        cell = JUMP_LAND[cell][(m >> (9 + 2 * i)) & 3];
+        out[i + 1] = (uint8_t)cell;
+    }
+    return njumps + 1;
+}
+
+static int c_to_move(const void *vs) { return ((const CState *)vs)->to_move; }
+
 const GameVT CHECKERS_VT = {
     "checkers", sizeof(CState), c_gen, c_count, c_apply, c_outcome, c_evaluate,
-    NULL, c_hint, c_noisy, c_hash,
+    NULL, c_hint, c_noisy, c_hash, 32, c_squares, c_path, c_to_move,
 };

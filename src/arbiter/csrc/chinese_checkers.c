@@ -257,7 +257,26 @@ static uint64_t x_hash(const void *vs) {
     return mix64(h ^ (uint64_t)(s->p[1] >> 64));
 }
 
+/* -- the board's view, for the learning environments ------------------------------ */
+
+static void x_squares(const void *vs, int8_t *out) {
+    const XState *s = vs;
+    for (int c = 0; c < CELLS; c++)
+        out[c] = (int8_t)((int)((s->p[0] >> c) & 1) * PIECE_FIRST +
+                          (int)((s->p[1] >> c) & 1) * PIECE_SECOND);
+}
+
+/* a move is one leg, start to end, however many hops it takes */
+static int x_path(const void *vs, move_t m, uint8_t *out) {
+    (void)vs;
+    out[0] = (uint8_t)(m >> 7);
+    out[1] = (uint8_t)(m & 127);
+    return 2;
+}
+
+static int x_to_move(const void *vs) { return ((const XState *)vs)->to_move; }
+
 const GameVT CHINESE_CHECKERS_VT = {
     "chinese-checkers", sizeof(XState), x_gen, x_count, x_apply, x_outcome, x_evaluate,
-    NULL, x_hint, NULL, x_hash,
+    NULL, x_hint, NULL, x_hash, CELLS, x_squares, x_path, x_to_move,
 };

@@ -43,7 +43,21 @@ typedef struct {
     /* forced moves a quiescence search plays out, as gen; NULL when the game has none */
     int (*noisy)(const void *s, move_t *out, int cap);
     uint64_t (*hash)(const void *s);
+    /* for the learning environments (envs.c), which know no game: a state's squares
+       are numbered as the game's board numbers its cells, 0 .. cells - 1 */
+    int cells;
+    /* each cell's piece into out[cells]: 0 empty, PIECE_FIRST or PIECE_SECOND for the
+       seat that owns it, PIECE_KING added for a king */
+    void (*squares)(const void *s, int8_t *out);
+    /* the cells the legal move m visits, its start and then each landing, into
+       out[PATH_MOST]: their number (2 for a move of one leg) */
+    int (*path)(const void *s, move_t m, uint8_t *out);
+    /* the seat to move (0 the first) */
+    int (*to_move)(const void *s);
 } GameVT;
+
+enum { PIECE_FIRST = 1, PIECE_SECOND = 2, PIECE_KING = 4 };
+#define PATH_MOST 20 /* cells a move visits, at most: Alquerque's 17 captures and its start */
 
 static inline uint64_t mix64(uint64_t x) {
     /* splitmix64's finaliser: a position's words folded into a table key */
@@ -98,8 +112,9 @@ PyObject *codes_list(const move_t *moves, int n);
 /* a METH_FASTCALL function's entry in a PyMethodDef table */
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL
 
-/* the search type, registered by module.c */
+/* the search type and the learning environments' batch, registered by module.c */
 extern PyTypeObject SearcherType;
+extern PyTypeObject BatchType;
 /* the compiled games (games.c): the table, its length, and a kernel by its name
    (NULL for a game with none) */
 extern const GameVT *const GAMES[];

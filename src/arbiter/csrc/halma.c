@@ -364,9 +364,27 @@ static uint64_t h_hash(const void *vs) {
     return h;
 }
 
+/* -- the board's view, for the learning environments ------------------------------ */
+
+static void h_squares(const void *vs, int8_t *out) {
+    const HState *s = vs;
+    for (int c = 0; c < CELLS; c++)
+        out[c] = (int8_t)(has(&s->p[0], c) * PIECE_FIRST + has(&s->p[1], c) * PIECE_SECOND);
+}
+
+/* a move is one leg, start to end, however many hops it takes */
+static int h_path(const void *vs, move_t m, uint8_t *out) {
+    (void)vs;
+    out[0] = (uint8_t)(m >> 8);
+    out[1] = (uint8_t)(m & 255);
+    return 2;
+}
+
+static int h_to_move(const void *vs) { return ((const HState *)vs)->to_move; }
+
 const GameVT HALMA_VT = {
     "halma", sizeof(HState), h_gen, h_count, h_apply, h_outcome, h_evaluate,
-    NULL, h_hint, NULL, h_hash,
+    NULL, h_hint, NULL, h_hash, CELLS, h_squares, h_path, h_to_move,
 };
 
 /* -- the rules' own primitive: the legal moves with their hop chains ---------------- */

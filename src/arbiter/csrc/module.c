@@ -181,7 +181,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     alquerque_init();
     chinese_checkers_init();
     halma_init();
-    if (PyType_Ready(&SearcherType) < 0) return NULL;
+    if (PyType_Ready(&SearcherType) < 0 || PyType_Ready(&BatchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;
     if (add_methods(m, GENERIC) < 0 || add_methods(m, VOTEY_METHODS) < 0 ||
@@ -189,6 +189,11 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&SearcherType);
     if (PyModule_AddObject(m, "Searcher", (PyObject *)&SearcherType) < 0) {
         Py_DECREF(&SearcherType);
+        goto fail;
+    }
+    Py_INCREF(&BatchType);
+    if (PyModule_AddObject(m, "Batch", (PyObject *)&BatchType) < 0) {
+        Py_DECREF(&BatchType);
         goto fail;
     }
     PyObject *names = PyTuple_New(GAME_COUNT);

@@ -359,9 +359,26 @@ static uint64_t v_hash(const void *vs) {
     return mix64(s->p[0] ^ mix64(s->p[1] ^ mix64((uint64_t)s->to_move)));
 }
 
+/* -- the board's view, for the learning environments ------------------------------ */
+
+static void v_squares(const void *vs, int8_t *out) {
+    const VState *s = vs;
+    for (int c = 0; c < 64; c++)
+        out[c] = (int8_t)(((s->p[0] >> c) & 1) * PIECE_FIRST + ((s->p[1] >> c) & 1) * PIECE_SECOND);
+}
+
+static int v_path(const void *vs, move_t m, uint8_t *out) {
+    (void)vs;
+    out[0] = (uint8_t)(m >> 6);
+    out[1] = (uint8_t)(m & 63);
+    return 2;
+}
+
+static int v_to_move(const void *vs) { return ((const VState *)vs)->to_move; }
+
 const GameVT VOTEY_VT = {
     "votey", sizeof(VState), v_gen, v_count, v_apply, v_outcome, v_evaluate,
-    NULL, v_hint, NULL, v_hash,
+    NULL, v_hint, NULL, v_hash, 64, v_squares, v_path, v_to_move,
 };
 
 /* -- the rules' own primitives, for arbiter.games.votey.rules -------------------- */

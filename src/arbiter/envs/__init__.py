@@ -12,7 +12,9 @@ built-in engine.
 They need the ``rl`` extra (``pip install -e '.[rl]'``: NumPy, Gymnasium, PettingZoo);
 the rest of arbiter does not. Positions, actions and observations are described in
 :mod:`arbiter.envs.encoding`, the environments in :mod:`arbiter.envs.aec` and
-:mod:`arbiter.envs.single`. Each shipped game has a Gymnasium id as well
+:mod:`arbiter.envs.single`, and many games stepped at once, after pgx, in
+:mod:`arbiter.envs.batch` (``envs.batch("checkers", 1024)``). Each shipped
+game has a Gymnasium id as well
 (:mod:`arbiter.envs.registration`): ``gymnasium.make("arbiter.envs:arbiter/Checkers-v0")``.
 """
 
@@ -25,6 +27,7 @@ try:
 
     from arbiter.contract.learning import Encoding
     from arbiter.envs.aec import AGENTS, GameEnv
+    from arbiter.envs.batch import Batch, batch
     from arbiter.envs.encoding import CHANNELS, BoardEncoding, encoding_of
     from arbiter.envs.registration import env_id, register_envs
     from arbiter.envs.single import SingleAgentEnv
@@ -36,10 +39,12 @@ except ImportError as e:  # the extra is not installed
 __all__ = [
     "AGENTS",
     "CHANNELS",
+    "Batch",
     "BoardEncoding",
     "Encoding",
     "GameEnv",
     "SingleAgentEnv",
+    "batch",
     "encoding_of",
     "env",
     "env_id",

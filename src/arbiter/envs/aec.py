@@ -26,6 +26,8 @@ from pettingzoo import AECEnv
 from arbiter.contract import GameSpec
 from arbiter.contract.learning import Encoding
 from arbiter.envs.encoding import encoding_of
+from arbiter.envs.kernel import ILLEGAL, MOVE
+from arbiter.envs.stepping import Stepper, stepper
 from arbiter.errors import ConfigError, NotationError, Reason
 from arbiter.game import Outcome, Player
 from arbiter.games import find_game
@@ -84,12 +86,18 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         observed = spaces.Dict({"observation": box, "action_mask": mask})
         self.observation_spaces = dict.fromkeys(AGENTS, observed)
         self.action_spaces = dict.fromkeys(AGENTS, spaces.Discrete(self.encoding.actions))
-        self.position: S = self.rules.initial()
-        self.last_move: M | None = None
         self.outcome: Outcome | None = None
-        self._moves: list[tuple[tuple[int, ...], M]] = []
-        self._next: dict[int, None] = {}  # the actions that may follow, in order
-        self._played: list[int] = []
+        self._step: Stepper[S, M] = stepper(self.rules, self.encoding)
+
+    @property
+    def position(self) -> S:
+        """The position (after the last complete move)."""
+        return self._step.position
+
+    @property
+    def last_move(self) -> M | None:
+        """The last complete move, or None since :meth:`reset`."""
+        return self._step.last_move
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -120,20 +128,17 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
-        self.last_move = None
-        self._enter(s)
+        self.outcome = None
+        self._step.begin(s)
+        self._entered()
 
-    def _enter(self, s: S) -> None:
-        """Makes ``s`` the position, its legal moves by their actions, and ends the
-        game if it is decided."""
-        self.position = s
-        self._played = []
-        self.outcome = self.rules.outcome(s)
-        legal = [] if self.outcome else self.rules.legal_moves(s)
-        self._narrow([(self.encoding.actions_of(s, m), m) for m in legal])
-        self.agent_selection = AGENTS[self.rules.to_move(s)]
-        if self.outcome is not None:
-            self._finish(self.outcome)
+    def _entered(self) -> None:
+        """After a move (or a reset): the side to act, and the game's end if decided."""
+        self.agent_selection = AGENTS[self._step.to_move()]
+        if self._step.ended():
+            outcome = self.rules.outcome(self.position)
+            if outcome is not None:
+                self._finish(outcome)
 
     def _finish(self, outcome: Outcome, illegal: tuple[Player, str] | None = None) -> None:
         self.outcome = outcome
@@ -150,31 +155,19 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
         if illegal is not None:
             self.infos[AGENTS[illegal[0]]]["illegal"] = illegal[1]
 
-    def _narrow(self, moves: list[tuple[tuple[int, ...], M]]) -> None:
-        """Keeps ``moves`` (the legal moves that begin with the actions played) and
-        the actions that may follow, worked out once per action."""
-        k = len(self._played)
-        self._moves = moves
-        self._next = dict.fromkeys(acts[k] for acts, _ in moves if len(acts) > k)
-
     def legal_actions(self) -> list[int]:
         """The actions the agent to act may play now, in the order of the legal moves."""
-        return list(self._next)
+        return [] if self.outcome is not None else self._step.legal_actions()
 
     def actions_of(self, m: M) -> list[int]:
         """The actions that play the legal move ``m`` in the current position."""
         return list(self.encoding.actions_of(self.position, m))
 
     def observe(self, agent: str) -> Observation:
-        seat = AGENTS.index(agent)
+        seat: Player = 0 if agent == AGENTS[0] else 1
         to_act = agent == self.agent_selection and self.outcome is None
-        mask = np.zeros(self.encoding.actions, np.int8)
-        if to_act and self._next:
-            mask[self.legal_actions()] = 1
-        return {
-            "observation": self.encoding.observation(self.position, seat, self._played),
-            "action_mask": mask,
-        }
+        mask = self._step.mask() if to_act else np.zeros(self.encoding.actions, np.int8)
+        return {"observation": self._step.observation(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Plays one action for the agent to act (``None`` for an agent whose game is
@@ -185,18 +178,13 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        seat = AGENTS.index(agent)
+        seat: Player = 0 if agent == AGENTS[0] else 1
         number = self._number(action)
-        if number is None or number not in self._next:
+        done = ILLEGAL if number is None else self._step.act(number)
+        if done == ILLEGAL:
             self._illegal(seat, action, number)
-        else:
-            k = len(self._played)
-            self._played.append(number)
-            self._narrow([(acts, m) for acts, m in self._moves if acts[k] == number])
-            done = [m for acts, m in self._moves if len(acts) == k + 1]
-            if done:
-                self.last_move = done[0]
-                self._enter(self.rules.apply(self.position, done[0]))
+        elif done == MOVE:
+            self._entered()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

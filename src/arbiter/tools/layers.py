@@ -70,7 +70,7 @@ C_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("lists and glue", ("lists.c", "glue.c")),
     ("kernels", ("votey.c", "checkers.c", "alquerque.c", "chinese_checkers.c", "halma.c")),
     ("table of games", ("games.c",)),
-    ("search", ("search.c",)),
+    ("search and learning environments", ("search.c", "envs.c")),
     ("module", ("module.c",)),
 )
 """The compiled core's layers, lowest first (files in ``arbiter/csrc``); the kernels

@@ -205,7 +205,7 @@ class Alquerque:
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
-        self.compiled = core.compiled_rules("alquerque", self.pack, code)
+        self.compiled = core.compiled_rules("alquerque", self.pack, code, self.unpack)
         self._decoded = core.DecodedMoves(decode)
 
     def pack(self, s: State) -> bytes:
@@ -214,6 +214,16 @@ class Alquerque:
         b = s.back[1] or (-1, -1)
         cap = core.ply_cap(self.max_plies)
         return _PACKED.pack(s.pieces[0], s.pieces[1], s.to_move, s.ply, cap, *w, *b)
+
+    def unpack(self, data: bytes) -> State:
+        """The state :meth:`pack` made ``data`` of.
+
+        :raises struct.error: if ``data`` is not a packed state's size.
+        """
+        first, second, to_move, ply, _, *back = _PACKED.unpack(data)
+        w = (back[0], back[1]) if back[0] >= 0 else None
+        b = (back[2], back[3]) if back[2] >= 0 else None
+        return State((first, second), to_move, ply, (w, b))
 
     def initial(self) -> State:
         """Returns the contest's start position, white to move."""

@@ -295,7 +295,7 @@ class Checkers:
     def __init__(self, max_plies: int = 1000, plain_draws: bool = False) -> None:
         self.max_plies = max_plies
         self.plain_draws = plain_draws
-        self.compiled = core.compiled_rules("checkers", self.pack, code)
+        self.compiled = core.compiled_rules("checkers", self.pack, code, self.unpack)
         self._decoded = core.DecodedMoves(decode)
 
     def pack(self, s: State) -> bytes:
@@ -314,6 +314,16 @@ class Checkers:
         )
         keys = b"".join(_KEY.pack(*k) for k in s.history[-_HISTORY:])
         return header + keys + bytes(_KEY.size * (_HISTORY - len(s.history)))
+
+    def unpack(self, data: bytes) -> State:
+        """The state :meth:`pack` made ``data`` of (its last ``_HISTORY`` keys: 80
+        quiet plies end a game before it has more).
+
+        :raises struct.error: if ``data`` is not a packed state's size.
+        """
+        red, white, kings, to_move, ply, quiet, _, _, n = _HEADER.unpack_from(data)
+        keys = tuple(_KEY.unpack_from(data, _HEADER.size + _KEY.size * i) for i in range(n))
+        return State((red, white), kings, to_move, ply, quiet, keys)
 
     def initial(self) -> State:
         """Returns the start position, red (player 1) to move."""

@@ -241,7 +241,7 @@ class Votey:
 
     def __init__(self, max_plies: int = 1000) -> None:
         self.max_plies = max_plies
-        self.compiled = core.compiled_rules("votey", self.pack, _code)
+        self.compiled = core.compiled_rules("votey", self.pack, _code, self.unpack)
         self._moves_from = moves_from
         self._connected = connected
         self._has_move = has_move
@@ -256,6 +256,14 @@ class Votey:
         winner = -1 if s.winner is None else s.winner
         cap = core.ply_cap(self.max_plies)
         return _PACKED.pack(s.pieces[0], s.pieces[1], s.to_move, s.ply, winner, cap)
+
+    def unpack(self, data: bytes) -> State:
+        """The state :meth:`pack` made ``data`` of.
+
+        :raises struct.error: if ``data`` is not a packed state's size.
+        """
+        first, second, to_move, ply, winner, _ = _PACKED.unpack(data)
+        return State((first, second), to_move, ply, None if winner < 0 else winner)
 
     def initial(self) -> State:
         """Returns the contest's start position, black to move."""

@@ -1,0 +1,223 @@
+"""The learning environments' compiled step held to the Python one, which is the
+reference: every observation, mask, reward, end and move equal over random games of
+each game with a kernel, one at a time (AEC) and in batches; the games without one
+stepped in Python; and the batch's own contract (shapes, illegal actions, resets)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from arbiter import core, envs
+from arbiter.envs.kernel import Arrays, compiled_games
+from arbiter.envs.stepping import CompiledStepper, PythonStepper
+from arbiter.errors import ConfigError
+from arbiter.games import find_game, game_names
+from tests.test_envs import _double_jump
+
+pytestmark = pytest.mark.skipif(not core.available(), reason="the compiled core is not built")
+
+KERNELS = ["votey", "checkers", "alquerque", "chinese-checkers", "halma"]
+"""The games with a compiled kernel."""
+
+FIELDS = (
+    "observation",
+    "legal_action_mask",
+    "current_player",
+    "rewards",
+    "terminated",
+    "truncated",
+)
+
+
+def pure_and_compiled(make: Any) -> tuple[Any, Any]:
+    """The same environment on the Python step and on the compiled one."""
+    with core.forced_pure():
+        pure = make()
+    return pure, make()
+
+
+@pytest.mark.parametrize("game", KERNELS)
+def test_the_compiled_aec_environment_says_what_the_python_one_says(game: str) -> None:
+    # each agent's observation and mask, the rewards, ends, infos, the legal actions,
+    # the position and the last move, at every step of random games with an action
+    # the mask forbids now and then (the mover loses)
+    pure, fast = pure_and_compiled(lambda: envs.raw_env(game))
+    assert isinstance(pure._step, PythonStepper) and isinstance(fast._step, CompiledStepper)
+    rng = random.Random(game)
+    steps = 0
+    for episode in range(3):
+        pure.reset(seed=episode)
+        fast.reset(seed=episode)
+        while steps < 250 * (episode + 1):
+            for agent in envs.AGENTS:
+                a, b = pure.observe(agent), fast.observe(agent)
+                assert (a["observation"] == b["observation"]).all(), (steps, agent)
+                assert (a["action_mask"] == b["action_mask"]).all(), (steps, agent)
+            assert pure.agent_selection == fast.agent_selection
+            assert (pure.rewards, pure.terminations, pure.infos) == (
+                fast.rewards,
+                fast.terminations,
+                fast.infos,
+            )
+            assert pure.legal_actions() == fast.legal_actions()
+            assert pure.position == fast.position and pure.last_move == fast.last_move
+            if pure.terminations[pure.agent_selection]:
+                break
+            legal = pure.legal_actions()
+            wrong = rng.random() < 0.004
+            action = rng.randrange(-1, pure.encoding.actions + 1) if wrong else rng.choice(legal)
+            pure.step(action)
+            fast.step(action)
+            steps += 1
+
+
+@pytest.mark.parametrize("game", KERNELS)
+@pytest.mark.parametrize("auto_reset", [True, False])
+def test_a_compiled_batch_steps_as_the_python_batch_does(game: str, auto_reset: bool) -> None:
+    # random openings, random and illegal actions, games ending and (or not) restarting:
+    # every array equal at every step, and the random players' draws too
+    pure, fast = pure_and_compiled(
+        lambda: envs.batch(game, 5, seed=7, opening_plies=3, auto_reset=auto_reset)
+    )
+    assert fast.compiled and not pure.compiled
+    rng = np.random.default_rng(7)
+    a, b = pure.init(), fast.init()
+    ended = 0
+    for step in range(180):
+        for field in FIELDS:
+            x, y = getattr(a, field), getattr(b, field)
+            assert x.dtype == y.dtype and (x == y).all(), (step, field)
+        ended += int(a.terminated.sum())
+        chosen = pure.random_actions()
+        assert (chosen == fast.random_actions()).all()
+        wrong = rng.random(5) < 0.02
+        chosen[wrong] = rng.integers(-3, pure.num_actions + 3, int(wrong.sum()))
+        a, b = pure.step(chosen), fast.step(chosen)
+    assert ended  # some game ended on the way (by a rule or an illegal action)
+
+
+@pytest.mark.parametrize("game", KERNELS)
+def test_unpack_is_the_inverse_of_pack(game: str) -> None:
+    # the compiled step makes the rules' position from the kernel's bytes
+    rules = find_game(game).make()
+    assert rules.compiled is not None
+    s = rules.initial()
+    rng = random.Random(game)
+    for _ in range(60):
+        assert rules.unpack(rules.pack(s)) == s
+        legal = rules.legal_moves(s)
+        if not legal:
+            break
+        s = rules.apply(s, rng.choice(legal))
+
+
+def test_an_illegal_action_loses_the_game_for_its_mover_and_the_batch_goes_on() -> None:
+    games = envs.batch("checkers", 3, seed=1)
+    state = games.init()
+    assert state.current_player.tolist() == [0, 0, 0]
+    legal = games.random_actions()
+    chosen = legal.copy()
+    chosen[1] = np.flatnonzero(~state.legal_action_mask[1])[0]  # one the mask forbids
+    state = games.step(chosen)
+    assert state.terminated.tolist() == [False, True, False]
+    assert state.rewards.tolist() == [[0, 0], [-1, 1], [0, 0]]
+    # restarted at once: the next game's start, the first seat to move
+    assert state.current_player.tolist() == [1, 0, 1]
+    assert state.legal_action_mask[1].sum() == 7
+    state = games.step(games.random_actions())
+    assert not state.terminated.any() and not state.rewards.any()
+
+
+def test_a_finished_game_stays_finished_without_auto_reset() -> None:
+    games = envs.batch("votey", 2, auto_reset=False)
+    state = games.init()
+    state = games.step(np.array([-5, games.random_actions()[1]]))
+    assert state.terminated.tolist() == [True, False]
+    assert state.rewards[0].tolist() == [-1, 1] and not state.legal_action_mask[0].any()
+    before = state.observation[0].copy()
+    state = games.step(games.random_actions())
+    assert state.terminated[0] and not state.rewards[0].any()
+    assert (state.observation[0] == before).all()
+    assert games.random_actions()[0] == -1
+
+
+def test_a_capture_chain_is_one_action_per_jump_in_the_batch_too() -> None:
+    # a checkers double jump: the same seat acts twice, the path plane marks its start
+    # and its first landing between the two
+    s, move = _double_jump()
+    games = envs.batch("checkers", 1)
+    games.init()
+    rules = games.rules
+    games._games.set(0, rules.pack(s))
+    arrays: Arrays = games._arrays
+    mover = rules.to_move(s)
+    first, second = games.encoding.actions_of(s, move)
+    assert arrays.current_player[0] == mover
+    assert np.flatnonzero(arrays.legal_action_mask[0]).tolist() == [first]
+    state = games.step(np.array([first]))
+    assert state.current_player[0] == mover and not state.terminated[0]
+    assert state.observation[0, :, :, 3].sum() == 2  # the chain's start and first landing
+    assert np.flatnonzero(state.legal_action_mask[0]).tolist() == [second]
+    state = games.step(np.array([second]))
+    assert state.current_player[0] == 1 - mover
+    assert state.observation[0, :, :, 3].sum() == 0
+    assert games._games.last(0) == rules.compiled.code(move)
+
+
+def test_the_batch_refuses_actions_of_the_wrong_shape_and_bad_sizes() -> None:
+    games = envs.batch("votey", 4)
+    games.init()
+    with pytest.raises(ValueError, match=r"expected \(4,\)"):
+        games.step(np.zeros(3))
+    with pytest.raises(ConfigError, match="a batch of 0 games"):
+        envs.batch("votey", 0)
+    with pytest.raises(ConfigError, match="opening_plies -1"):
+        envs.batch("votey", 2, opening_plies=-1)
+    rules = find_game("votey").make()
+    encoding = envs.BoardEncoding(find_game("votey"))
+    small = Arrays.zeros(2, encoding.shape, encoding.actions - 1)
+    with pytest.raises(ValueError, match="legal_action_mask"):
+        compiled_games(encoding, rules, small)
+
+
+TOYS = [
+    name
+    for name in game_names()
+    if name not in KERNELS
+    and (find_game(name).board is not None or find_game(name).encoding is not None)
+]
+"""The registered games without a kernel that can be learnt: Nim (an encoding of its
+own) and the drop game (a board)."""
+
+
+@pytest.mark.parametrize("game", TOYS)
+def test_a_game_without_a_kernel_is_batched_in_python(game: str) -> None:
+    games = envs.batch(game, 3, seed=2)
+    assert not games.compiled
+    state = games.init()
+    assert state.observation.shape == (3, *games.observation_shape)
+    for _ in range(40):
+        chosen = games.random_actions()
+        assert all(state.legal_action_mask[i, a] for i, a in enumerate(chosen))
+        state = games.step(chosen)
+    assert isinstance(envs.raw_env(game)._step, PythonStepper)
+
+
+def test_a_game_held_in_the_kernel_keeps_a_halma_mask_row_by_its_entries() -> None:
+    # the mask row is cleared by the entries it set: after many moves it still holds
+    # exactly the legal actions, no entry of an earlier position left behind
+    pure, fast = pure_and_compiled(lambda: envs.raw_env("halma"))
+    pure.reset(seed=3)
+    fast.reset(seed=3)
+    rng = random.Random(3)
+    for _ in range(120):
+        agent = fast.agent_selection
+        mask = fast.observe(agent)["action_mask"]
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(pure.legal_actions())
+        action = rng.choice(pure.legal_actions())
+        pure.step(action)
+        fast.step(action)
