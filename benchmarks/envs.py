@@ -5,7 +5,9 @@ Usage: python benchmarks/envs.py [--seconds S] [--game NAME] [--batch N]
 
 - **AEC** (PettingZoo, one game): two learners take turns; the one to act observes
   (its observation and action mask, as NumPy arrays) and picks uniformly among the
-  actions its mask allows. Games are played to their end and restarted.
+  actions its mask allows, reading the mask as booleans (NumPy finds the set entries
+  of a boolean array several times faster than of PettingZoo's int8). Games are played
+  to their end and restarted.
 - **OpenSpiel** (``pyspiel``, one game, where OpenSpiel has the game: Votey is its
   ``lines_of_action``, checkers and Chinese checkers its own): the same loop on its
   Python API in its own idiom, the player to act reading ``observation_tensor`` as a
@@ -67,7 +69,7 @@ def aec(game: str, seconds: float) -> float:
             if terminated or truncated:
                 env.step(None)
             else:
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].view(np.bool_).nonzero()[0]
                 env.step(legal[rng.randrange(len(legal))])
             steps += 1
         return steps
@@ -120,7 +122,7 @@ def gym(game: str, seconds: float) -> float:
         episodes[0] += 1
         done = False
         while not done:
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].view(np.bool_).nonzero()[0]
             obs, _, done, _, _ = env.step(legal[rng.randrange(len(legal))])
             steps += 1
         return steps
