@@ -95,3 +95,21 @@ def test_only_a_language_that_uses_the_rust_toolchain_is_shown_it() -> None:
         assert LANGUAGES[key].exposed() == (), key
     toolchain = _rustc()[1]
     assert LANGUAGES["rust"].exposed() == ((toolchain,) if toolchain else ())
+
+
+@pytest.mark.parametrize(
+    ("written", "why"),
+    [
+        (b"# Caf\xe9 cup\n", "not UTF-8 text"),  # Latin-1, as an editor may save it
+        (None, "No such file or directory"),
+    ],
+)
+def test_a_description_file_that_cannot_be_read_is_named_with_why(
+    tmp_path: Path, written: bytes | None, why: str
+) -> None:
+    if written is not None:
+        (tmp_path / "about.md").write_bytes(written)
+    text = 'game = "checkers"\ndescription_file = "about.md"\n'
+    with pytest.raises(ConfigError) as caught:
+        load(write(tmp_path, text))
+    assert str(caught.value).endswith(f"description_file 'about.md': {why}")

@@ -99,6 +99,16 @@ def test_a_whole_export_verifies_with_the_contests_public_key(contest: Exported)
         assert [b["entrant"] for b in entry["byes"]] == sorted(idle), entry
 
 
+def test_every_member_of_an_export_is_a_plain_file_owned_by_nobody(contest: Exported) -> None:
+    # the server's own account (its uid, its user's name) is no stranger's business,
+    # and an export unpacked anywhere makes no file owned by a user of that machine
+    path, _, _ = contest
+    with tarfile.open(path) as archive:
+        for m in archive:
+            assert m.isreg(), m.name
+            assert (m.mode, m.uid, m.gid, m.uname, m.gname) == (0o644, 0, 0, "", ""), m.name
+
+
 @pytest.mark.parametrize("name", ["games.jsonl", "rounds.json", "standings.json", "contest.json"])
 def test_one_byte_changed_in_any_file_is_found(
     contest: Exported, tmp_path: Path, name: str
