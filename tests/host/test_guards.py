@@ -623,3 +623,25 @@ def test_registering_and_a_held_back_log_in_answer_as_pages_do(site: Site) -> No
     ]
     assert [a.status_code for a in answers[:3]] == [401, 401, 401]  # three free tries
     assert said(answers[3], 429, "wait")
+
+
+def test_the_session_cookie_is_secure_only_when_asked(site: Site) -> None:
+    # served over plain HTTP (a contest on a room's network), a Secure cookie would
+    # never come back from a browser and nobody could stay signed in; behind TLS
+    # (--secure-cookies) it must never travel in the clear
+    stranger = site.client()
+    data = {"name": "dora", "password": PASSWORD, "csrf": csrf(stranger, "/register")}
+    done = stranger.post("/register", data=data)
+    assert done.status_code == 303
+    plain = done.headers["set-cookie"].lower()
+    assert "httponly" in plain and "secure" not in plain.replace("httponly", "")
+    app = create_app(
+        site.config,
+        Service(site.config, site.folder / "cup.toml", site.db),
+        secure_cookies=True,
+    )
+    with TestClient(app, base_url="https://testserver", follow_redirects=False) as secure:
+        data = {"name": "erin", "password": PASSWORD, "csrf": csrf(secure, "/register")}
+        done = secure.post("/register", data=data)
+        assert done.status_code == 303
+        assert "; secure" in done.headers["set-cookie"].lower()
