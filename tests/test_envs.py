@@ -399,3 +399,8 @@ def test_every_shipped_game_is_made_by_its_gymnasium_id_in_a_fresh_process() -> 
         "arbiter/ChineseCheckers-v0",
         "arbiter/Halma-v0",
     ]
+
+
+def test_each_environment_has_a_pettingzoo_style_versioned_name() -> None:
+    names = {game: envs.raw_env(game).metadata["name"] for game in ("votey", "chinese-checkers")}
+    assert names == {"votey": "votey_v0", "chinese-checkers": "chinese_checkers_v0"}

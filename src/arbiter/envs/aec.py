@@ -73,7 +73,8 @@ class GameEnv(AECEnv, Generic[S, M]):  # type: ignore[misc]  # PettingZoo is unt
             raise ConfigError(f"render_mode {render_mode!r}: expected ansi or human")
         if opening_plies < 0:
             raise ConfigError(f"opening_plies {opening_plies}: expected 0 or more")
-        self.metadata = {**self.metadata, "name": f"{spec.name}_v0"}
+        # PettingZoo's naming: the game's name in snake case and its version
+        self.metadata = {**self.metadata, "name": f"{spec.name.replace('-', '_')}_v0"}
         self.spec = spec
         self.rules = spec.rules(**rules_options)
         self.encoding: Encoding[S, M] = encoding_of(spec, self.rules)
