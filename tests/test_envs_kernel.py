@@ -221,3 +221,42 @@ def test_a_game_held_in_the_kernel_keeps_a_halma_mask_row_by_its_entries() -> No
         action = rng.choice(pure.legal_actions())
         pure.step(action)
         fast.step(action)
+
+
+@pytest.mark.parametrize("game", ["checkers", "alquerque"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_random_opponent_answers_in_the_core_as_in_python(game: str, seat: int) -> None:
+    # the learner holds its seat in every game; the opponent's moves (chains and all)
+    # are drawn from each game's generator on both paths, restarts included
+    pure, fast = pure_and_compiled(
+        lambda: envs.batch(game, 4, seed=3, opponent="random", seat=seat, opening_plies=2)
+    )
+    a, b = pure.init(), fast.init()
+    ended = 0
+    for step in range(150):
+        for field in FIELDS:
+            assert (getattr(a, field) == getattr(b, field)).all(), (step, field)
+        assert (a.current_player == seat).all(), step
+        ended += int(a.terminated.sum())
+        chosen = pure.random_actions()  # a draw from each game's generator, on both
+        assert (chosen == fast.random_actions()).all()
+        a, b = pure.step(chosen), fast.step(chosen)
+    assert ended
+
+
+def test_an_engine_opponent_answers_every_game_within_the_step() -> None:
+    games = envs.batch("checkers", 3, seed=1, opponent="greedy", seat=1)
+    state = games.init()  # greedy holds the first seat: it has moved in every game
+    assert (state.current_player == 1).all()
+    assert all(games.rules.to_move(games._position(i)) == 1 for i in range(3))
+    results = []
+    for _ in range(300):
+        state = games.step(games.random_actions())
+        assert (state.current_player == 1).all()
+        results += state.rewards[state.terminated, 1].tolist()
+    # greedy against random play: games end, nearly all lost by the random learner
+    assert len(results) >= 3 and sum(r < 0 for r in results) > len(results) / 2
+    with pytest.raises(ConfigError, match="seat 2"):
+        envs.batch("checkers", 2, opponent="random", seat=2)
+    with pytest.raises(ConfigError, match="unknown engine"):
+        envs.batch("checkers", 2, opponent="nobody")

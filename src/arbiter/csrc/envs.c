@@ -49,6 +49,7 @@ typedef struct {
     unsigned char *start;  /* the start position */
     Game *games;
     int rows, columns, opening, auto_reset;
+    int rival;             /* the seat a random opponent plays here, or -1 */
     int *place;            /* each cell's offset in an observation */
     int8_t *blank[2];      /* an observation with no pieces, from each seat */
     Py_buffer obs, mask, player, rewards, terminated, truncated;
@@ -220,6 +221,31 @@ static int act(Batch *B, Py_ssize_t i, long long a) {
     return ACT_MOVE;
 }
 
+/* one action for game i within a step: its end rewarded (this sets rewards and
+   terminated, never clears them) and, where the batch resets by itself, the next game
+   begun; 0 when memory ran out */
+static int step_game(Batch *B, Py_ssize_t i, long long a) {
+    Game *g = &B->games[i];
+    if (g->over) return 1;
+    int done = act(B, i, a);
+    if (done == ACT_MOVE && !enter(B, i)) return 0;
+    if (g->over && B->auto_reset) {
+        if (!restart(B, i)) return 0;
+        ((uint8_t *)B->terminated.buf)[i] = 1; /* the end is reported; the arrays show the
+                                                  next game */
+    }
+    return publish(B, i);
+}
+
+/* the random opponent's legs while game i waits for it, drawn from the game's
+   generator as random() draws them; 0 when memory ran out */
+static int answer(Batch *B, Py_ssize_t i) {
+    Game *g = &B->games[i];
+    while (B->rival >= 0 && !g->over && g->nset && B->vt->to_move(state_of(B, i)) == B->rival)
+        if (!step_game(B, i, g->set[draw(g) % (uint64_t)g->nset])) return 0;
+    return 1;
+}
+
 /* -- Python ---------------------------------------------------------------------- */
 
 /* holds a writable C-contiguous buffer of want bytes; 0 with the error set */
@@ -260,22 +286,23 @@ static void Batch_dealloc(Batch *B) {
 static PyObject *Batch_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     static char *names[] = {"game", "start", "n", "rows", "columns", "places", "seed",
                             "opening", "auto_reset", "observation", "legal_action_mask",
-                            "current_player", "rewards", "terminated", "truncated", NULL};
+                            "current_player", "rewards", "terminated", "truncated", "rival",
+                            NULL};
     const char *game;
     PyObject *start, *places, *arrays[6];
     Py_ssize_t n;
-    int rows, columns, opening, auto_reset;
+    int rows, columns, opening, auto_reset, rival = -1;
     unsigned long long seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "sSniiSKipOOOOOO", names, &game, &start, &n,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "sSniiSKipOOOOOO|i", names, &game, &start, &n,
                                      &rows, &columns, &places, &seed, &opening, &auto_reset,
                                      &arrays[0], &arrays[1], &arrays[2], &arrays[3],
-                                     &arrays[4], &arrays[5]))
+                                     &arrays[4], &arrays[5], &rival))
         return NULL;
     const GameVT *vt = find_vt(game);
     if (!vt) return PyErr_Format(PyExc_ValueError, "no compiled kernel for %s", game);
-    if (n < 1 || rows < 1 || columns < 1 || opening < 0)
-        return PyErr_Format(PyExc_ValueError, "a batch of %zd games, %dx%d, opening %d", n,
-                            rows, columns, opening);
+    if (n < 1 || rows < 1 || columns < 1 || opening < 0 || rival < -1 || rival > 1)
+        return PyErr_Format(PyExc_ValueError, "a batch of %zd games, %dx%d, opening %d, rival %d",
+                            n, rows, columns, opening, rival);
     if (PyBytes_GET_SIZE(places) != 2 * vt->cells)
         return PyErr_Format(PyExc_ValueError, "places: %d cells' rows and columns wanted",
                             vt->cells);
@@ -290,6 +317,7 @@ static PyObject *Batch_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     B->actions = (Py_ssize_t)vt->cells * vt->cells;
     B->opening = opening;
     B->auto_reset = auto_reset;
+    B->rival = rival;
     const Py_ssize_t sizes[6] = {n * B->obs_size, n * B->actions, n * 4, n * 8, n, n};
     const char *what[6] = {"observation", "legal_action_mask", "current_player", "rewards",
                            "terminated", "truncated"};
@@ -333,7 +361,7 @@ static PyObject *Batch_init(Batch *B, PyObject *unused) {
     (void)unused;
     memset(B->rewards.buf, 0, (size_t)B->rewards.len);
     for (Py_ssize_t i = 0; i < B->n; i++)
-        if (!restart(B, i) || !publish(B, i)) return PyErr_NoMemory();
+        if (!restart(B, i) || !publish(B, i) || !answer(B, i)) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
@@ -353,14 +381,7 @@ static PyObject *Batch_step(Batch *B, PyObject *actions) {
     for (Py_ssize_t i = 0; i < B->n && !failed; i++) {
         Game *g = &B->games[i];
         terminated[i] = g->over != 0;
-        if (g->over) continue;
-        int done = act(B, i, acts[i]);
-        if (done == ACT_MOVE) failed = !enter(B, i);
-        if (!failed && g->over && B->auto_reset) {
-            failed = !restart(B, i);
-            terminated[i] = 1; /* the step's end is reported; the arrays show the next game */
-        }
-        failed = failed || !publish(B, i);
+        if (!g->over) failed = !step_game(B, i, acts[i]) || !answer(B, i);
     }
     PyBuffer_Release(&a);
     if (failed) return PyErr_NoMemory();
@@ -395,6 +416,32 @@ static int index_arg(Batch *B, PyObject *o, Py_ssize_t *i) {
         return 0;
     }
     return 1;
+}
+
+/* play(i, action): one more action for game i within the step under way (an engine
+   opponent's, played from Python): its end adds to the step's rewards and ends */
+static PyObject *Batch_play(Batch *B, PyObject *const *args, Py_ssize_t nargs) {
+    Py_ssize_t i;
+    if (nargs != 2) return PyErr_Format(PyExc_TypeError, "play(i, action)");
+    if (!index_arg(B, args[0], &i)) return NULL;
+    long long a = PyLong_AsLongLong(args[1]);
+    if (a == -1 && PyErr_Occurred()) return NULL;
+    if (!step_game(B, i, a)) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* waiting(seat): the games going on whose side to move is seat, in order */
+static PyObject *Batch_waiting(Batch *B, PyObject *o) {
+    long seat = PyLong_AsLong(o);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out && i < B->n; i++) {
+        if (B->games[i].over || B->vt->to_move(state_of(B, i)) != seat) continue;
+        PyObject *v = PyLong_FromSsize_t(i);
+        if (!v || PyList_Append(out, v) < 0) Py_CLEAR(out);
+        Py_XDECREF(v);
+    }
+    return out;
 }
 
 /* set(i, state): game i at a position, its rewards and end flag as entering it sets */
@@ -489,6 +536,8 @@ static PyMethodDef Batch_methods[] = {
     {"step", (PyCFunction)Batch_step, METH_O, "step(actions): one action per game"},
     {"random", (PyCFunction)Batch_random, METH_O, "random(out): a legal action per game"},
     {"set", FASTCALL(Batch_set), "set(i, state): game i at a position"},
+    {"play", FASTCALL(Batch_play), "play(i, action): one more action in this step"},
+    {"waiting", (PyCFunction)Batch_waiting, METH_O, "waiting(seat) -> the games seat moves in"},
     {"act", FASTCALL(Batch_act), "act(i, action) -> 0 illegal, 1 a leg, 2 a move, 3 over"},
     {"observe", FASTCALL(Batch_observe), "observe(i, seat, out): game i from seat's side"},
     {"legal", (PyCFunction)Batch_legal, METH_O, "legal(i) -> the actions game i may play"},

@@ -23,6 +23,13 @@ is started again at once: its step reports the end (``terminated``, ``rewards``)
 shows the next game's start. ``opening_plies`` random moves begin each game, drawn from
 ``seed`` (the same on both paths).
 
+With an ``opponent`` (any built-in engine as ``arbiter match`` names it: ``random``,
+``greedy``, ``alphabeta:depth=2``) the learner holds ``seat`` in every game and the
+opponent answers within each step, as the Gymnasium environment's does: every state
+returned has the learner to act, or its game over. ``random`` plays in C, its moves
+drawn from each game's generator; another engine is asked game by game, so a batch
+against it runs at that engine's speed.
+
 On the compiled core the games live in C and a step is one call with no Python loop
 over the games; the arrays are the batch's own, written in place by the next step (copy
 what you keep). A game without a kernel (a toy game, an encoding of its own, or
@@ -37,6 +44,8 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from arbiter.agents.registry import make_agent
+from arbiter.clock import Limit
 from arbiter.contract import GameSpec
 from arbiter.envs.encoding import BoardEncoding, encoding_of
 from arbiter.envs.kernel import (
@@ -73,13 +82,25 @@ class Batch(Generic[S, M]):
         seed: int = 0,
         auto_reset: bool = True,
         opening_plies: int = 0,
+        opponent: str | None = None,
+        seat: int = 0,
+        opponent_limit: Limit | None = None,
         **rules_options: Any,
     ) -> None:
         if n < 1:
             raise ConfigError(f"a batch of {n} games: expected 1 or more")
         if opening_plies < 0:
             raise ConfigError(f"opening_plies {opening_plies}: expected 0 or more")
+        if seat not in (0, 1):
+            raise ConfigError(f"seat {seat}: expected 0 (first to move) or 1")
         self.spec = find_game(game) if isinstance(game, str) else game
+        self.seat = seat
+        # the engine asked game by game (random plays inside the games themselves)
+        self._engine = None
+        if opponent is not None and opponent != "random":
+            self._engine = make_agent(self.spec, opponent)
+        self._limit = opponent_limit or Limit()
+        rival = 1 - seat if opponent == "random" else -1
         self.rules: Game[S, M] = self.spec.rules(**rules_options)
         self.encoding = encoding_of(self.spec, self.rules)
         self.n = n
@@ -95,6 +116,7 @@ class Batch(Generic[S, M]):
                 seed=seed,
                 opening_plies=opening_plies,
                 auto_reset=auto_reset,
+                rival=rival,
             )
         else:
             self._games = PythonGames(
@@ -104,7 +126,10 @@ class Batch(Generic[S, M]):
                 seed=seed,
                 opening_plies=opening_plies,
                 auto_reset=auto_reset,
+                rival=rival,
             )
+        if self._engine is not None:
+            self._engine.reset(self.rules, 1 - seat, seed)
 
     @property
     def compiled(self) -> bool:
@@ -114,6 +139,7 @@ class Batch(Generic[S, M]):
     def init(self) -> Arrays:
         """Every game from its start (and its opening); rewards 0."""
         self._games.init()
+        self._answer()
         return self._arrays
 
     def step(self, actions: npt.ArrayLike) -> Arrays:
@@ -125,7 +151,28 @@ class Batch(Generic[S, M]):
         if chosen.shape != (self.n,):
             raise ValueError(f"actions of shape {chosen.shape}: expected ({self.n},)")
         self._games.step(chosen)
+        self._answer()
         return self._arrays
+
+    def _answer(self) -> None:
+        """The engine's moves in every game where it is to move (a game that ends
+        restarting where it may, with the engine to move first again)."""
+        if self._engine is None:
+            return
+        rival = 1 - self.seat
+        while waiting := self._games.waiting(rival):
+            for i in waiting:
+                s = self._position(i)
+                m = self._engine.choose(s, self._limit)
+                for action in self.encoding.actions_of(s, m):
+                    self._games.play(i, action)
+
+    def _position(self, i: int) -> S:
+        """Game ``i``'s position as the rules engine's state."""
+        if isinstance(self._games, PythonGames):
+            return self._games.games[i].position  # type: ignore[no-any-return]
+        unpack = getattr(self.rules, "compiled").unpack  # noqa: B009 (a kernel: compiled)
+        return unpack(self._games.state(i))  # type: ignore[no-any-return]
 
     def random_actions(self) -> npt.NDArray[np.int64]:
         """For each game, an action its side to move may play, drawn uniformly from the
@@ -149,11 +196,13 @@ class PythonGames(Generic[S, M]):
         seed: int,
         opening_plies: int,
         auto_reset: bool,
+        rival: int = -1,
     ) -> None:
         self.rules = rules
         self.arrays = arrays
         self.opening = opening_plies
         self.auto_reset = auto_reset
+        self.rival = rival
         n = len(arrays.current_player)
         self.games = [PythonStepper(rules, encoding) for _ in range(n)]
         self.over = [False] * n
@@ -164,26 +213,46 @@ class PythonGames(Generic[S, M]):
         for i in range(len(self.games)):
             self._restart(i)
             self._publish(i)
+            self._random_answer(i)
 
     def step(self, actions: npt.NDArray[np.int64]) -> None:
         self.arrays.rewards[:] = 0
-        for i, game in enumerate(self.games):
+        for i in range(len(self.games)):
             self.arrays.terminated[i] = self.over[i]
-            if self.over[i]:
-                continue
-            seat = game.to_move()
-            action = int(actions[i])
-            known = 0 <= action < self.arrays.legal_action_mask.shape[1]
-            done = game.act(action) if known else ILLEGAL
-            if done == ILLEGAL:
-                self._end(i, 1 - seat)
-            elif done == MOVE and game.ended():
-                outcome = self.rules.outcome(game.position)
-                self._end(i, None if outcome is None else outcome.winner)
-            if self.over[i] and self.auto_reset:
-                self._restart(i)
-                self.arrays.terminated[i] = True
-            self._publish(i)
+            if not self.over[i]:
+                self.play(i, int(actions[i]))
+                self._random_answer(i)
+
+    def play(self, i: int, action: int) -> None:
+        """One action for game ``i`` within a step (``step_game`` in ``csrc/envs.c``)."""
+        if self.over[i]:
+            return
+        game = self.games[i]
+        seat = game.to_move()
+        known = 0 <= action < self.arrays.legal_action_mask.shape[1]
+        done = game.act(action) if known else ILLEGAL
+        if done == ILLEGAL:
+            self._end(i, 1 - seat)
+        elif done == MOVE and game.ended():
+            outcome = self.rules.outcome(game.position)
+            self._end(i, None if outcome is None else outcome.winner)
+        if self.over[i] and self.auto_reset:
+            self._restart(i)
+            self.arrays.terminated[i] = True
+        self._publish(i)
+
+    def _random_answer(self, i: int) -> None:
+        """The random opponent's legs while game ``i`` waits for it (``answer``)."""
+        game = self.games[i]
+        while self.rival >= 0 and not self.over[i] and game.to_move() == self.rival:
+            legal = game.legal_actions()
+            if not legal:
+                return
+            self.play(i, legal[self._draw(i) % len(legal)])
+
+    def waiting(self, seat: int) -> list[int]:
+        """The games going on whose side to move is ``seat``."""
+        return [i for i, g in enumerate(self.games) if not self.over[i] and g.to_move() == seat]
 
     def random(self, out: npt.NDArray[np.int64]) -> None:
         for i, game in enumerate(self.games):

@@ -92,9 +92,11 @@ def compiled_games(
     seed: int = 0,
     opening_plies: int = 0,
     auto_reset: bool = False,
+    rival: int = -1,
 ) -> Any:
     """The core's ``Batch`` of ``len(arrays.current_player)`` games of ``rules`` writing
-    into ``arrays`` (its start the rules' own, with their options such as ``max_plies``).
+    into ``arrays`` (its start the rules' own, with their options such as ``max_plies``);
+    ``rival`` the seat a random opponent plays in the core (-1: none).
 
     :raises ValueError: if the rules have no compiled kernel for this encoding.
     """
@@ -120,4 +122,5 @@ def compiled_games(
         arrays.rewards,
         arrays.terminated,
         arrays.truncated,
+        rival,
     )
