@@ -2,13 +2,14 @@
 
     python examples/learned_checkers.py [--weights FILE] ARGS...
 
-It plays as ``arbiter agent checkers greedy`` does (one ply, the captures that follow
-settled, never a move that loses at once: :class:`arbiter.agents.greedy.GreedyAgent`),
-but scores positions with a linear value of the learning environments' observation
-planes (:mod:`arbiter.envs`: the side to move's pieces, the opponent's, kings; turned
-for the second seat, so both seats' men run the same way), whose
-weights ``examples/train_checkers.py`` learns; so what it wins over ``greedy`` it wins
-by what it learned. ARGS are what the contest starts a program with; it speaks the
+It searches :data:`DEPTH` plies with arbiter's alpha-beta in Python
+(:class:`arbiter.agents.alphabeta.AlphaBetaAgent`, the forced captures played out
+beyond) and scores positions with a linear value of the learning environments'
+observation planes (:mod:`arbiter.envs`: the side to move's pieces, the opponent's,
+kings; turned half a circle for the second seat, so both seats' men run the same way),
+whose weights ``examples/train_checkers.py`` learns. The same search with an untrained
+value (every weight 0) loses nearly every game to ``greedy``: what it wins, it wins by
+what it learned. ARGS are what the contest starts a program with; it speaks the
 contest's protocol through the same code as the built-in engines
 (:meth:`arbiter.contract.GameSpec.serve`), so ``arbiter check-agent checkers "python
 examples/learned_checkers.py"`` checks it like any entrant.
@@ -24,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from arbiter.agents.greedy import GreedyAgent
+from arbiter.agents.alphabeta import AlphaBetaAgent
 from arbiter.clock import TimeControl
 from arbiter.contract import AgentRun
 from arbiter.envs import BoardEncoding
@@ -35,6 +36,9 @@ WEIGHTS = Path(__file__).with_name("checkers_value.npz")
 
 SCALE = 10_000
 """The evaluation's integer scale: a value of 1.0 (a sure win) is this many points."""
+
+DEPTH = 2
+"""The search's depth in plies (captures are played out beyond it)."""
 
 PLANES = 3
 """The observation's planes the value reads: the side to move's pieces, the
@@ -88,6 +92,11 @@ class LearnedEvaluation:
         return getattr(self.base, name)  # order_hint, noisy_moves, draw_value, ...
 
 
+def player(evaluation: LearnedEvaluation) -> AlphaBetaAgent[Any, Any]:
+    """The player: :data:`DEPTH` plies of alpha-beta over ``evaluation``."""
+    return AlphaBetaAgent(evaluation, depth=DEPTH)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", type=Path, default=WEIGHTS)
@@ -103,7 +112,7 @@ def main(argv: list[str]) -> int:
     if clock.per_move is not None:
         clock = TimeControl.per_move_seconds(1.0)
     run = AgentRun(clock, sys.stdin, sys.stdout, sys.stderr, seed=options.seed)
-    return spec.serve(GreedyAgent(evaluation), spec.make(), contest_args, run)
+    return spec.serve(player(evaluation), spec.make(), contest_args, run)
 
 
 if __name__ == "__main__":

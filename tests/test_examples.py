@@ -5,6 +5,7 @@ program through the contest's own gate."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,15 +28,16 @@ def weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [
             sys.executable,
             str(EXAMPLES / "train_checkers.py"),
-            *("--minutes", "0.4", "--random-games", "800", "--rounds", "1"),
-            *("--processes", "1", "--out", str(out)),
+            *("--minutes", "0.5", "--random-games", "800", "--rounds", "1"),
+            *("--gate-games", "2", "--processes", "1", "--out", str(out)),
         ],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    assert "random games:" in done.stdout and "self-play round 1:" in done.stdout
+    assert "random games:" in done.stdout
+    assert re.search(r"self-play round 1: .* scored [\d.]+/2 .*: (kept|refused)", done.stdout)
     return out
 
 
