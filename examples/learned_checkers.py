@@ -12,7 +12,9 @@ value (every weight 0) loses nearly every game to ``greedy``: what it wins, it w
 what it learned. ARGS are what the contest starts a program with; it speaks the
 contest's protocol through the same code as the built-in engines
 (:meth:`arbiter.contract.GameSpec.serve`), so ``arbiter check-agent checkers "python
-examples/learned_checkers.py"`` checks it like any entrant.
+examples/learned_checkers.py --weights examples/checkers_value.npz"`` checks it like any
+entrant (the weights named on the command line: the walls show a program only the
+files its command names).
 """
 
 from __future__ import annotations
