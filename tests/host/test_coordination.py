@@ -11,13 +11,25 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine
 
 from arbiter.errors import ConfigError
-from arbiter.host.coordination import CHANGED, Leadership, Notices, exclusive, hold_sqlite
+from arbiter.host.coordination import (
+    CHANGED,
+    STANDINGS,
+    Leadership,
+    Notices,
+    exclusive,
+    hold_sqlite,
+)
 from arbiter.host.db import Database
+from arbiter.host.models import ExportJob
+from arbiter.host.service import Service
+from tests.host.contests import seeded
 
 
 def test_one_process_leads_and_another_takes_the_lead_when_it_is_gone(postgres: str) -> None:
@@ -129,3 +141,46 @@ def test_a_second_process_serving_a_sqlite_contest_is_refused(tmp_path: Path) ->
     finally:
         held.close()
     hold_sqlite(database).close()  # free again once the first has stopped
+
+
+class _Now:
+    """An event loop stand-in that runs what a listener's thread hands it at once."""
+
+    def call_soon_threadsafe(self, callback: Any, *args: Any) -> None:
+        callback(*args)
+
+
+def _service(tmp_path: Path, leading: bool) -> Service:
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice",))
+    service = Service(config, tmp_path / "cup.toml", db)
+    service.loop = _Now()  # type: ignore[assignment]
+    service.leadership = SimpleNamespace(leading=leading)  # type: ignore[assignment]
+    return service
+
+
+@pytest.mark.parametrize("leading", [True, False])
+def test_a_process_acts_on_the_notices_of_its_part_only(tmp_path: Path, leading: bool) -> None:
+    # the leader computes the standings again on a stored result, never on its own
+    # published standings (it would publish, hear itself and compute again forever);
+    # a follower reads what was published, and leaves computing to the leader
+    service = _service(tmp_path, leading)
+    service._heard(STANDINGS, "7")
+    assert service._stale.is_set() is False
+    assert service._published.is_set() is (not leading)
+    service._published.clear()
+    service._heard(CHANGED, "")
+    assert service._stale.is_set() is leading and service._published.is_set() is False
+    service._stale.clear()
+    service._heard("", "")  # the listener reconnected: whatever was missed, each its part
+    assert service._stale.is_set() is leading and service._published.is_set() is (not leading)
+
+
+def test_the_new_leader_finishes_the_exports_left_running_and_only_those(tmp_path: Path) -> None:
+    service = _service(tmp_path, True)
+    with service.db.session() as s:
+        running, done, failed = ExportJob(), ExportJob(state="done"), ExportJob(state="failed")
+        s.add_all([running, done, failed])
+        s.commit()
+        wanted = running.id
+    _, exports = service._take_up()
+    assert exports == [wanted]
