@@ -16,8 +16,9 @@ the result for its side to move (+1, 0, -1):
    the current value) against itself on every process, from a few random moves and
    with a random move now and then; a value refitted on these games and the random
    ones replaces the current one only if it scores at least :data:`GATE` of a match
-   against it (``--gate-games`` games), so a round never makes the player worse, as a
-   value fitted to the draws and repetitions of a player's games with itself can.
+   against it (``--gate-games``, 100 by default), so that a round does not make the
+   player worse, as a value fitted to the draws and repetitions of a player's games
+   with itself can.
 
 The weights go to ``--out`` (``examples/checkers_value.npz`` by default, where the
 program looks). The choice of library: scikit-learn, for a well-kept, CPU-only
@@ -166,7 +167,7 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--random-games", type=int, default=6_000)
     parser.add_argument("--rounds", type=int, default=4, help="self-play rounds")
-    parser.add_argument("--gate-games", type=int, default=40, help="each round's gate match")
+    parser.add_argument("--gate-games", type=int, default=100, help="each round's gate match")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     find_game("checkers")  # the rules and the compiled core, before the clock starts
