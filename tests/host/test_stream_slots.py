@@ -70,3 +70,15 @@ def test_a_stopping_process_frees_every_slot_of_its_own(db: Database) -> None:
     assert other.take("10.0.0.5") is not None
     one.close()
     assert rows(db) == 1
+
+
+def test_an_address_longer_than_its_column_is_counted_by_its_first_characters(
+    db: Database,
+) -> None:
+    # an address as long as a client may make it (a forwarded header through a proxy
+    # the server believes) is stored and counted, never refused by the database
+    slots = StreamSlots(db.session, "one", 2)
+    long, other = "2001:db8::" + "a" * 200, "2001:db8::" + "a" * 53 + "b"
+    assert slots.take(long) is not None and slots.take(long + "x") is not None
+    assert slots.take(long) is None  # the same first 64 characters: the same address
+    assert slots.take(other) is not None  # another in its first 64
