@@ -7,8 +7,9 @@ several actions (a capture chain, one jump each) is played by the same agent act
 again. The rewards are the contest's: +1 to the winner, -1 to the loser, 0 each for a
 draw, given when the game ends; an action the mask does not allow loses the game, as
 an illegal move does in every contest (``infos[agent]["illegal"]`` says why). The
-rules are the game's engine (on the compiled core where it is built), with its
-options (``max_plies=``).
+rules are the game's engine, with its options (``max_plies=``); where the game has a
+compiled kernel the whole step (legs, mask, observation) runs there, as a batch of one
+(:mod:`arbiter.envs.stepping`), and the Python step is the reference it is held to.
 """
 
 from __future__ import annotations
