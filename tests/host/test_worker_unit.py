@@ -7,6 +7,7 @@ import hashlib
 import io
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 import pytest
@@ -265,3 +266,43 @@ def test_a_program_download_stops_at_the_size_its_job_gave(tmp_path: Path) -> No
     sent["bytes"] = b"x" * 1000  # exactly the size: taken whole
     worker._download(7, 1000, target)
     assert target.read_bytes() == sent["bytes"]
+
+
+def test_a_long_backlog_of_live_moves_goes_in_pieces_the_server_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More moves waiting than one send may carry (a server away for a while, a fast
+    game) go in pieces of at most 500, each from where the last ended: one piece too
+    big is refused by the wire's own check and the page would see none again."""
+    import json
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    from arbiter.host import worker as worker_module
+    from arbiter.host.worker import LiveMoves
+
+    bodies: list[dict[str, Any]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        assert request.url.path == "/api/worker/games/5/moves"
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json={})
+
+    monkeypatch.setattr(worker_module, "STREAM_EVERY", 0.01)
+    worker = Worker("http://cup.example", TOKEN, tmp_path, out=io.StringIO())
+    worker.client = httpx.Client(base_url=worker.url, transport=httpx.MockTransport(answer))
+    worker._verified = True
+    live = LiveMoves()
+    live._moves = [(f"m{i}", 0.1) for i in range(1201)]
+    stop = threading.Event()
+    job = SimpleNamespace(id=5, lease="a" * 32)
+    streaming = threading.Thread(target=worker._stream, args=(job, live, stop))
+    streaming.start()
+    deadline = time.monotonic() + 30
+    while sum(len(b["moves"]) for b in bodies) < 1201 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    stop.set()
+    streaming.join()
+    assert [(b["start"], len(b["moves"])) for b in bodies] == [(0, 500), (500, 500), (1000, 201)]
+    assert [m["text"] for b in bodies for m in b["moves"]] == [f"m{i}" for i in range(1201)]
