@@ -54,7 +54,7 @@ def features(planes: npt.NDArray[np.int8], seats: npt.NDArray[np.int32]) -> npt.
     out = planes[:, :, :, :PLANES].astype(np.float32)
     second = seats == 1
     out[second] = out[second, ::-1, ::-1, :]
-    return out.reshape(len(out), -1)
+    return out.reshape(len(out), planes.shape[1] * planes.shape[2] * PLANES)
 
 
 class LearnedEvaluation:

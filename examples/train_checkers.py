@@ -123,9 +123,9 @@ def self_play(weights: Weights, seed: int, seconds: float) -> Positions:
             seats.append(seat)
             won = outcome.winner
             labels.append(0.0 if won is None else (1.0 if won == seat else -1.0))
-    return features(np.array(planes, np.int8), np.array(seats, np.int32)), np.array(
-        labels, np.float32
-    )
+    # (no game finished in the time, on a machine busy enough: no positions)
+    observed = np.array(planes, np.int8).reshape(-1, *encoding.shape)
+    return features(observed, np.array(seats, np.int32)), np.array(labels, np.float32)
 
 
 def match(new: Weights, old: Weights, first: int, games: int) -> float:
