@@ -306,3 +306,26 @@ def test_a_long_backlog_of_live_moves_goes_in_pieces_the_server_takes(
     streaming.join()
     assert [(b["start"], len(b["moves"])) for b in bodies] == [(0, 500), (500, 500), (1000, 201)]
     assert [m["text"] for b in bodies for m in b["moves"]] == [f"m{i}" for i in range(1201)]
+
+
+def test_a_worker_waits_longer_each_time_the_server_is_away_up_to_its_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Doubling waits (0.5, 1, 2 s ...) up to ``away_max``: a server back soon is found
+    soon, and a hundred workers of a server gone for the night do not knock at it
+    twice a second each."""
+    waits: list[float] = []
+    monkeypatch.setattr(server_link.time, "sleep", waits.append)
+    monkeypatch.setattr(server_link.random, "uniform", lambda low, high: 1.0)  # no jitter
+    link = ServerLink("http://cup.example", TOKEN, lambda line: None, away_max=5.0)
+    link.met = True  # the contest answered once: now it is away
+    monkeypatch.setattr(link, "verify", lambda: setattr(link, "verified", True))
+    tries = iter(range(7))
+
+    def attempt() -> str:
+        if next(tries) < 6:
+            raise httpx.ConnectError("refused")
+        return "answered"
+
+    assert link.retrying(attempt) == "answered"
+    assert waits == [0.5, 1.0, 2.0, 4.0, 5.0, 5.0]
