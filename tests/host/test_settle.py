@@ -232,3 +232,29 @@ def test_a_forfeit_with_moves_or_without_a_winner_does_not_verify() -> None:
         replay(record)
     with pytest.raises(RecordError, match="settled unplayed"):
         replay(replace(record, moves=(), times=(), winner=None))
+
+
+def test_a_lease_ending_at_this_very_moment_has_not_yet_run_out(
+    contest: Contest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a worker's lease holds up to its last instant: a game is made void for its
+    # workers' silence only once its lease's end is past, never at it
+    db, _ = contest
+    with db.session() as s:
+        first = queue.lease(s, "dead", 60, max_attempts=2)
+        assert first is not None
+        s.execute(
+            update(Game)
+            .where(Game.id == first.game_id)
+            .values(lease_expires=now() - timedelta(seconds=1))
+        )
+        s.commit()
+        again = queue.lease(s, "slow", 60, max_attempts=5)
+        assert again is not None and again.game_id == first.game_id  # its second try
+        moment = now().replace(microsecond=0) + timedelta(hours=1)
+        s.execute(update(Game).where(Game.id == first.game_id).values(lease_expires=moment))
+        s.commit()
+        monkeypatch.setattr(settle, "now", lambda: moment)
+        assert settle.void_abandoned(s, 2) == 0
+        monkeypatch.setattr(settle, "now", lambda: moment + timedelta(microseconds=1))
+        assert settle.void_abandoned(s, 2) == 1
