@@ -22,22 +22,24 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'cup.db'}"
         return
+    _need_postgres()
+    with fresh_postgres() as url:
+        yield url
+
+
+def _need_postgres() -> None:
+    """Fails where PostgreSQL is required and not given, skips where it is optional."""
     if POSTGRES is None:
         if os.environ.get("ARBITER_POSTGRES_TESTS") == "required":
             pytest.fail("ARBITER_POSTGRES_TESTS=required but ARBITER_POSTGRES_URL is not set")
         pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
-    with fresh_postgres() as url:
-        yield url
 
 
 @pytest.fixture
 def postgres() -> Iterator[str]:
     """A URL of a new, empty PostgreSQL database (for a test that needs PostgreSQL
     itself: advisory locks, notices, pg_dump, several server processes)."""
-    if POSTGRES is None:
-        if os.environ.get("ARBITER_POSTGRES_TESTS") == "required":
-            pytest.fail("ARBITER_POSTGRES_TESTS=required but ARBITER_POSTGRES_URL is not set")
-        pytest.skip("no PostgreSQL server (set ARBITER_POSTGRES_URL to one)")
+    _need_postgres()
     with fresh_postgres() as url:
         yield url
 
