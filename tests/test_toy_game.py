@@ -47,6 +47,18 @@ def test_a_wrong_registry_line_is_named(
         find_game("go" if "=" in value else "nim")
 
 
+def test_a_registry_line_that_cannot_load_is_one_line_from_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the parser loads the games a command may name: a broken line stops it there
+    monkeypatch.setenv(GAMES_VARIABLE, "go=tests.nowhere")
+    assert main(["match", "go", "random", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err == "arbiter: error: cannot import the game package 'tests.nowhere': " + (
+        "No module named 'tests.nowhere'\n"
+    )
+
+
 def test_a_match_of_programs_and_built_ins_is_played_and_replays(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -58,7 +58,11 @@ COMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(words)
+    try:
+        parser = build_parser(words)  # loads the games the command may name
+    except ArbiterError as e:  # an outside game ARBITER_GAMES names that cannot load
+        print(f"arbiter: error: {e}", file=sys.stderr)
+        return 2
     args, extra = parser.parse_known_args(words)
     if extra and args.command == "agent" and not any(e.startswith("-") for e in extra):
         args.args += extra  # the contest's arguments may follow the options
