@@ -37,7 +37,10 @@ def test_a_program_and_the_built_ins_play_it_and_the_records_replay(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     record = tmp_path / "games.jsonl"
-    argv = ["match", "connect4", PROGRAM, "alphabeta", "--games", "2", "--record", str(record)]
+    # fixed depths: a timed search would think its second a move, 40 s for two games
+    program = f"{PROGRAM} --depth 4"
+    argv = ["match", "connect4", program, "alphabeta:depth=4", "--games", "2"]
+    argv += ["--record", str(record)]
     assert main(argv) == 0
     games = [json.loads(line) for line in record.read_text().splitlines()]
     assert len(games) == 2 and all(g["reason"] in ("connected", "board full") for g in games)
@@ -47,7 +50,8 @@ def test_a_program_and_the_built_ins_play_it_and_the_records_replay(
 
 
 def test_check_agent_passes_its_built_in_as_a_program(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check-agent", "connect4", PROGRAM, "--move-time", "1", "--no-burners"]) == 0
+    program = f"{PROGRAM} --depth 4"  # a fixed depth: quick, and within any clock
+    assert main(["check-agent", "connect4", program, "--move-time", "1", "--no-burners"]) == 0
     assert "all checks passed" in capsys.readouterr().out
 
 

@@ -1,4 +1,4 @@
-"""The learned checkers player (``examples/``), in a minute: the training script's
+"""The learned checkers player (``examples/``), in under half a minute: the training script's
 whole loop at a small size (random games through the batched environments, a fit,
 one self-play round), a value that has learnt what a checkers player must, and its
 program through the contest's own gate."""
@@ -28,7 +28,7 @@ def weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [
             sys.executable,
             str(EXAMPLES / "train_checkers.py"),
-            *("--minutes", "0.5", "--random-games", "800", "--rounds", "1"),
+            *("--minutes", "0.2", "--random-games", "800", "--rounds", "1"),
             *("--gate-games", "2", "--processes", "1", "--out", str(out)),
         ],
         capture_output=True,
