@@ -80,6 +80,11 @@ def names(url: str) -> tuple[list[str], list[str]]:
     return people, machines
 
 
+def tree(folder: Path) -> list[str]:
+    """Every folder and file under ``folder``, by its path there."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
 def check_restored(original: Path, restored: Path) -> None:
     before, after = load(original), load(restored)
     assert after.folder == restored.parent / before.folder.name
@@ -89,6 +94,9 @@ def check_restored(original: Path, restored: Path) -> None:
     assert (after.folder / "programs" / "ab12.tar.gz").read_bytes() == b"packed program"
     assert (after.folder / "versions/1/source/main.py").read_text() == "print('c3-d4')\n"
     assert not (after.folder / "versions/1/build").exists()  # a build is made again
+    # every folder where it was, and nothing else: the same tree but the build
+    made_again = ("versions/1/build", "versions/1/build/junk")
+    assert tree(after.folder) == [p for p in tree(before.folder) if p not in made_again]
     assert after.description == before.description == "# The Kept Cup\n"
     assert restored.parent.stat().st_mode & 0o077 == 0  # the keys are in it
 
