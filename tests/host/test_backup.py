@@ -157,6 +157,23 @@ def test_a_restore_refuses_a_folder_in_use_and_a_file_that_is_no_backup(tmp_path
     assert both.returncode == 1 and "name no CONTEST.toml with it" in both.stderr
 
 
+def test_a_description_outside_the_contests_folder_is_named_again_not_packed(
+    tmp_path: Path,
+) -> None:
+    # a restore beside the original finds it again by the same relative name
+    original = contest(tmp_path / "cup")
+    (tmp_path / "shared.md").write_text("# Shared rules\n")
+    text = original.read_text().replace('"about/cup.md"', '"../shared.md"')
+    original.write_text(text)
+    made = host(str(original), "--backup", str(tmp_path / "cup.tar.gz"))
+    assert made.returncode == 0, made.stderr
+    with tarfile.open(tmp_path / "cup.tar.gz", "r:gz") as tar:
+        assert not [n for n in tar.getnames() if n.endswith(".md")]
+    done = host("--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "again"))
+    assert done.returncode == 0, done.stderr
+    assert load(tmp_path / "again" / "cup.toml").description == "# Shared rules\n"
+
+
 def exported(url: str) -> bytes:
     """The organiser's export of the contest at ``url``, written and downloaded."""
     boss = person(url, "boss", register=False)
