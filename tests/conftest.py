@@ -52,6 +52,14 @@ def pytest_configure(config: pytest.Config) -> None:
         compileall.compile_dir(os.path.dirname(core.__file__), quiet=1, rx=kits)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``early`` first, the rest in their order: the longest tests
+    then start at once and the others fill the workers around them (the schedule's
+    idle workers take from the busy ones), where a long test started last would run
+    alone."""
+    items.sort(key=lambda item: item.get_closest_marker("early") is None)
+
+
 BOTH_PATHS = ("test_rules", "test_openspiel", "test_pydraughts", "test_perft_files")
 """The rules and reference tests, run once on each core (compiled and pure)."""
 

@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 
 import httpx2 as httpx
+import pytest
 from sqlalchemy import select
 
 from arbiter.host import accounts
@@ -191,6 +192,7 @@ def export_members(data: bytes) -> dict[str, bytes]:
         return {m.name: tar.extractfile(m).read() for m in tar if m.isfile()}  # type: ignore[union-attr]
 
 
+@pytest.mark.early
 def test_a_backup_taken_during_a_round_is_served_again_as_the_same_contest(
     tmp_path: Path,
 ) -> None:

@@ -101,6 +101,7 @@ def database() -> Iterator[str | None]:
         yield url
 
 
+@pytest.mark.early
 def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: str | None) -> None:
     text = 'name = "Browser Cup"\ngame = "alquerque"\nregistration = "invite"\n'
     text += f'database = "{database}"\n' if database else ""

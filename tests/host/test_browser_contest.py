@@ -85,6 +85,7 @@ def post(client: httpx.Client, path: str, **form: str) -> httpx.Response:
     return client.post(path, data={"csrf": csrf(client, "/organiser"), **form})
 
 
+@pytest.mark.early
 def test_a_whole_contest_from_the_contestants_and_the_organisers_browsers(
     browser: Any, tmp_path: Path
 ) -> None:

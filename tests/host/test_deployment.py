@@ -155,6 +155,7 @@ def live_standings(
         time.sleep(2)
 
 
+@pytest.mark.early
 def test_a_contest_behind_nginx_over_https_survives_a_server_killed_mid_round(
     tmp_path: Path, postgres: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -120,6 +120,7 @@ def round_done(database: Path, number: int) -> bool:
     return row is not None and row[0] == "done"
 
 
+@pytest.mark.early
 def test_a_worker_outlives_its_servers_crash_and_delivers_the_game_it_was_playing(
     contest: tuple[Server, Path],
 ) -> None:
@@ -141,7 +142,7 @@ def test_a_worker_outlives_its_servers_crash_and_delivers_the_game_it_was_playin
         server.stop(signal.SIGKILL)
         psutil.Process(worker.process.pid).resume()
         wait_until(lambda: "server away" in worker.said(), 60, worker.said())
-        time.sleep(30)  # away three times the lease: kept for the worker all the same
+        time.sleep(15)  # away past the lease (10 s): kept for the worker all the same
         server.start()
         wait_until(lambda: round_done(database, 1), 120, worker.said())
         with contextlib.closing(sqlite3.connect(database)) as db:
