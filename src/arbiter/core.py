@@ -243,6 +243,7 @@ MIRRORS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "chinese_checkers.c": (
         ("chinese_checkers_init", "chinese_checkers.rules._hop_table"),
+        ("lines_of", "chinese_checkers.rules.hops_from"),
         ("hops_from", "chinese_checkers.rules.hops_from"),
         ("steps_from", "chinese_checkers.rules.steps_from"),
         ("targets_from", "chinese_checkers.rules.targets_from"),
@@ -302,7 +303,7 @@ PLUMBING: dict[str, tuple[str, ...]] = {
     ),
     "checkers.c": ("pop32", "cells_before"),
     "alquerque.c": ("shift",),
-    "chinese_checkers.c": ("cell_at", "pop128", "low128", "high128"),
+    "chinese_checkers.c": ("cell_at", "pop128", "low128"),
     "halma.c": (
         "band",
         "bor",

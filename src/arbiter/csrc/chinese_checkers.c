@@ -19,14 +19,21 @@ typedef struct {
 static const int ROW_LENGTHS[17] = {1, 2, 3, 4, 13, 12, 11, 10, 9, 10, 11, 12, 13, 4, 3, 2, 1};
 static const int DX[6] = {2, -2, 1, -1, 1, -1}, DY[6] = {0, 0, 1, 1, -1, -1};
 static int X[CELLS], Y[CELLS];
-static int NLINES[CELLS];
-static int RAY[CELLS][6][17]; /* the lines with at least one hole */
-static u128 CLEAR[CELLS][6][9];                  /* per line and distance k: holes k+1..2k */
-static u128 LINE[CELLS][6];                      /* per line: all its holes */
-static int8_t RISING[CELLS][6];                  /* its holes' numbers grow along it */
-static u128 AROUND[CELLS]; /* the holes next to each, as a set */
-static int8_t STEPS[CELLS][CELLS]; /* the holes from one to another along their line */
-static int8_t LANDING[CELLS][6][17]; /* per line and distance k: the hole 2k along, or -1 */
+/* The board's lines, per axis (the directions 0, 2 and 4 and their opposites): each a
+   run of holes, at most 13, held as the bits of a 16-bit word by their place along it.
+   A hop along a line is then found with a shift and a bit scan, never a walk. */
+#define AXES 3
+#define LINES 17
+#define LINE_MOST 16
+static const int AXIS_DIR[AXES] = {0, 2, 4}; /* each axis's forward direction */
+static int8_t LINE_OF[CELLS][AXES], PLACE[CELLS][AXES]; /* a hole's line and place */
+static int8_t LINE_LEN[AXES][LINES];
+typedef struct {
+    int8_t line, place, length, unused;
+} Spot;
+static Spot SPOT[CELLS][AXES]; /* the three together, per hole: one load for a hop */
+static uint8_t LINE_CELL[AXES][LINES][LINE_MOST]; /* a line's holes by place */
+static u128 AROUND[CELLS];                      /* the holes next to each, as a set */
 static u128 HOME[2], NEUTRAL, FULLB;
 static int DIST[2][CELLS];
 /* DIST_BIT[p][j]: the holes whose DIST[p] has bit j set (a set's total distance is five
@@ -48,34 +55,28 @@ void chinese_checkers_init(void) {
             Y[c] = row;
         }
     for (c = 0; c < CELLS; c++) {
-        NLINES[c] = 0;
         AROUND[c] = 0;
         for (int d = 0; d < 6; d++) {
-            int n = 0, x = X[c], y = Y[c];
-            for (;;) {
-                x += DX[d];
-                y += DY[d];
-                int t = cell_at(x, y);
-                if (t < 0) break;
-                RAY[c][NLINES[c]][n++] = t;
-            }
-            if (!n) continue;
-            int l = NLINES[c]++;
-            /* holes are numbered row by row, left to right */
-            RISING[c][l] = (int8_t)(DY[d] > 0 || (DY[d] == 0 && DX[d] > 0));
-            LINE[c][l] = 0;
-            for (int i = 0; i < n; i++) LINE[c][l] |= ONE << RAY[c][l][i];
-            AROUND[c] |= ONE << RAY[c][l][0];
-            for (int i = 0; i < n; i++) STEPS[c][RAY[c][l][i]] = (int8_t)(i + 1);
-            for (int k = 0; k < 17; k++)
-                LANDING[c][l][k] = (int8_t)(k >= 1 && 2 * k <= n ? RAY[c][l][2 * k - 1] : -1);
-            for (int k = 1; k <= n / 2; k++) {
-                u128 m = 0;
-                for (int i = k; i < 2 * k; i++) m |= ONE << RAY[c][l][i];
-                CLEAR[c][l][k] = m;
-            }
+            int t = cell_at(X[c] + DX[d], Y[c] + DY[d]);
+            if (t >= 0) AROUND[c] |= ONE << t;
         }
     }
+    for (int x = 0; x < AXES; x++) {
+        int d = AXIS_DIR[x], lines = 0;
+        for (c = 0; c < CELLS; c++) {
+            if (cell_at(X[c] - DX[d], Y[c] - DY[d]) >= 0) continue; /* not a line's first */
+            int n = 0;
+            for (int t = c; t >= 0; t = cell_at(X[t] + DX[d], Y[t] + DY[d]), n++) {
+                LINE_OF[t][x] = (int8_t)lines;
+                PLACE[t][x] = (int8_t)n;
+                LINE_CELL[x][lines][n] = (uint8_t)t;
+            }
+            LINE_LEN[x][lines++] = (int8_t)n;
+        }
+    }
+    for (c = 0; c < CELLS; c++)
+        for (int x = 0; x < AXES; x++)
+            SPOT[c][x] = (Spot){LINE_OF[c][x], PLACE[c][x], LINE_LEN[x][LINE_OF[c][x]], 0};
     HOME[0] = HOME[1] = NEUTRAL = 0;
     for (c = 0; c < 10; c++) {
         HOME[0] |= ONE << c;
@@ -111,42 +112,76 @@ static inline int low128(u128 b) {
     return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
 }
 
-static inline int high128(u128 b) {
-    uint64_t hi = (uint64_t)(b >> 64);
-    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)b);
+/* the marbles of a position along each line, as bits by place */
+typedef struct {
+    uint16_t on[AXES][LINES];
+} Lines;
+
+static void lines_of(u128 occupied, Lines *out) {
+    memset(out, 0, sizeof *out);
+    for (; occupied; occupied &= occupied - 1) {
+        int c = low128(occupied);
+        for (int x = 0; x < AXES; x++) out->on[x][LINE_OF[c][x]] |= (uint16_t)(1u << PLACE[c][x]);
+    }
 }
 
-/* the cells a chain of long hops from start reaches (start's own hole empty): from
-   each cell reached, along each line, the first marble (the nearest set bit of the
-   line's holes, found at once) at distance k is hopped when the k holes beyond it
-   are empty */
-static u128 hops_from(int start, u128 occupied) {
-    occupied &= ~(ONE << start);
+/* the cells a chain of long hops from start reaches, its own hole counted empty: from
+   each cell reached, along each line both ways, the nearest marble at distance k (a bit
+   scan of the line's word) is hopped when the k holes beyond it are empty and on the
+   board */
+static u128 hops_from(int start, Lines *lines) {
+    uint16_t kept[AXES];
+    for (int x = 0; x < AXES; x++) {
+        uint16_t *word = &lines->on[x][LINE_OF[start][x]];
+        kept[x] = *word;
+        *word &= (uint16_t)~(1u << PLACE[start][x]);
+    }
     u128 reached = 0;
+    uint8_t seen[CELLS];
+    memset(seen, 0, sizeof seen);
     int frontier[CELLS + 1], nf = 0;
     frontier[nf++] = start;
     while (nf) {
-        int at = frontier[--nf];
-        for (int l = 0; l < NLINES[at]; l++) {
-            u128 on = occupied & LINE[at][l];
-            if (!on) continue;
-            int k = STEPS[at][RISING[at][l] ? low128(on) : high128(on)];
-            int land = LANDING[at][l][k];
-            if (land < 0) continue;
-            if (!(occupied & CLEAR[at][l][k]) && !((reached >> land) & 1)) {
-                reached |= ONE << land;
-                frontier[nf++] = land;
+        const Spot *spot = SPOT[frontier[--nf]];
+        for (int x = 0; x < AXES; x++) {
+            int line = spot[x].line, place = spot[x].place;
+            unsigned on = lines->on[x][line];
+            const uint8_t *cells = LINE_CELL[x][line];
+            unsigned ahead = on >> (place + 1), behind = on & ((1u << place) - 1);
+            if (ahead) {
+                int k = __builtin_ctz(ahead) + 1;
+                if (place + 2 * k < spot[x].length && !((ahead >> k) & ((1u << k) - 1))) {
+                    int land = cells[place + 2 * k];
+                    if (!seen[land]) {
+                        seen[land] = 1;
+                        reached |= ONE << land;
+                        frontier[nf++] = land;
+                    }
+                }
+            }
+            if (behind) {
+                int k = place - (31 - __builtin_clz(behind));
+                if (place >= 2 * k && !((on >> (place - 2 * k)) & ((1u << k) - 1))) {
+                    int land = cells[place - 2 * k];
+                    if (!seen[land]) {
+                        seen[land] = 1;
+                        reached |= ONE << land;
+                        frontier[nf++] = land;
+                    }
+                }
             }
         }
     }
+    for (int x = 0; x < AXES; x++) lines->on[x][LINE_OF[start][x]] = kept[x];
     return reached;
 }
 
 /* the empty holes next to start that a move may end in (not the neutral corners) */
 static u128 steps_from(int start, u128 occupied) { return AROUND[start] & ~occupied & ~NEUTRAL; }
 
-static u128 targets_from(int start, u128 occupied) {
-    return (steps_from(start, occupied) | hops_from(start, occupied)) & ~NEUTRAL &
+/* lines: occupied's, as lines_of makes them */
+static u128 targets_from(int start, u128 occupied, Lines *lines) {
+    return (steps_from(start, occupied) | hops_from(start, lines)) & ~NEUTRAL &
            ~(ONE << start);
 }
 
@@ -168,10 +203,12 @@ static int x_gen(const void *vs, move_t *out, int cap) {
     const XState *s = vs;
     if (decided(s) != OUT_NONE) return 0;
     u128 occupied = s->p[0] | s->p[1];
+    Lines lines;
+    lines_of(occupied, &lines);
     int n = 0;
     for (u128 b = s->p[s->to_move]; b; b &= b - 1) {
         int a = low128(b);
-        for (u128 t = targets_from(a, occupied); t; t &= t - 1) {
+        for (u128 t = targets_from(a, occupied, &lines); t; t &= t - 1) {
             if (n < cap) out[n] = (move_t)(128 * a + low128(t));
             n++;
         }
@@ -183,8 +220,11 @@ static int x_count(const void *vs) {
     const XState *s = vs;
     if (decided(s) != OUT_NONE) return 0;
     u128 occupied = s->p[0] | s->p[1];
+    Lines lines;
+    lines_of(occupied, &lines);
     int n = 0;
-    for (u128 b = s->p[s->to_move]; b; b &= b - 1) n += pop128(targets_from(low128(b), occupied));
+    for (u128 b = s->p[s->to_move]; b; b &= b - 1)
+        n += pop128(targets_from(low128(b), occupied, &lines));
     return n;
 }
 
@@ -207,8 +247,10 @@ static int x_outcome(const void *vs) {
     /* any move will do: a step is found without a hop search, so steps first */
     for (u128 b = s->p[s->to_move]; b; b &= b - 1)
         if (steps_from(low128(b), occupied)) return OUT_NONE;
+    Lines lines;
+    lines_of(occupied, &lines);
     for (u128 b = s->p[s->to_move]; b; b &= b - 1)
-        if (targets_from(low128(b), occupied)) return OUT_NONE;
+        if (targets_from(low128(b), occupied, &lines)) return OUT_NONE;
     return OUT_LOSS;
 }
 
@@ -229,9 +271,11 @@ static int side(const XState *s, int p) {
         u128 target = HOME[1 - p];
         if (pop128(s->p[p] & target) >= TRAP_FROM) {
             u128 occupied = s->p[0] | s->p[1];
+            Lines lines;
+            lines_of(occupied, &lines);
             int trapped = 0;
             for (u128 b = s->p[1 - p] & target; b; b &= b - 1)
-                if (!(targets_from(low128(b), occupied) & ~target)) trapped++;
+                if (!(targets_from(low128(b), occupied, &lines) & ~target)) trapped++;
             score -= W_TRAPPED * trapped;
         }
     }
@@ -261,9 +305,9 @@ static uint64_t x_hash(const void *vs) {
 
 static void x_squares(const void *vs, int8_t *out) {
     const XState *s = vs;
-    for (int c = 0; c < CELLS; c++)
-        out[c] = (int8_t)((int)((s->p[0] >> c) & 1) * PIECE_FIRST +
-                          (int)((s->p[1] >> c) & 1) * PIECE_SECOND);
+    memset(out, 0, CELLS);
+    for (u128 b = s->p[0]; b; b &= b - 1) out[low128(b)] = PIECE_FIRST;
+    for (u128 b = s->p[1]; b; b &= b - 1) out[low128(b)] = PIECE_SECOND;
 }
 
 /* a move is one leg, start to end, however many hops it takes */
