@@ -101,7 +101,8 @@ MUTATIONS = (
         "a log-in forgets its name's failures, not the address's over all names",
         HOST + "login_delays.py",
         "            delete(LoginFailure).where(\n"
-        "                LoginFailure.name == _name(name), LoginFailure.address == _address(address)\n"
+        "                LoginFailure.name == _name(name), "
+        "LoginFailure.address == _address(address)\n"
         "            )",
         "            delete(LoginFailure).where(LoginFailure.address == _address(address))",
         ("tests/host/test_accounts.py",),
