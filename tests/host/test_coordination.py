@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 
 from arbiter.errors import ConfigError
 from arbiter.host.coordination import (
@@ -40,6 +40,27 @@ def test_one_process_leads_and_another_takes_the_lead_when_it_is_gone(postgres: 
     assert one.lead()  # still leading at its next look
     one.resign()
     assert other.lead() and not one.lead()
+
+
+def test_the_leaders_lock_is_held_outside_any_transaction(postgres: str) -> None:
+    # a transaction left open would be ended by the server's
+    # idle_in_transaction_session_timeout, and the lead with it
+    one = Leadership(create_engine(postgres))
+    assert one.lead() and one.lead()
+    engine = create_engine(postgres)
+    try:
+        with engine.connect() as c:
+            states = c.execute(
+                text(
+                    "SELECT a.state FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                    "WHERE l.locktype = 'advisory' AND l.granted AND l.database = "
+                    "(SELECT oid FROM pg_database WHERE datname = current_database())"
+                )
+            ).scalars()
+            assert list(states) == ["idle"]
+    finally:
+        one.resign()
+        engine.dispose()
 
 
 def test_the_lead_of_a_killed_process_is_free_at_once(postgres: str) -> None:
