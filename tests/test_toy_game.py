@@ -31,6 +31,12 @@ def test_the_game_is_found_by_its_one_line() -> None:
     assert getattr(spec.make(), "compiled", None) is None  # its rules run in Python
 
 
+def test_a_registry_name_is_kept_as_commands_spell_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # lower case, a dash for an underscore, as the five games' names are written
+    monkeypatch.setenv(GAMES_VARIABLE, " Nim_Misere = tests.nim ,")
+    assert outside_games() == {"nim-misere": "tests.nim"}
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [

@@ -69,6 +69,8 @@ def contest(folder: Path, database: str | None = None) -> Path:
     (config.folder / "versions" / "1" / "source" / "main.py").write_text("print('c3-d4')\n")
     (config.folder / "versions" / "1" / "build").mkdir()
     (config.folder / "versions" / "1" / "build" / "junk").write_text("left out")
+    (config.folder / "exports").mkdir()
+    (config.folder / "exports" / "1.tar.gz").write_bytes(b"an export, written again")
     return folder / "cup.toml"
 
 
@@ -95,8 +97,9 @@ def check_restored(original: Path, restored: Path) -> None:
     assert (after.folder / "programs" / "ab12.tar.gz").read_bytes() == b"packed program"
     assert (after.folder / "versions/1/source/main.py").read_text() == "print('c3-d4')\n"
     assert not (after.folder / "versions/1/build").exists()  # a build is made again
-    # every folder where it was, and nothing else: the same tree but the build
-    made_again = ("versions/1/build", "versions/1/build/junk")
+    # every folder where it was, and nothing else: the same tree but the build and
+    # the exports, made again
+    made_again = ("versions/1/build", "versions/1/build/junk", "exports", "exports/1.tar.gz")
     assert tree(after.folder) == [p for p in tree(before.folder) if p not in made_again]
     assert after.description == before.description == "# The Kept Cup\n"
     assert restored.parent.stat().st_mode & 0o077 == 0  # the keys are in it

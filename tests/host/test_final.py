@@ -64,6 +64,10 @@ def test_the_calendar_is_read_with_zones_and_a_wrong_one_named() -> None:
         with pytest.raises(ConfigError, match=named):
             contest_file(**settings)
     assert parse_duration("90m") == timedelta(minutes=90)
+    # a minute is the shortest span, itself allowed; a second less is not
+    assert parse_duration("1m") == parse_duration("60s") == timedelta(minutes=1)
+    with pytest.raises(ConfigError, match="'59s' is shorter than a minute"):
+        parse_duration("59s")
 
 
 def test_uploads_are_refused_outside_the_calendar_with_the_reason(
