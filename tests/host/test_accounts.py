@@ -127,6 +127,26 @@ def test_failed_log_ins_slow_their_address_more_each_time_and_never_lock_the_own
         assert log_in(s, "boss", PASSWORD, "10.0.0.3").name == "boss"
 
 
+def test_the_servers_log_in_gives_three_tries_a_name_and_twenty_an_address(
+    db: Database,
+) -> None:
+    # the policy the server runs with (LogIn's own defaults), as the README states it:
+    # counted on the delays themselves, without a password hash a try
+    delays = LogIn().delays
+    with db.session() as s:
+        for _ in range(3):
+            assert delays.wait(s, "boss", "10.0.0.3", 0.0) == 0.0
+            delays.failed(s, "boss", "10.0.0.3", 0.0)
+        assert delays.wait(s, "boss", "10.0.0.3", 0.0) == 1.0
+        for i in range(20):  # one try at each of twenty names
+            assert delays.wait(s, "anyone", "10.0.0.9", 0.0) == 0.0
+            delays.failed(s, f"user{i}", "10.0.0.9", 0.0)
+        assert delays.wait(s, "anyone", "10.0.0.9", 0.0) == 1.0
+        for moment in range(13):  # doubling from a second, up to a quarter of an hour
+            delays.failed(s, "boss", "10.0.0.4", float(moment))
+        assert delays.wait(s, "boss", "10.0.0.4", 12.0) == 900.0
+
+
 def test_failed_log_ins_hold_in_every_server_process_and_through_a_restart(
     db: Database,
 ) -> None:

@@ -38,10 +38,10 @@ class Delays:
     """How failures slow an address: ``free`` tries per name (``free_per_address``
     over all names), then ``first`` seconds doubling up to ``most``."""
 
-    free: int = 3
-    free_per_address: int = 20
-    first: float = 1.0
-    most: float = 900.0
+    free: int
+    free_per_address: int
+    first: float
+    most: float
 
     def wait(self, session: Session, name: str, address: str, moment: float) -> float:
         """Seconds ``address`` must still wait before trying ``name`` (0: none)."""
