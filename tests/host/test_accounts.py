@@ -8,6 +8,7 @@ import pytest
 from arbiter.host import accounts
 from arbiter.host.accounts import AccountError, LogIn
 from arbiter.host.db import Database
+from arbiter.host.login_delays import Delays
 
 PASSWORD = "a long enough password"
 
@@ -145,6 +146,25 @@ def test_the_servers_log_in_gives_three_tries_a_name_and_twenty_an_address(
         for moment in range(13):  # doubling from a second, up to a quarter of an hour
             delays.failed(s, "boss", "10.0.0.4", float(moment))
         assert delays.wait(s, "boss", "10.0.0.4", 12.0) == 900.0
+
+
+def test_a_failure_is_forgotten_after_an_hour_of_quiet_and_not_at_the_hour(
+    db: Database,
+) -> None:
+    with db.session() as s:
+        # kept at exactly an hour: a wait longer than the hour still holds then
+        long = Delays(free=1, free_per_address=100, first=7200.0, most=7200.0)
+        long.failed(s, "boss", "10.0.0.5", 0.0)
+        assert long.wait(s, "boss", "10.0.0.5", 3600.0) == 3600.0
+        assert long.wait(s, "boss", "10.0.0.5", 3600.5) == 0.0
+        # and counted on at exactly an hour: the fourth failure doubles the wait
+        delays = LogIn().delays
+        for _ in range(3):
+            delays.failed(s, "boss", "10.0.0.6", 0.0)
+        delays.failed(s, "boss", "10.0.0.6", 3600.0)
+        assert delays.wait(s, "boss", "10.0.0.6", 3600.0) == 2.0
+        delays.failed(s, "boss", "10.0.0.6", 7200.5)  # past the hour: counted afresh
+        assert delays.wait(s, "boss", "10.0.0.6", 7200.5) == 0.0
 
 
 def test_failed_log_ins_hold_in_every_server_process_and_through_a_restart(
