@@ -130,6 +130,14 @@ def test_a_postgresql_contest_is_backed_up_and_restored_into_another_database(
         "this backup holds a PostgreSQL database: name an empty one to restore it into "
         "with --database URL"
     )
+    # a database that is not there: pg_restore's own last words say so
+    missing = postgres.rsplit("/", 1)[0] + "/no_such_database"
+    failed = host(
+        "--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "x"), "--database", missing
+    )
+    assert failed.returncode == 1
+    assert "pg_restore failed: pg_restore: error: connection to server" in failed.stderr
+    assert 'database "no_such_database" does not exist' in failed.stderr
     with fresh_postgres() as target:
         done = host(
             "--restore", str(tmp_path / "cup.tar.gz"), str(tmp_path / "again"), "--database", target
