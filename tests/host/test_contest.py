@@ -17,7 +17,6 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from arbiter.host.stream_slots import STREAMS_PER_CLIENT
 from tests.host.running import (
     contest_server,
     csrf,
@@ -258,10 +257,8 @@ def test_a_request_larger_than_any_upload_is_refused_unread(contest: dict[str, A
 def test_an_address_holds_a_few_live_pages_and_no_more(server: tuple[str, Path]) -> None:
     url, _ = server
     with contextlib.ExitStack() as held, httpx.Client(base_url=url, timeout=30) as client:
-        streams = [
-            held.enter_context(client.stream("GET", "/api/events"))
-            for _ in range(STREAMS_PER_CLIENT)
-        ]
+        # eight, as the README promises
+        streams = [held.enter_context(client.stream("GET", "/api/events")) for _ in range(8)]
         assert all(s.status_code == 200 for s in streams)
         with client.stream("GET", "/api/events") as refused:
             assert refused.status_code == 429

@@ -12,6 +12,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, update
 
+from arbiter.host import stream_slots
 from arbiter.host.db import Database
 from arbiter.host.models import LiveStream, now
 from arbiter.host.stream_slots import STALE, StreamSlots
@@ -61,6 +62,24 @@ def test_a_killed_process_s_streams_stop_counting_and_are_deleted(db: Database) 
     assert alive.take("10.0.0.4") is not None  # stale rows no longer count
     alive.renew()
     assert rows(db) == 1  # and are deleted by a live process's renewal
+
+
+def test_a_stream_renewed_exactly_stale_seconds_ago_still_counts_and_is_kept(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    moment = now()
+    monkeypatch.setattr(stream_slots, "now", lambda: moment)
+    quiet, alive = StreamSlots(db.session, "quiet", 1), StreamSlots(db.session, "alive", 1)
+    assert quiet.take("10.0.0.7") is not None
+    with db.session() as s:
+        then = moment - timedelta(seconds=STALE)
+        s.execute(update(LiveStream).values(seen=then))
+        s.commit()
+    alive.renew()
+    assert rows(db) == 1 and alive.take("10.0.0.7") is None  # kept, and counted
+    moment += timedelta(seconds=1)
+    alive.renew()
+    assert rows(db) == 0  # a second later: gone
 
 
 def test_a_stopping_process_frees_every_slot_of_its_own(db: Database) -> None:
