@@ -122,6 +122,8 @@ def test_candidate_games_are_their_owners_apart_and_nobody_elses(cup: Cup) -> No
     for viewer in (alice, boss):  # apart, labelled, with versions
         page = viewer.get("/contestants/alice").text
         assert linked(page, "candidate-list") == cup.candidate_games
+        count = len(cup.candidate_games)  # all of them on one page: counted as listed
+        assert f'id="candidate-games">Candidate evaluations ({count})</h2>' in page
         listed = page.split('id="candidate-list"')[1].split("</table>")[0]
         assert "alice v2" in listed and ("bob v1" in listed or "carol v1" in listed)
     seats = set()
