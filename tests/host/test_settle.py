@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import select, update
 
 from arbiter.errors import Reason, RecordError
-from arbiter.host import queue, settle, workers
+from arbiter.host import listing, queue, settle, workers
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
 from arbiter.host.models import Account, Game, Round, Worker, now
@@ -161,9 +161,12 @@ def test_a_game_no_program_made_fail_is_void_and_its_round_still_ends(contest: C
         )
         assert finish_round_if_done(s, 1)
         assert standings_of(s).games == 1  # the void game counts for nobody
+        set_aside = listing.void_games(s)  # the organiser's list of them
+        assert [g.id for g in set_aside.games] == [game_id] and set_aside.total == 1
         # the organiser may play it again: its round plays again
         assert settle.requeue(s, game_id)
         s.commit()
+        assert listing.void_games(s).total == 0
         rnd = s.scalar(select(Round).where(Round.number == 1))
         assert rnd is not None and rnd.state == "playing"
         assert not settle.requeue(s, game_id)  # queued, not void
