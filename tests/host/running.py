@@ -184,10 +184,7 @@ def kill_a_worker_mid_game(database: Path, round_number: int, timeout: float = 6
             "WHERE rounds.number = ? AND games.state = 'leased'",
             (round_number,),
         ).fetchone()
-        for p in psutil.Process().children(recursive=True) if row is not None else ():
-            line: list[str] = []
-            with contextlib.suppress(psutil.Error):
-                line = p.cmdline()
+        for p, line in descendants() if row is not None else ():
             if "arbiter.host.worker" in line and row[1] in line:
                 p.suspend()
                 still = db.execute("SELECT state, lease FROM games WHERE id = ?", (row[0],))
@@ -200,6 +197,16 @@ def kill_a_worker_mid_game(database: Path, round_number: int, timeout: float = 6
 
 
 ALQUERQUE_KIT = Path(__file__).parents[2] / "src/arbiter/games/alquerque/kits/python/main.py"
+
+
+def descendants() -> list[tuple[psutil.Process, list[str]]]:
+    """This process's descendants with their command lines, passing over one gone or
+    a zombie (a child another test of this worker left unreaped)."""
+    found = []
+    for p in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            found.append((p, p.cmdline()))
+    return found
 
 
 def slow_kit() -> bytes:

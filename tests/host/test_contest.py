@@ -20,6 +20,7 @@ import pytest
 from tests.host.running import (
     contest_server,
     csrf,
+    descendants,
     kill_a_worker_mid_game,
     person,
     settled,
@@ -210,9 +211,7 @@ def test_a_submitted_program_that_attacks_the_server_reaches_none_of_it(
     url, folder = server
     port = int(url.rsplit(":", 1)[1])
     server_pid = next(  # this test's server, a child of this process
-        p.pid
-        for p in __import__("psutil").Process().children(recursive=True)
-        if "--port" in p.cmdline() and str(port) in p.cmdline()
+        p.pid for p, line in descendants() if "--port" in line and str(port) in line
     )
     alice_version = contest["versions"]["alice"]
     source = ATTACK.format(
