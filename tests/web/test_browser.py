@@ -406,9 +406,14 @@ def test_the_board_and_clocks_are_drawn_as_the_server_says_and_flip_whole(
     rules = find_game(game).make()
     s = find_game(game).notation.parse_position(snap["position"])
     path = list(move_path(game, s, rules.legal_moves(s)[0]))
-    for cell in path:
+    for i, cell in enumerate(path):
+        # each click once the page offers its cell (a click before that, on a busy
+        # machine, met a board not yet ready for it and made no move)
+        offered = ("g.cell.target",) if i else ("g.cell.movable", "g.cell.must")
+        page.wait_for_selector(
+            ", ".join(f'{o}[data-cell="{cell}"]' for o in offered), timeout=15000
+        )
         click_cell(page, cell)
-        page.wait_for_timeout(100)
     page.wait_for_function("document.querySelectorAll('#moves li').length >= 2", timeout=15000)
     numbers = page.eval_on_selector_all("#moves li", "ls => ls.map(l => l.dataset.no || '')")
     assert numbers[:2] == ["1.", ""]  # a number for each move pair, not each ply
