@@ -137,7 +137,10 @@ def test_player_exits_by_itself_after_its_winning_move(player: int) -> None:
     out = io.StringIO()
     jury = Jury(RandomAgent(), player, out)
     engine = AlphaBetaAgent(SPEC.evaluation, depth=2)
-    assert serve(engine, Alquerque(), [], AgentRun(TIME, jury, out, io.StringIO())) == 0
+    # no clock: the game's 30 s would cut the search short on a busy machine, and an
+    # engine that weaker was once held to the 100-move tie
+    run = AgentRun(TimeControl.parse("inf"), jury, out, io.StringIO())
+    assert serve(engine, Alquerque(), [], run) == 0
     outcome = jury.outcome()
     assert outcome is not None and outcome.winner == player  # and it read nothing after
 
