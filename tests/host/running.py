@@ -184,8 +184,8 @@ def kill_a_worker_mid_game(database: Path, round_number: int, timeout: float = 6
             "WHERE rounds.number = ? AND games.state = 'leased'",
             (round_number,),
         ).fetchone()
-        for p, line in workers_of(database.parent) if row is not None else ():
-            if row[1] in line:
+        for p, line in descendants() if row is not None else ():
+            if "arbiter.host.worker" in line and row[1] in line:
                 p.suspend()
                 still = db.execute("SELECT state, lease FROM games WHERE id = ?", (row[0],))
                 if still.fetchone() == ("leased", row[2]):
@@ -197,21 +197,6 @@ def kill_a_worker_mid_game(database: Path, round_number: int, timeout: float = 6
 
 
 ALQUERQUE_KIT = Path(__file__).parents[2] / "src/arbiter/games/alquerque/kits/python/main.py"
-
-
-def workers_of(folder: Path) -> list[tuple[psutil.Process, list[str]]]:
-    """The local workers of the contest in ``folder`` (its server's children), with their
-    command lines: never another test's, whose workers may have the same names."""
-    contest = str(folder / "cup.toml")
-    servers = [p for p, line in descendants() if "host" in line and contest in line]
-    found = []
-    for server in servers:
-        for p in server.children(recursive=True):
-            with contextlib.suppress(psutil.Error):
-                line = p.cmdline()
-                if "arbiter.host.worker" in line:
-                    found.append((p, line))
-    return found
 
 
 def descendants() -> list[tuple[psutil.Process, list[str]]]:
