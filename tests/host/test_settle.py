@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select, update
+from sqlalchemy.orm import Session
 
 from arbiter.errors import Reason, RecordError
 from arbiter.host import listing, queue, settle, workers
@@ -51,6 +52,14 @@ def fail_n(
             blamed = culprits[i] if culprits else culprit
             settle.fail(s, got.game_id, got.token, f"w{i}", blamed, "too big", config)
     return game_id
+
+
+def run_out(s: Session, game_id: int) -> None:
+    """Ends game ``game_id``'s lease a second ago, as a silent worker's runs out."""
+    s.execute(
+        update(Game).where(Game.id == game_id).values(lease_expires=now() - timedelta(seconds=1))
+    )
+    s.commit()
 
 
 def test_one_worker_reporting_a_game_again_and_again_never_settles_it(contest: Contest) -> None:
@@ -178,12 +187,7 @@ def test_a_game_whose_workers_keep_dying_is_made_void(contest: Contest) -> None:
         for i in range(2):
             got = queue.lease(s, f"dead{i}", 60, max_attempts=2)
             assert got is not None
-            s.execute(
-                update(Game)
-                .where(Game.id == got.game_id)
-                .values(lease_expires=now() - timedelta(seconds=1))
-            )
-            s.commit()
+            run_out(s, got.game_id)
         game_id = got.game_id
         queue.lease(s, "alive", 60, max_attempts=2)
     game = state_of(db, game_id)
@@ -246,12 +250,7 @@ def test_a_lease_ending_at_this_very_moment_has_not_yet_run_out(
     with db.session() as s:
         first = queue.lease(s, "dead", 60, max_attempts=2)
         assert first is not None
-        s.execute(
-            update(Game)
-            .where(Game.id == first.game_id)
-            .values(lease_expires=now() - timedelta(seconds=1))
-        )
-        s.commit()
+        run_out(s, first.game_id)
         again = queue.lease(s, "slow", 60, max_attempts=5)
         assert again is not None and again.game_id == first.game_id  # its second try
         moment = now().replace(microsecond=0) + timedelta(hours=1)
