@@ -404,3 +404,22 @@ def test_every_shipped_game_is_made_by_its_gymnasium_id_in_a_fresh_process() -> 
 def test_each_environment_has_a_pettingzoo_style_versioned_name() -> None:
     names = {game: envs.raw_env(game).metadata["name"] for game in ("votey", "chinese-checkers")}
     assert names == {"votey": "votey_v0", "chinese-checkers": "chinese_checkers_v0"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_environment_starts_at_the_rules_start_unless_asked_for_an_opening(
+    game: str,
+) -> None:
+    # a learner that asked for no opening must see the contest's own start, in the
+    # environment it steps and in the batch alike (an opening played by default would
+    # train it on positions no contest game begins from)
+    start = find_game(game).make().initial()
+    raw = envs.raw_env(game)
+    raw.reset(seed=3)
+    assert raw.position == start
+    gym = envs.gym_env(game)
+    gym.reset(seed=3)
+    assert gym.game.position == start
+    arrays = envs.batch(game, 2, seed=3).init()
+    mine = raw.observe(envs.AGENTS[0])["observation"]
+    assert (arrays.observation[0] == mine).all() and (arrays.observation[1] == mine).all()

@@ -6,7 +6,9 @@ and that nothing the program started outlives its game."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +31,7 @@ from arbiter.contract import Program, Supervision
 from arbiter.errors import Reason
 from arbiter.games import GAME_NAMES, find_game, outside_games
 from arbiter.play.replay import replay
+from arbiter.referee.box import BOX_PREFIX
 from arbiter.referee.file_seat import FileSeat, runs_once_per_move
 from arbiter.referee.match import play_game
 from arbiter.referee.sandbox import detect
@@ -119,6 +122,11 @@ def _illegal_at_start(spec: Any) -> bool:
     return agent.illegal_text(game.initial()) is not None
 
 
+def boxes() -> set[str]:
+    """The folders of the boxes this process has open (the test's referee's)."""
+    return {p.name for p in Path(tempfile.gettempdir()).glob(f"{BOX_PREFIX}{os.getpid()}-*")}
+
+
 def left_behind(tag: str) -> list[int]:
     """Live processes carrying ``tag`` in their command line, after a short grace."""
     deadline = time.monotonic() + 3.0
@@ -168,6 +176,7 @@ def test_every_fault_in_every_game(game: str, fault: Fault, tmp_path: Path) -> N
     if fault in OUT_OF_TIME:
         clock = "st=0.3"  # it loses on time at its first move whatever the clock
     record = play(spec, seat, clock)
+    assert boxes() == set()  # its work directory (and uid) went with its game
     rulings = acceptable(
         fault,
         once_per_move=files,
@@ -212,4 +221,26 @@ def test_without_suspension_thinking_on_the_opponents_time_is_charged(
     record = play(spec, seat, opponent_agent=SlowRandom(tag))
     seen = {Reason.TIME, Reason.FORKED} if spec.supervision.single_process else {Reason.TIME}
     assert record.winner == 1 and record.reason in seen, record
+    assert left_behind(tag) == []
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_run_script_that_starts_its_engine_as_a_child_loses_only_where_the_sheet_says(
+    game: str, tmp_path: Path
+) -> None:
+    # contestants' run scripts start their engine as a child (the shell waits for it):
+    # only the Chinese checkers sheet makes a program run alone, so only there is the
+    # child a loss
+    spec = find_game(game)
+    tag = fault_tag()
+    engine = (sys.executable, "-m", "arbiter.cli", "agent", game, "--fault-tag", tag)
+    script = Program(("/bin/sh", "-c", '"$@"; exit $?', "run", *engine), str(tmp_path), "run")
+    # a wall-charged contest counts the program's start: a clock no load runs out
+    clock = "st=30" if spec.supervision.charging is Charging.WALL else "st=1"
+    record = play(spec, spec.program_seat(script, supervision=spec.supervision), clock)
+    assert boxes() == set()
+    if game == "chinese-checkers":
+        assert record.winner == 1 and record.reason is Reason.FORKED, record
+    else:
+        assert not record.reason.is_fault, record
     assert left_behind(tag) == []

@@ -200,7 +200,9 @@ if mode != "silent":
 def runner(tmp_path: Path) -> FileRunner:
     script = tmp_path / "mover.py"
     script.write_text(MOVER)
-    return FileRunner([sys.executable, str(script)], tmp_path / "work", name="mover")
+    # a work directory whose parent is not there yet: a new game makes both
+    work = tmp_path / "games" / "work"
+    return FileRunner([sys.executable, str(script)], work, name="mover")
 
 
 def run(r: FileRunner, text: str, **limits):
