@@ -71,6 +71,10 @@ C_TESTS = (
 to the pure one along random games and searches, node for node, and its perft counts to
 the known ones."""
 
+C_ENVS_TESTS = ("tests/test_envs_kernel.py", "tests/test_envs.py", "tests/test_drop_game.py")
+"""What judges a line of the compiled environments (``envs.c``): their steps, masks and
+observations held to the pure environments' along random games."""
+
 
 def mutant_of(line: str, c: bool = False, code: str | None = None) -> str | None:
     """The first mechanical change that applies to ``line`` (of a C source if ``c``),
@@ -165,7 +169,10 @@ def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation
             new = mutant_of(line, c, code)
             if new is None or text.count(line) != 1:
                 continue
-            tests = list(C_TESTS) if c else covering_tests(data, path.resolve(), number)
+            if c:
+                tests = list(C_ENVS_TESTS if path.name == "envs.c" else C_TESTS)
+            else:
+                tests = covering_tests(data, path.resolve(), number)
             if tests:
                 chances.append((path, number, line, new, tests))
     if not chances:  # else the run of no mutation's tests would run the whole suite
