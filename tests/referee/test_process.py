@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from arbiter.clock import Charging
 from arbiter.errors import Crash, Timeout
 from arbiter.referee.filerun import FileRunner
-from arbiter.referee.pipe import LinePipe
+from arbiter.referee.pipe import LinePipe, next_look
 from arbiter.referee.sandbox import Confinement
 
 ECHO = [
@@ -309,3 +310,14 @@ def test_a_late_reply_is_late_by_the_time_past_the_limit(monkeypatch) -> None:
     assert fault.late == "late"
     late = float(fault.detail.split("replied ")[1].split("s late")[0])
     assert late > 0 and late + 0.3 <= took + 0.01, (late, took)
+
+
+@pytest.mark.parametrize("left", [0.02, 0.1, 0.3])
+def test_a_program_on_every_core_is_looked_at_before_it_can_pass_its_cpu_limit(
+    left: float,
+) -> None:
+    # a program's CPU time left runs out soonest with every core of the machine busy:
+    # the referee's next look comes by then, or a many-threaded program is seen past
+    # its limit by a multiple of what it was allowed
+    wait = next_look(0.001, 5.0 - left, 5.0, 0.0, None)
+    assert wait * (os.cpu_count() or 1) <= left + 1e-9
