@@ -531,3 +531,32 @@ def test_the_chinese_checkers_kernel_rules_each_crossing_as_the_rules_do() -> No
         agent.reset(game, 1, 1)
         agent.choose(s, Limit())
         assert agent.last_info is not None and agent.last_info.score == 1 - WIN, on
+
+
+def test_both_paths_evaluate_alike_where_one_side_is_home_and_the_other_is_not() -> None:
+    """A random game never fills a target camp, where the evaluation's home and trapped
+    terms begin to count: a side that plays the evaluation's best move against a random
+    one gets there, with the random side's marbles still at home, some of them shut in."""
+    from arbiter.games.chinese_checkers.evaluate import HOMES, TRAP_FROM, trapped
+
+    name = "chinese-checkers"
+    compiled, _ = both(name)
+    kernel = compiled.compiled
+    ev = find_game(name).evaluation
+    shut_in = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        s = compiled.initial()
+        while compiled.outcome(s) is None and s.ply < 400:
+            assert kernel.core.evaluate(name, kernel.pack(s)) == ev.evaluate(s), s
+            if (s.pieces[0] & HOMES[1]).bit_count() >= TRAP_FROM:
+                shut_in += trapped(s, 0)
+            moves = compiled.legal_moves(s)
+            if s.to_move == 0:
+                packed = [kernel.pack(compiled.apply(s, m)) for m in moves]
+                after = [kernel.core.evaluate(name, p) for p in packed]
+                m = moves[after.index(min(after))]
+            else:
+                m = rng.choice(moves)
+            s = compiled.apply(s, m)
+    assert shut_in > 0  # the trapped term was counted, not only the home term
