@@ -244,3 +244,19 @@ def test_a_run_script_that_starts_its_engine_as_a_child_loses_only_where_the_she
     else:
         assert not record.reason.is_fault, record
     assert left_behind(tag) == []
+
+
+@pytest.mark.parametrize("fault", [Fault.DETACH, Fault.DETACH_EXIT])
+def test_without_a_cgroup_what_a_program_left_behind_is_killed_with_its_game(
+    fault: Fault, tmp_path: Path
+) -> None:
+    # no cgroup holds the program's processes: a burner it detached and left behind
+    # when it exited is re-parented to the referee (their subreaper), which kills it
+    spec = find_game("checkers")
+    tag = fault_tag()
+    bare = replace(spec.supervision, isolation="rlimits")
+    record = play(
+        spec, spec.program_seat(faulty("checkers", fault, tag, tmp_path), supervision=bare)
+    )
+    assert record.winner == 1 or fault is Fault.DETACH, record
+    assert left_behind(tag) == []
