@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from arbiter.clock import Charging
 from arbiter.errors import Crash, Timeout
 from arbiter.referee.filerun import FileRunner
 from arbiter.referee.pipe import LinePipe, next_look
+from arbiter.referee.process import _readable
 from arbiter.referee.sandbox import Confinement
 
 ECHO = [
@@ -321,3 +323,18 @@ def test_a_program_on_every_core_is_looked_at_before_it_can_pass_its_cpu_limit(
     # its limit by a multiple of what it was allowed
     wait = next_look(0.001, 5.0 - left, 5.0, 0.0, None)
     assert wait * (os.cpu_count() or 1) <= left + 1e-9
+
+
+@pytest.mark.timing
+def test_a_program_s_exit_wakes_the_wait_for_it_at_once() -> None:
+    # the wait for a program's exit reads its pidfd: ready, it must return at once,
+    # not at its timeout (every program's end would cost its game that timeout)
+    r, w = os.pipe()
+    try:
+        os.write(w, b"x")
+        start = time.monotonic()
+        asyncio.run(_readable(r, 5.0))
+        assert time.monotonic() - start < 1.0
+    finally:
+        os.close(r)
+        os.close(w)
