@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -338,3 +339,21 @@ def test_a_program_s_exit_wakes_the_wait_for_it_at_once() -> None:
     finally:
         os.close(r)
         os.close(w)
+
+
+def test_a_program_out_of_wall_time_is_said_to_use_at_most_the_core_it_has() -> None:
+    # its share of a core is its CPU over the look's own length: a one-thread burner
+    # computes at most all of one core, whatever the machine's load
+    async def main() -> None:
+        pipe = LinePipe(BURN, name="burner")
+        await pipe.start()
+        try:
+            await pipe.read_line(wall_limit=10)
+            await pipe.read_line(wall_limit=0.3)
+        finally:
+            await pipe.close()
+
+    with pytest.raises(Timeout) as stopped:
+        asyncio.run(main())
+    share = re.search(r"(\d+)% of a core", str(stopped.value))
+    assert share is not None and int(share.group(1)) <= 120, stopped.value
