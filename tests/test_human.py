@@ -143,3 +143,28 @@ def test_the_engine_against_a_person_is_told_its_move_time_or_plays_the_clock(
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", "votey", "--engine", "random", *flags]) == 0
     assert [None if s.limit is None else s.limit.time for s in seats] == [told]
+
+
+def test_the_engine_s_moves_are_shown_in_the_person_s_own_numbering() -> None:
+    # Chinese checkers numbers the holes from each player's side: a person playing
+    # second reads the engine's moves as it would write them, not as the first does
+    from arbiter.referee.events import MovePlayed
+
+    spec = find_game("chinese-checkers")
+    game = spec.make()
+    shown: list[str] = []
+    played: list[MovePlayed] = []
+    show = terminal_events(spec, 1, shown.append)
+
+    def sink(event) -> None:
+        if isinstance(event, MovePlayed):
+            played.append(event)
+        show(event)
+
+    entries = iter(["quit"])
+    person = HumanSeat(spec, game, read=lambda _: next(entries), write=shown.append)
+    engine = LocalSeat(RandomAgent(), game, spec.contest, limit=Limit(time=0.1))
+    asyncio.run(play_game(spec, game, [engine, person], TimeControl(), events=sink))
+    first = played[0]
+    assert first.texts[1] != first.texts[0]  # the two numberings differ for this move
+    assert f"plays {first.texts[1]}" in "\n".join(shown)
