@@ -21,6 +21,7 @@ def test_a_referee_gone_leaves_no_program_cgroup_or_box_behind(tmp_path: Path) -
     forgotten = subprocess.Popen(["sleep", "60"], start_new_session=True)
     for join in cgroup.join_files:  # the program in its cgroup, as the referee puts it
         join.write_text(str(program.pid))
+    cgroup.freeze(True)  # suspended, as a program waiting for its turn is
     box = tmp_path / "box"
     (box / "work").mkdir(parents=True)
     (box / "work" / "input.txt").write_text("x")
@@ -38,6 +39,7 @@ def test_a_referee_gone_leaves_no_program_cgroup_or_box_behind(tmp_path: Path) -
         assert not any(Path(f).parent.exists() for f in cgroup.join_files)
         assert not box.exists()
     finally:
+        cgroup.freeze(False)  # a frozen process dies only once thawed
         for p in (program, forgotten):
             p.kill()
             p.wait()
