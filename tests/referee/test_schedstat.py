@@ -4,9 +4,13 @@ while the program was runnable)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
+
+import psutil
+import pytest
 
 from arbiter.referee.schedstat import scheduling
 
@@ -40,3 +44,25 @@ def test_a_busy_program_is_runnable_and_a_sleeping_one_is_not() -> None:
             p.wait()
         if idle.stdout is not None:
             idle.stdout.close()
+
+
+def test_a_program_sharing_its_core_with_two_others_waits_longer_than_it_runs() -> None:
+    # three burners on one core: each runs a third of the time and waits for the core
+    # the other two thirds, however busy the rest of the machine is (the kernel's run
+    # delay, not its time on the core)
+    core = min(os.sched_getaffinity(0))
+    burn = f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"
+    burners = [subprocess.Popen([sys.executable, "-c", burn]) for _ in range(3)]
+    try:
+        while min(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in burners) < 0.3:
+            time.sleep(0.05)
+        for p in burners:
+            ran = sum(psutil.Process(p.pid).cpu_times()[:2])
+            waited = scheduling([p.pid]).waited
+            if waited is None:
+                pytest.skip("this kernel keeps no run delay")
+            assert waited > 1.5 * ran, (waited, ran)  # two thirds against one
+    finally:
+        for p in burners:
+            p.kill()
+            p.wait()
