@@ -423,3 +423,14 @@ def test_every_environment_starts_at_the_rules_start_unless_asked_for_an_opening
     arrays = envs.batch(game, 2, seed=3).init()
     mine = raw.observe(envs.AGENTS[0])["observation"]
     assert (arrays.observation[0] == mine).all() and (arrays.observation[1] == mine).all()
+
+
+@pytest.mark.parametrize(("game", "text"), [("alquerque", "c3 to d4"), ("checkers", "9 to 13")])
+def test_an_action_is_told_from_where_its_leg_starts_to_where_it_ends(game: str, text: str) -> None:
+    # the first legal move at the start: Alquerque's c3-d4, checkers' 9-13
+    env = envs.raw_env(game)
+    env.reset(seed=0)
+    rules = find_game(game).make()
+    s = rules.initial()
+    (action,) = env.encoding.actions_of(s, rules.legal_moves(s)[0])
+    assert env.encoding.action_text(action) == text
