@@ -15,6 +15,7 @@ from arbiter.errors import ConfigError, Timeout
         ("st=60", "st=60"),
         ("40/120+1", "40/120+1"),
         ("2:30+5", "150+5"),
+        ("1:59.5", "119.5"),  # the most seconds m:ss may have
         ("300 ot=1", "300 ot=1"),
         ("st=1 margin=0.25", "st=1 margin=0.25"),
     ],
@@ -25,7 +26,9 @@ def test_text_round_trips(text: str, canonical: str) -> None:
     assert TimeControl.parse(str(tc)) == tc
 
 
-@pytest.mark.parametrize("text", ["", "abc", "0/10", "10+x", "st=-1", "300 foo=1", "nan"])
+@pytest.mark.parametrize(
+    "text", ["", "abc", "0/10", "10+x", "st=-1", "300 foo=1", "nan", "1:60", "2:-5", "x:30"]
+)
 def test_bad_text_names_itself(text: str) -> None:
     with pytest.raises(ConfigError) as e:
         TimeControl.parse(text)
