@@ -51,3 +51,19 @@ def test_a_kit_file_is_served_from_its_own_language_s_kit_only() -> None:
     assert found is not None and found.parent.name == "c" and found.is_file()
     assert kit_file("alquerque", "java", "main.c") is None  # the C kit's file, asked as Java's
     assert kit_file("alquerque", "c", "../python/main.py") is None
+
+
+def test_a_kit_lists_its_files_and_never_a_folder_in_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a kit run in place grows a __pycache__ (or a build's target/): not a file to
+    # list for download, nor one to serve
+    python = tmp_path / "python"
+    (python / "__pycache__").mkdir(parents=True)
+    (python / "main.py").write_text("print('hi')\n")
+    (python / "run").write_text("python3 main.py\n")
+    game = type("Spec", (), {"kits": tmp_path})()
+    monkeypatch.setattr("arbiter.host.kits.find_game", lambda name: game)
+    assert [(k.language, k.files) for k in kits("votey")] == [("python", ("main.py", "run"))]
+    assert kit_file("votey", "python", "__pycache__") is None
+    assert kit_file("votey", "python", "main.py") == python / "main.py"
