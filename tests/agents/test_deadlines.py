@@ -6,6 +6,7 @@ nothing depends on the machine's load."""
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,11 +15,13 @@ import pytest
 from arbiter.agents import alphabeta, greedy
 from arbiter.agents import program as program_module
 from arbiter.agents.program import ProgramClock
+from arbiter.agents.random import RandomAgent
 from arbiter.agents.registry import make_agent
 from arbiter.clock import STARVED_MARGIN, Charging, Clock, Limit, TimeControl
 from arbiter.contract import Supervision
 from arbiter.games import find_game
 from arbiter.referee import seat as seat_module
+from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
 
 
@@ -207,3 +210,29 @@ def test_an_engine_in_process_past_its_stop_loses_on_time_and_is_halted(
     assert (record.winner, record.reason) == (1, Reason.TIME)
     assert record.detail.startswith("no move within ") and "s wall time" in record.detail
     assert never.halted.is_set()
+
+
+class Sleeper(RandomAgent):  # type: ignore[type-arg]
+    """A random engine that waits 0.3 s of wall time, at no CPU, before each move."""
+
+    def choose(self, s, limit):
+        time.sleep(0.3)
+        return super().choose(s, limit)
+
+
+@pytest.mark.parametrize("charging", [Charging.CPU, Charging.WALL])
+def test_a_built_in_engine_is_charged_by_the_clock_its_contest_charges(
+    charging: Charging,
+) -> None:
+    # a wait costs no CPU: charged by CPU time a sleeping engine pays next to
+    # nothing, by the wall clock at least the whole wait
+    spec = find_game("votey")
+    game = spec.make({"max_plies": 2})
+    sup = Supervision(charging=charging)
+    seats = [
+        LocalSeat(Sleeper(), game, spec.contest, supervision=sup),
+        LocalSeat(RandomAgent(), game, spec.contest, supervision=sup),
+    ]
+    record = asyncio.run(play_game(spec, game, seats, TimeControl.parse("st=5")))
+    first = record.times[0]
+    assert first >= 0.3 if charging is Charging.WALL else first < 0.2, record.times
