@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from arbiter.agents.alphabeta import WIN, AlphaBetaAgent
@@ -37,3 +39,33 @@ def test_root_score_equals_minimax(name: str, depth: int) -> None:
         agent.choose(s, Limit())
         assert agent.last_info is not None
         assert agent.last_info.score == minimax(spec, game, s, depth, 0)
+
+
+def ends_near(game, seed: int, count: int, before: int) -> list:
+    """Positions of seeded random games that end in a win, 1 to ``before`` plies before
+    the win: where a search's scores are mates, its table holding them at one ply and
+    reading them at another."""
+    rng = random.Random(seed)
+    out: list = []
+    while len(out) < count:
+        line = [game.initial()]
+        while game.outcome(line[-1]) is None:
+            line.append(game.apply(line[-1], rng.choice(game.legal_moves(line[-1]))))
+        if game.outcome(line[-1]).winner is not None:
+            out.append(line[-1 - rng.randint(1, before)])
+    return out
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["pure", "compiled"])
+def test_a_mate_read_from_the_table_is_as_far_as_minimax_says(compiled: bool) -> None:
+    spec = find_game("checkers")
+    game = spec.make({"max_plies": 400})
+    mates = 0
+    for s in ends_near(game, seed=5, count=12, before=4):
+        agent = AlphaBetaAgent(spec.evaluation, depth=4, compiled=compiled)
+        agent.reset(game, game.to_move(s), 0)
+        agent.choose(s, Limit())
+        assert agent.last_info is not None
+        assert agent.last_info.score == minimax(spec, game, s, 4, 0)
+        mates += abs(agent.last_info.score) > WIN - 100
+    assert mates >= 6
