@@ -129,7 +129,9 @@ def boxes() -> set[str]:
 
 
 def left_behind(tag: str) -> list[int]:
-    """Live processes carrying ``tag`` in their command line, after a short grace."""
+    """Live processes carrying ``tag`` in their command line, after a short grace;
+    killed once listed, so a test that fails on them leaves no burner to slow the tests
+    after it."""
     deadline = time.monotonic() + 3.0
     while True:
         found = []
@@ -142,8 +144,12 @@ def left_behind(tag: str) -> list[int]:
             except psutil.Error:
                 continue
         if not found or time.monotonic() > deadline:
-            return found
+            break
         time.sleep(0.05)
+    for pid in found:
+        with contextlib.suppress(psutil.Error):
+            psutil.Process(pid).kill()
+    return found
 
 
 @pytest.mark.parametrize("fault", list(Fault))
@@ -260,8 +266,4 @@ def test_without_a_cgroup_what_a_program_left_behind_is_killed_with_its_game(
         spec, spec.program_seat(faulty("checkers", fault, tag, tmp_path), supervision=bare)
     )
     assert record.winner == 1 or fault is Fault.DETACH, record
-    left = left_behind(tag)
-    for pid in left:  # a burner left running would slow every test after this one
-        with contextlib.suppress(psutil.Error):
-            psutil.Process(pid).kill()
-    assert left == []
+    assert left_behind(tag) == []
