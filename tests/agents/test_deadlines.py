@@ -6,6 +6,8 @@ nothing depends on the machine's load."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -236,3 +238,23 @@ def test_a_built_in_engine_is_charged_by_the_clock_its_contest_charges(
     record = asyncio.run(play_game(spec, game, seats, TimeControl.parse("st=5")))
     first = record.times[0]
     assert first >= 0.3 if charging is Charging.WALL else first < 0.2, record.times
+
+
+def test_a_program_s_start_up_cpu_is_charged_to_its_first_move() -> None:
+    # charged by CPU, a program's first move costs all the CPU its process has used
+    # since it began (its start-up): its clock tells it no more than what is left
+    clock = ProgramClock(TimeControl.parse("st=10000"), 0, Charging.CPU)
+    used = time.process_time()
+    left = clock.limit().time
+    assert left is not None and left <= 10000 - used
+
+
+def test_a_program_knows_how_long_ago_its_process_began() -> None:
+    # under wall charging its first move is charged from its process's start: a
+    # program that slept a second before it looks has lived at least that second
+    code = (
+        "import time\nfrom arbiter.agents.program import _process_start\n"
+        "time.sleep(1.0)\nprint(time.perf_counter() - _process_start())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert float(out.stdout) >= 1.0
