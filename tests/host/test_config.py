@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -93,8 +95,12 @@ def test_only_a_language_that_uses_the_rust_toolchain_is_shown_it() -> None:
 
     for key in ("c", "cpp", "python", "java", "binary"):
         assert LANGUAGES[key].exposed() == (), key
-    toolchain = _rustc()[1]
+    compiler, toolchain = _rustc()
     assert LANGUAGES["rust"].exposed() == ((toolchain,) if toolchain else ())
+    if shutil.which("rustc") is not None:
+        # the compiler itself, inside its toolchain: a rustup proxy in a home folder
+        # cannot run behind the walls, what it stands for can
+        assert os.path.isabs(compiler) and compiler.startswith(toolchain + os.sep), compiler
 
 
 @pytest.mark.parametrize(
