@@ -6,9 +6,8 @@ nothing depends on the machine's load."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
-import time
+import io
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,30 +213,47 @@ def test_an_engine_in_process_past_its_stop_loses_on_time_and_is_halted(
     assert never.halted.is_set()
 
 
-class Sleeper(RandomAgent):  # type: ignore[type-arg]
+class WaitingClock(StoppedClock):
+    """A ``time`` module whose wall clock moves only when :class:`Waiter` waits, and
+    whose CPU clocks never move: what a seat charges from them is exact."""
+
+    def __init__(self) -> None:
+        self.wall = 1000.0
+
+    def perf_counter(self) -> float:
+        return self.wall
+
+
+class Waiter(RandomAgent):  # type: ignore[type-arg]
     """A random engine that waits 0.3 s of wall time, at no CPU, before each move."""
 
+    def __init__(self, clock: WaitingClock) -> None:
+        super().__init__()
+        self.clock = clock
+
     def choose(self, s, limit):
-        time.sleep(0.3)
+        self.clock.wall += 0.3
         return super().choose(s, limit)
 
 
 @pytest.mark.parametrize("charging", [Charging.CPU, Charging.WALL])
 def test_a_built_in_engine_is_charged_by_the_clock_its_contest_charges(
-    charging: Charging,
+    charging: Charging, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a wait costs no CPU: charged by CPU time a sleeping engine pays next to
-    # nothing, by the wall clock at least the whole wait
+    # a wait costs no CPU: charged by CPU time a waiting engine pays nothing, by the
+    # wall clock the whole wait
+    clock = WaitingClock()
+    monkeypatch.setattr(seat_module, "time", clock)
     spec = find_game("votey")
     game = spec.make({"max_plies": 2})
     sup = Supervision(charging=charging)
     seats = [
-        LocalSeat(Sleeper(), game, spec.contest, supervision=sup),
+        LocalSeat(Waiter(clock), game, spec.contest, supervision=sup),
         LocalSeat(RandomAgent(), game, spec.contest, supervision=sup),
     ]
     record = asyncio.run(play_game(spec, game, seats, TimeControl.parse("st=5")))
-    first = record.times[0]
-    assert first >= 0.3 if charging is Charging.WALL else first < 0.2, record.times
+    charged = 0.3 if charging is Charging.WALL else 0.0
+    assert record.times[0] == pytest.approx(charged), record.times
 
 
 class BusyClock(StoppedClock):
@@ -257,12 +273,18 @@ def test_a_program_s_start_up_cpu_is_charged_to_its_first_move(
     assert clock.limit().time == 100 - 42
 
 
-def test_a_program_knows_how_long_ago_its_process_began() -> None:
-    # under wall charging its first move is charged from its process's start: a
-    # program that slept a second before it looks has lived at least that second
-    code = (
-        "import time\nfrom arbiter.agents.program import _process_start\n"
-        "time.sleep(1.0)\nprint(time.perf_counter() - _process_start())"
+def test_a_program_knows_when_its_process_began(monkeypatch: pytest.MonkeyPatch) -> None:
+    # under wall charging its first move is charged from its process's start: the
+    # kernel's start time (clock ticks since boot, after a command name that may hold
+    # parentheses) against the time since boot, on the stopped clock's scale
+    fields = ["S", *["0"] * 18, "500", *["0"] * 10]
+    files = {
+        "/proc/self/stat": b"4242 (odd) name) " + " ".join(fields).encode(),
+        "/proc/uptime": b"60.00 100.00\n",
+    }
+    monkeypatch.setattr(
+        program_module, "open", lambda path, mode: io.BytesIO(files[path]), raising=False
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert float(out.stdout) >= 1.0
+    monkeypatch.setattr(program_module, "time", StoppedClock())
+    ticks = os.sysconf("SC_CLK_TCK")
+    assert program_module._process_start() == pytest.approx(1000.0 - (60.0 - 500 / ticks))

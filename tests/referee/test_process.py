@@ -341,6 +341,7 @@ def test_a_program_s_exit_wakes_the_wait_for_it_at_once() -> None:
         os.close(w)
 
 
+@pytest.mark.timing  # asserts on a measured share of a core
 def test_a_program_out_of_wall_time_is_said_to_use_at_most_the_core_it_has() -> None:
     # its share of a core is its CPU over the look's own length: a one-thread burner
     # computes at most all of one core, whatever the machine's load

@@ -46,6 +46,7 @@ def test_a_busy_program_is_runnable_and_a_sleeping_one_is_not() -> None:
             idle.stdout.close()
 
 
+@pytest.mark.timing  # asserts on measured run and wait times
 def test_a_program_sharing_its_core_with_two_others_waits_longer_than_it_runs() -> None:
     # three burners on one core: each runs a third of the time and waits for the core
     # the other two thirds, however busy the rest of the machine is (the kernel's run
