@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import sys
 
-from mutation import CSRC, HOST, SRC, Mutation, main
+from mutation import CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
 
 CORE = ("tests/test_core.py", "tests/test_perft_files.py", "tests/agents/test_search_nodes.py")
-ENVS = ("tests/test_envs_kernel.py", "tests/test_envs.py", "tests/test_drop_game.py")
 
 MUTATIONS = (
     Mutation(
@@ -38,7 +37,7 @@ MUTATIONS = (
         CSRC + "envs.c",
         "for (int j = 0; j < g->nset; j++) row[g->set[j]] = 0;",
         "for (int j = 1; j < g->nset; j++) row[g->set[j]] = 0;",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "envs-chain-start",
@@ -46,7 +45,7 @@ MUTATIONS = (
         CSRC + "envs.c",
         "if (!g->k) g->played[0] = (uint8_t)(a / vt->cells);",
         "if (!g->k) g->played[0] = (uint8_t)(a % vt->cells);",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "encoding-seat-plane",
@@ -54,7 +53,7 @@ MUTATIONS = (
         SRC + "envs/encoding.py",
         "        if seat == 1:\n            out[:, :, 5] = 1",
         "        if seat == 0:\n            out[:, :, 5] = 1",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "draws-seed-width",
@@ -62,7 +61,7 @@ MUTATIONS = (
         SRC + "envs/kernel.py",
         "return mix64(mix64(i) ^ (seed & MASK64))",
         "return mix64(mix64(i) ^ (seed & 0xFFFFFFFF))",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "drops-two-clicks",
@@ -78,7 +77,7 @@ MUTATIONS = (
         SRC + "contract/layout.py",
         "return tuple(itertools.pairwise(path)) if len(path) > 1 else ((path[0], path[0]),)",
         "return tuple(itertools.pairwise(path)) if len(path) > 0 else ((path[0], path[0]),)",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "registry-name-spelling",
@@ -191,7 +190,7 @@ MUTATIONS = (
         SRC + "envs/batch.py",
         "            self._end(i, 1 - seat)",
         "            self._end(i, seat)",
-        ENVS,
+        ENVS_TESTS,
     ),
 )
 

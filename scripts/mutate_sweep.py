@@ -27,7 +27,7 @@ from functools import cache
 from pathlib import Path
 
 import coverage
-from mutation import ROOT, Mutation, main
+from mutation import ENVS_TESTS, ROOT, Mutation, main
 
 SWAPS: tuple[tuple[str, str], ...] = (
     (" == ", " != "),
@@ -70,11 +70,6 @@ C_TESTS = (
 """What judges a line of the C core, which coverage does not see: the compiled core held
 to the pure one along random games and searches, node for node, and its perft counts to
 the known ones."""
-
-C_ENVS_TESTS = ("tests/test_envs_kernel.py", "tests/test_envs.py", "tests/test_drop_game.py")
-"""What judges a line of the compiled environments (``envs.c``, and each game's view for
-them: its squares and a move's path): their steps, masks and observations held to the
-pure environments' along random games."""
 
 
 def mutant_of(line: str, c: bool = False, code: str | None = None) -> str | None:
@@ -171,7 +166,7 @@ def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation
             if new is None or text.count(line) != 1:
                 continue
             if c:
-                tests = list(C_ENVS_TESTS if path.name == "envs.c" else C_TESTS + C_ENVS_TESTS)
+                tests = list(ENVS_TESTS if path.name == "envs.c" else C_TESTS + ENVS_TESTS)
             else:
                 tests = covering_tests(data, path.resolve(), number)
             if tests:

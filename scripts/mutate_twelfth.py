@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import sys
 
-from mutation import CSRC, HOST, SRC, Mutation, main
+from mutation import CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
 
 CORE = (
     "tests/test_core.py",
     "tests/agents/test_search_nodes.py",
     "tests/agents/test_search_exact.py",
 )
-ENVS = ("tests/test_envs_kernel.py", "tests/test_envs.py", "tests/test_drop_game.py")
 REFEREE = ("tests/referee/", "tests/test_cli.py", "tests/test_human.py")
 
 MUTATIONS = (
@@ -77,7 +76,7 @@ MUTATIONS = (
         SRC + "envs/stepping.py",
         "    def begin(self, s: S) -> None:\n        self._last = None\n        self._enter(s)",
         "    def begin(self, s: S) -> None:\n        self._enter(s)",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "encoding-action-text",
@@ -85,7 +84,7 @@ MUTATIONS = (
         SRC + "envs/encoding.py",
         'return f"{self._labels[a]} to {self._labels[b]}"',
         'return f"{self._labels[b]} to {self._labels[a]}"',
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "registration-skips-new",
@@ -93,7 +92,7 @@ MUTATIONS = (
         SRC + "envs/registration.py",
         "        if env_id(game) not in registry:",
         "        if env_id(game) in registry:",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "search-mated-from-table",
@@ -109,7 +108,7 @@ MUTATIONS = (
         CSRC + "votey.c",
         "((s->p[1] >> c) & 1) * PIECE_SECOND);\n}\n\nstatic int v_path",
         "((s->p[1] >> c) & 1) * PIECE_FIRST);\n}\n\nstatic int v_path",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "checkers-king-square",
@@ -117,7 +116,7 @@ MUTATIONS = (
         CSRC + "checkers.c",
         "((s->kings >> c) & 1) * PIECE_KING);",
         "((s->kings >> (c + 1)) & 1) * PIECE_KING);",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "halma-path-start",
@@ -125,7 +124,7 @@ MUTATIONS = (
         CSRC + "halma.c",
         "    out[0] = (uint8_t)(m >> 8);",
         "    out[0] = (uint8_t)(m >> 7);",
-        ENVS,
+        ENVS_TESTS,
     ),
     Mutation(
         "storage-shm-open",

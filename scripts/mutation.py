@@ -32,6 +32,11 @@ REFEREE = SRC + "referee/"
 GAMES = SRC + "games/"
 CSRC = SRC + "csrc/"
 
+ENVS_TESTS = ("tests/test_envs_kernel.py", "tests/test_envs.py", "tests/test_drop_game.py")
+"""What judges the learning environments, pure and compiled (and each game's C view for
+them): their steps, masks and observations held to the pure environments' along random
+games."""
+
 HANG = 600.0
 """Seconds after which a mutant's tests are stopped and the mutant counted caught: a
 bug that hangs the suite fails CI by its time limit."""
