@@ -26,6 +26,7 @@ from arbiter.agents.alphabeta import WIN, AlphaBetaAgent
 from arbiter.clock import Limit
 from arbiter.games import GAME_NAMES, find_game
 from arbiter.games.alquerque.evaluate import W_TIE_POINT
+from arbiter.games.chinese_checkers.evaluate import HOMES, TRAP_FROM, trapped
 from arbiter.tools.layers import C_LAYERS
 
 if not core.available():
@@ -537,8 +538,6 @@ def test_both_paths_evaluate_alike_where_one_side_is_home_and_the_other_is_not()
     """A random game never fills a target camp, where the evaluation's home and trapped
     terms begin to count: a side that plays the evaluation's best move against a random
     one gets there, with the random side's marbles still at home, some of them shut in."""
-    from arbiter.games.chinese_checkers.evaluate import HOMES, TRAP_FROM, trapped
-
     name = "chinese-checkers"
     compiled, _ = both(name)
     kernel = compiled.compiled

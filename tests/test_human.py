@@ -12,15 +12,18 @@ from arbiter.cli import main
 from arbiter.clock import Limit, TimeControl
 from arbiter.errors import Reason
 from arbiter.games import find_game
+from arbiter.referee.events import MovePlayed
 from arbiter.referee.human import HumanSeat, terminal_events
 from arbiter.referee.match import play_game
 from arbiter.referee.seat import LocalSeat
 from tests.recorded import instances
 
 
-def session(name: str, entries: list[str], human: int = 0, agent=None, **rules) -> tuple:
-    """Plays a terminal game through the referee loop with scripted entries; returns
-    (outcome, lines shown)."""
+def session(
+    name: str, entries: list[str], human: int = 0, agent=None, events=None, **rules
+) -> tuple:
+    """Plays a terminal game through the referee loop with scripted entries (each event
+    also appended to ``events``, if given); returns (outcome, lines shown)."""
     spec = find_game(name)
     game = spec.make(rules)
     script = iter(entries)
@@ -35,13 +38,20 @@ def session(name: str, entries: list[str], human: int = 0, agent=None, **rules) 
     person = HumanSeat(spec, game, read=read, write=shown.append)
     engine = LocalSeat(agent or RandomAgent(), game, spec.contest, limit=Limit(time=0.1))
     seats = [person, engine] if human == 0 else [engine, person]
+    show = terminal_events(spec, human, shown.append)
+
+    def sink(event) -> None:
+        if events is not None:
+            events.append(event)
+        show(event)
+
     record = asyncio.run(
         play_game(
             spec,
             game,
             seats,
             TimeControl(),
-            events=terminal_events(spec, human, shown.append),
+            events=sink,
             takebacks=True,
         )
     )
@@ -148,23 +158,8 @@ def test_the_engine_against_a_person_is_told_its_move_time_or_plays_the_clock(
 def test_the_engine_s_moves_are_shown_in_the_person_s_own_numbering() -> None:
     # Chinese checkers numbers the holes from each player's side: a person playing
     # second reads the engine's moves as it would write them, not as the first does
-    from arbiter.referee.events import MovePlayed
-
-    spec = find_game("chinese-checkers")
-    game = spec.make()
-    shown: list[str] = []
-    played: list[MovePlayed] = []
-    show = terminal_events(spec, 1, shown.append)
-
-    def sink(event) -> None:
-        if isinstance(event, MovePlayed):
-            played.append(event)
-        show(event)
-
-    entries = iter(["quit"])
-    person = HumanSeat(spec, game, read=lambda _: next(entries), write=shown.append)
-    engine = LocalSeat(RandomAgent(), game, spec.contest, limit=Limit(time=0.1))
-    asyncio.run(play_game(spec, game, [engine, person], TimeControl(), events=sink))
-    first = played[0]
+    events: list = []
+    _, shown = session("chinese-checkers", ["quit"], human=1, events=events)
+    first = next(e for e in events if isinstance(e, MovePlayed))
     assert first.texts[1] != first.texts[0]  # the two numberings differ for this move
     assert f"plays {first.texts[1]}" in "\n".join(shown)
