@@ -69,3 +69,29 @@ def test_a_mate_read_from_the_table_is_as_far_as_minimax_says(compiled: bool) ->
         assert agent.last_info.score == minimax(spec, game, s, 4, 0)
         mates += abs(agent.last_info.score) > WIN - 100
     assert mates >= 6
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["pure", "compiled"])
+def test_a_loss_stored_at_one_ply_and_read_at_another_keeps_its_distance(compiled: bool) -> None:
+    """An agent keeps its table between moves: it first searches each position a move
+    from ``s`` (the losses found there stored at their root, ply 0), then ``s``, where
+    the same entries are read one ply down. A mate read back must be as far as minimax
+    says, not two plies off (the read's ply added where it is subtracted)."""
+    spec = find_game("checkers")
+    game = spec.make({"max_plies": 400})
+    mates = 0
+    for s in ends_near(game, seed=5, count=12, before=4):
+        expected = minimax(spec, game, s, 4, 0)
+        if abs(expected) < WIN - 100:
+            continue
+        mates += 1
+        agent = AlphaBetaAgent(spec.evaluation, depth=4, compiled=compiled)
+        agent.reset(game, game.to_move(s), 0)
+        for m in game.legal_moves(s):
+            child = game.apply(s, m)
+            if game.outcome(child) is None:
+                agent.choose(child, Limit())
+        agent.choose(s, Limit())
+        assert agent.last_info is not None
+        assert agent.last_info.score == expected
+    assert mates >= 6
