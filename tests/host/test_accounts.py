@@ -42,6 +42,34 @@ def test_bad_names_and_passwords_are_refused(
         accounts.create(s, name, password)
 
 
+@pytest.mark.parametrize(
+    ("name", "password", "taken"),
+    [
+        ("abc", "p" * 10, True),
+        ("a" * 32, "p" * 256, True),
+        ("ab", "p" * 10, False),
+        ("a" * 33, "p" * 10, False),
+        ("abc", "p" * 9, False),
+        ("abc", "p" * 257, False),
+    ],
+    ids=["shortest", "longest", "name-2", "name-33", "password-9", "password-257"],
+)
+def test_names_and_passwords_are_taken_up_to_their_edges_and_no_further(
+    db: Database, name: str, password: str, taken: bool
+) -> None:
+    """The edges themselves: 3 and 32 characters of name, 10 and 256 of password are
+    taken (and a 32-character name is stored whole), one fewer or one more is not."""
+    with db.session() as s:
+        if not taken:
+            with pytest.raises(AccountError):
+                accounts.create(s, name, password)
+            return
+        accounts.create(s, name, password)
+        s.commit()
+    with db.session() as s:
+        assert LogIn()(s, name, password, "10.0.0.1").name == name
+
+
 def test_a_role_or_a_name_that_is_none_is_refused(db: Database) -> None:
     with db.session() as s:
         with pytest.raises(AccountError, match="a role is one of organiser, contestant"):

@@ -21,6 +21,7 @@ from arbiter.host.config import load
 from arbiter.host.db import Database
 from arbiter.host.models import Account, ExportJob, Game
 from arbiter.host.rounds import finish_round_if_done, make_round
+from arbiter.host.routes import public
 from arbiter.host.service import Service
 from arbiter.host.signing import ContestKey, public_key, record_signed
 from arbiter.host.storage import sqlite_file
@@ -97,6 +98,19 @@ def test_an_entrants_records_stream_every_game_signed(site: Site) -> None:
     one = GameRecord.from_json(client.get("/games/1/record.jsonl").text)
     assert record_signed(pem, one)
     assert client.get("/contestants/nobody/games.jsonl").status_code == 404
+
+
+def test_an_entrants_records_stream_in_pieces_each_from_where_the_last_ended(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read three at a time, the eight records come as they do at once: each once, in
+    the order they were played (a piece that began again at its own start, or skipped
+    one, would show here)."""
+    client, _, _ = site
+    whole = client.get("/contestants/alice/games.jsonl").text.splitlines()
+    monkeypatch.setattr(public, "RECORDS_AT_ONCE", 3)
+    pieces = client.get("/contestants/alice/games.jsonl").text.splitlines()
+    assert pieces == whole and len(set(pieces)) == 8
 
 
 def test_an_entrants_public_records_leave_out_its_candidates_evaluation(site: Site) -> None:
