@@ -9,12 +9,14 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from arbiter.host import queue, workers
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
-from arbiter.host.models import Account, Game, Worker, now
+from arbiter.host.models import Account, Game, Worker, WorkerNonce, now
 from arbiter.host.request_signing import (
+    WINDOW,
     Token,
     TokenError,
     authorization,
@@ -120,8 +122,34 @@ def test_a_call_is_refused_unless_signed_over_itself_in_time_and_once(
             with pytest.raises(workers.TokenRefused, match=why) as refused:
                 workers.claim(s, bad, 60)
             assert refused.value.status == 401, what
-        within = call(token, off=-200)  # dated inside the window
-        assert workers.claim(s, within, 60).name == "lab"
+        for off in (-290.0, 290.0):  # dated inside the window, near its edges
+            assert workers.claim(s, call(token, off=off), 60).name == "lab"
+        for off in (-310.0, 310.0):
+            with pytest.raises(workers.TokenRefused, match="from the server's clock"):
+                workers.claim(s, call(token, off=off), 60)
+
+
+def test_a_nonce_is_kept_while_a_call_carrying_it_could_still_be_taken(
+    contest: tuple[Database, ContestConfig], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call dated a window ahead can be replayed until a window after it, so its nonce
+    is kept twice the window and a minute: a pass that tidies the old ones (here on every
+    call) deletes one older than that, keeps one younger, and never lets a replay in."""
+    db, _ = contest
+    monkeypatch.setattr(workers, "PRUNE_EVERY", 1)
+    kept = 2 * WINDOW + 60
+    with db.session() as s:
+        token = workers.new_worker(s, "lab", KEY)
+        good = call(token)
+        workers.claim(s, good, 60)
+        s.add(WorkerNonce(nonce="gone", seen=now() - timedelta(seconds=kept + 5)))
+        s.add(WorkerNonce(nonce="young", seen=now() - timedelta(seconds=kept - 5)))
+        s.commit()
+        workers.claim(s, call(token), 60)
+        left = set(s.scalars(select(WorkerNonce.nonce)))
+        assert "gone" not in left and "young" in left
+        with pytest.raises(workers.TokenRefused, match="made before"):
+            workers.claim(s, good, 60)
 
 
 def test_an_old_or_malformed_token_is_refused_in_one_line() -> None:
