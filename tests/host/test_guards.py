@@ -635,6 +635,9 @@ def test_the_session_cookie_is_secure_only_when_asked(site: Site) -> None:
     assert done.status_code == 303
     plain = done.headers["set-cookie"].lower()
     assert "httponly" in plain and "secure" not in plain.replace("httponly", "")
+    # the browser keeps it as long as the server keeps the sign-in: two weeks, sent
+    # with links from other sites but never with their forms
+    assert f"max-age={14 * 24 * 3600};" in plain and "samesite=lax" in plain
     app = create_app(
         site.config,
         Service(site.config, site.folder / "cup.toml", site.db),

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from arbiter.errors import Reason
 from arbiter.host import accounts, sessions
 from arbiter.host.db import Database
-from arbiter.host.models import SignedIn
+from arbiter.host.models import SignedIn, stored_utc
 from arbiter.host.signing import ContestKey, public_key, record_signed, signed_line
 from arbiter.host.storage import private_file
 from arbiter.record import GameRecord
@@ -32,6 +32,8 @@ def test_a_session_is_honoured_until_it_expires_and_not_after(database_url: str)
         s.commit()
         assert sessions.account_of(s, secret) is not None
         row = s.scalars(select(SignedIn)).one()
+        left = stored_utc(row.expires) - sessions.now()
+        assert timedelta(days=14) - timedelta(minutes=1) < left <= timedelta(days=14)
         row.expires = sessions.now() - timedelta(seconds=1)
         s.commit()
         assert sessions.account_of(s, secret) is None
