@@ -42,6 +42,32 @@ def test_a_game_is_leased_once_and_stored_once(contest: tuple[Database, ContestC
             queue.finish(s, first.game_id, first.token, text, ("", ""), ("alquerque", config.clock))
 
 
+def test_each_seat_s_log_is_stored_as_its_last_256_kib(
+    contest: tuple[Database, ContestConfig],
+) -> None:
+    """The end of a program's stderr is where it says why it failed: a long log keeps
+    its last 256 KiB, a short one all of it, each under its own seat."""
+    db, config = contest
+    with db.session() as s:
+        held = queue.lease(s, "w1", 60)
+    assert held
+    long = "early " + "x" * (256 * 1024) + " the end"
+    with db.session() as s:
+        queue.finish(
+            s,
+            held.game_id,
+            held.token,
+            record_for(db, held.game_id),
+            (long, "second's words"),
+            ("alquerque", config.clock),
+        )
+    with db.session() as s:
+        game = s.get(Game, held.game_id)
+        assert game is not None
+        assert game.log_first == long[-256 * 1024 :] and game.log_first.endswith(" the end")
+        assert game.log_second == "second's words"
+
+
 def test_a_lost_lease_puts_the_game_back_and_the_late_result_is_refused(
     contest: tuple[Database, ContestConfig],
 ) -> None:
