@@ -217,6 +217,45 @@ def test_a_spooled_result_carries_each_seats_log_at_its_seat(
     assert said == "game 35: 0-1 by time, 1 plies: stored\n"
 
 
+def test_each_seat_s_log_is_read_from_its_own_file_as_its_last_256_kib(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a game the worker reads each seat's stderr from the file the referee wrote
+    for that seat: the first seat's first, and of a long one its end."""
+    from arbiter.errors import Reason
+    from arbiter.host import worker as worker_module
+    from arbiter.host.wire import Job
+    from arbiter.record import GameRecord
+    from arbiter.referee.transcript import game_dir
+
+    record = GameRecord(
+        game="votey", players=("alice v1", "bob v1"), moves=("1121",), times=(0.1,),
+        winner=1, reason=Reason.TIME, detail="", time_control="60/move",
+    )  # fmt: skip
+    long = "early " + "x" * (256 * 1024) + " the end"
+
+    def play_job(job: Any, events: Any) -> GameRecord:
+        folder = Path(game_dir(job.supervision.log_dir, job.number))
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "2-bob v1.log").write_text("bob's own words")
+        (folder / "1-alice v1.log").write_text(long)
+        return record
+
+    monkeypatch.setattr(worker_module, "play_job", play_job)
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path / "w", out=io.StringIO())
+    job = Job.model_validate(
+        {
+            **{"id": 35, "round": 1, "number": 4, "seed": 0, "start": None, "game": "votey"},
+            **{"time_control": "60/move", "memory_mb": 256, "disk_mb": 64},
+            **{"lease_seconds": 60.0, "runs": {"c": "./main"}, "lease": "f" * 32},
+            "players": [player().model_dump(), player(version=8, name="bob v1").model_dump()],
+        }
+    )
+    played, stderr = worker._play(job, [tmp_path, tmp_path], str(tmp_path / "logs"), print)
+    assert played is record
+    assert stderr == [long[-256 * 1024 :], "bob's own words"]
+
+
 def test_a_worker_waits_out_refusals_each_as_long_as_its_kind_wants(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
