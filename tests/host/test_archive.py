@@ -83,6 +83,26 @@ def test_an_archive_that_unpacks_to_more_than_the_limit_is_refused(tmp_path: Pat
         unpack(bomb, "bot.zip", C, tmp_path / "v", LIMITS)
 
 
+def test_an_upload_at_every_limit_exactly_is_taken(tmp_path: Path) -> None:
+    """Each limit is the most allowed, not one less: 10 files unpacking to exactly
+    256 KB, one of them 8 folders deep, a name of 100 characters; and a single file of
+    exactly 64 KB."""
+    deep = "a/b/c/d/e/f/g/" + "n" * 98 + ".c"
+    members = {"main.c": b"m" * (100 << 10), deep: b"d" * (100 << 10)}
+    members |= {f"f{i}.c": b"x" * ((56 << 10) // 8) for i in range(8)}
+    assert sum(map(len, members.values())) == LIMITS.unpacked_bytes
+    data = zipped(members)
+    assert len(data) <= LIMITS.upload_bytes
+    assert len(unpack(data, "bot.zip", C, tmp_path / "a", LIMITS)) == 10
+    assert (tmp_path / "a" / deep).read_bytes() == members[deep]
+    single = b"/" * (64 << 10)
+    assert unpack(single, "n" * 98 + ".c", C, tmp_path / "b", LIMITS) == ["main.c"]
+    with pytest.raises(UploadError, match="at most 100"):
+        unpack(b"x", "n" * 99 + ".c", C, tmp_path / "c", LIMITS)
+    with pytest.raises(UploadError, match="nested too deep"):
+        unpack(zipped({"main.c": b"x", "a/" + deep: b"y"}), "bot.zip", C, tmp_path / "d", LIMITS)
+
+
 def test_too_many_files_too_big_an_upload_and_an_empty_one_are_refused(tmp_path: Path) -> None:
     many = zipped({f"f{i}.c": b"x" for i in range(11)})
     with pytest.raises(UploadError, match="more than 10 files"):
