@@ -148,3 +148,8 @@ def test_rule_options_are_checked_by_the_spec() -> None:
         spec.make({"plain_draws": "yes"})
     with pytest.raises(ConfigError, match="whole number"):
         spec.make({"max_plies": 2.5})
+    assert spec.make({"max_plies": 1}).max_plies == 1  # type: ignore[attr-defined]
+    assert spec.make({"max_plies": 7.0}).max_plies == 7  # type: ignore[attr-defined]
+    for wrong in (True, "12", None):
+        with pytest.raises(ConfigError, match="'max_plies' must be a whole number"):
+            spec.make({"max_plies": wrong})
