@@ -127,6 +127,30 @@ def test_a_checkers_double_jump_is_two_actions_of_the_same_agent() -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_a_number_outside_the_actions_loses_by_name(game: str) -> None:
+    """One past the last action, -1 and a word are none of the game's actions: each loses
+    the game for its mover, said so (never an IndexError or a wrapped-around action)."""
+    size = envs.raw_env(game).action_space("player_0").n
+    for action in (size, -1, "x", 2**70):
+        env = envs.raw_env(game)
+        env.reset(seed=3)
+        env.step(action)
+        assert env.rewards == {"player_0": -1.0, "player_1": 1.0}, action
+        assert "is not one of this game's actions" in env.infos["player_0"]["illegal"]
+    env = envs.raw_env(game)
+    env.reset(seed=3)
+    last = int(np.flatnonzero(env.observe("player_0")["action_mask"])[-1])
+    env.step(last)  # the highest action the mask allows is played
+    assert "illegal" not in env.infos["player_0"] and not any(env.terminations.values())
+    env = envs.raw_env(game)
+    env.reset(seed=3)
+    zero_allowed = bool(env.observe("player_0")["action_mask"][0])
+    env.step(0)  # the first action is one of the game's, allowed here or not
+    said = env.infos["player_0"].get("illegal", "")
+    assert said == "" if zero_allowed else "is not legal here" in said
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_an_action_the_mask_forbids_loses_the_game(game: str) -> None:
     env = envs.raw_env(game)
     env.reset(seed=3)
