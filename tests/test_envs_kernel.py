@@ -137,6 +137,21 @@ def test_an_illegal_action_loses_the_game_for_its_mover_and_the_batch_goes_on() 
     assert not state.terminated.any() and not state.rewards.any()
 
 
+@pytest.mark.parametrize("game", ["votey", "checkers", "chinese-checkers", "alquerque", "halma"])
+def test_a_number_outside_the_actions_loses_in_the_compiled_batch(game: str) -> None:
+    """One past the last action, and far past it, lose like a forbidden action (never
+    taken for another action, as a number cut to the table's size or to 32 bits would
+    be), and the game beside them goes on."""
+    games = envs.batch(game, 3, seed=1, auto_reset=False)
+    games.init()
+    size = games.num_actions
+    chosen = games.random_actions()
+    chosen[0], chosen[2] = size, 2**62
+    state = games.step(chosen)
+    assert state.terminated.tolist() == [True, False, True]
+    assert state.rewards[0].tolist() == state.rewards[2].tolist() == [-1, 1]
+
+
 def test_a_finished_game_stays_finished_without_auto_reset() -> None:
     games = envs.batch("votey", 2, auto_reset=False)
     state = games.init()
