@@ -5,15 +5,17 @@ progress as a version's page shows it."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 from sqlalchemy import select
 
 from arbiter.contract import Check
 from arbiter.host import queue, settle
+from arbiter.host.db import Database
 from arbiter.host.intake import GateProgress
-from arbiter.host.models import Game, Version
-from arbiter.host.operations import operations
+from arbiter.host.models import Game, ServerProcess, Version, now
+from arbiter.host.operations import operations, servers
 from arbiter.host.rounds import make_round
 from arbiter.play.checkagent import Result
 from tests.host.contests import play_round, seeded
@@ -63,3 +65,28 @@ def test_the_gate_shows_each_check_as_it_starts_and_ends(tmp_path: Path, databas
             seen = other.get(Version, version.id)
             assert seen is not None and seen.reason == "check 2 of 3: second seat"
             assert [c["name"] for c in json.loads(seen.checks)] == ["first seat"]
+
+
+def test_server_processes_are_alive_for_30_s_of_silence_and_shown_for_an_hour(
+    database_url: str,
+) -> None:
+    """A process stamps itself every 5 s: silent up to 30 s it is alive (and leads if it
+    says so), longer it is gone (and leads nothing), after an hour it leaves the page."""
+    db = Database(database_url)
+    moment = now()
+    ages = {"a-lead": 0, "b-quiet": 29, "c-gone-lead": 31, "d-gone": 59 * 60, "e-old": 61 * 60}
+    with db.session() as s:
+        for i, (name, age) in enumerate(ages.items()):
+            seen = moment - timedelta(seconds=age)
+            started = moment - timedelta(hours=2) + timedelta(seconds=i)
+            s.add(ServerProcess(name=name, started=started, seen=seen, leads="lead" in name))
+        s.commit()
+        shown = {p.name: (p.alive, p.leads) for p in servers(s)}
+    db.close()
+    assert list(shown) == ["a-lead", "b-quiet", "c-gone-lead", "d-gone"]  # first started first
+    assert shown == {
+        "a-lead": (True, True),
+        "b-quiet": (True, False),
+        "c-gone-lead": (False, False),
+        "d-gone": (False, False),
+    }
