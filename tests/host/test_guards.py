@@ -10,6 +10,7 @@ import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,16 @@ from arbiter.host.archive import UploadError
 from arbiter.host.config import ContestConfig, from_dict
 from arbiter.host.db import Database
 from arbiter.host.intake import submit
-from arbiter.host.models import Account, AuditEntry, Game, Setting, SignedIn, Version, Worker
+from arbiter.host.models import (
+    Account,
+    AuditEntry,
+    Game,
+    Setting,
+    SignedIn,
+    Version,
+    Worker,
+    now,
+)
 from arbiter.host.request_signing import SignedCalls, Token, proves
 from arbiter.host.rounds import make_round
 from arbiter.host.routes.organiser import ACTIONS, CONSEQUENCES, TITLES
@@ -357,6 +367,16 @@ def test_uploads_are_limited_per_hour(site: Site, tmp_path: Path) -> None:
         config = replace(config, limits=replace(config.limits, versions_per_hour=2))
         # alice has one version already (this hour): one more, then no more
         submit(s, config, alice, "c", "main.c", b"int main(void) { return 0; }\n")
+        with pytest.raises(UploadError, match="at most 2 uploads an hour"):
+            submit(s, config, alice, "c", "main.c", b"int main(void) { return 0; }\n")
+        # the hour is the last sixty minutes: an upload 61 minutes old no longer counts,
+        # one 59 minutes old still does
+        first, second = s.scalars(select(Version).where(Version.account_id == alice.id))
+        first.uploaded = now() - timedelta(minutes=61)
+        second.uploaded = now() - timedelta(minutes=59)
+        s.commit()
+        third = submit(s, config, alice, "c", "main.c", b"int main(void) { return 0; }\n")
+        assert third.number == 3
         with pytest.raises(UploadError, match="at most 2 uploads an hour"):
             submit(s, config, alice, "c", "main.c", b"int main(void) { return 0; }\n")
 
