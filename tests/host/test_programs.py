@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.host.build import OutputLimit
-from arbiter.host.programs import ProgramError, archive_path, pack, unpack
+from arbiter.host.programs import ProgramError, archive_path, pack, unpack, unpack_once
 
 
 def build_folder(root: Path) -> Path:
@@ -53,6 +53,22 @@ def test_a_program_is_packed_once_under_its_hash_and_unpacks_as_it_was(tmp_path:
     assert not (out / "link").exists()  # links are not packed
     (again / "player").write_bytes(b"another program")
     assert pack(again, store).sha256 != first.sha256
+
+
+def test_a_program_is_unpacked_once_into_a_folder_whose_parents_are_made(tmp_path: Path) -> None:
+    """A worker's first program lands in a cache folder not there yet: its parents are
+    made; a second unpack into the same folder keeps the first copy; nothing half
+    unpacked is left beside it."""
+    path = archive_path(
+        tmp_path / "store", pack(build_folder(tmp_path / "a"), tmp_path / "store").sha256
+    )
+    folder = tmp_path / "cache" / "programs" / "ab12"
+    unpack_once(path, folder)
+    assert (folder / "player").read_bytes().startswith(b"\x7fELF")
+    (folder / "mark").write_text("the first copy")
+    unpack_once(path, folder)
+    assert (folder / "mark").read_text() == "the first copy"
+    assert [p.name for p in folder.parent.iterdir()] == ["ab12"]
 
 
 def test_an_archive_reaching_outside_its_folder_does_not_unpack(tmp_path: Path) -> None:
