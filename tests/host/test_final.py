@@ -107,6 +107,13 @@ def test_a_schedule_makes_test_rounds_unending_until_the_final(
             )
         assert round_blocked(s, config) is not None
         assert round_blocked(s, scheduled) is None
+        # a final the contest has but has not begun does not lift the test rounds' end:
+        # the organiser begins it (or uploads close)
+        waiting = replace(config, calendar=Calendar(final=Final(rounds=2, top=4)))
+        said = "the contest's 2 Swiss rounds have been played"
+        assert round_blocked(s, waiting) == said
+        begin_final(s, waiting)
+        assert round_blocked(s, waiting) is None
 
 
 def test_the_final_is_swiss_then_the_top_groups_double_round_robin_on_frozen_versions(
