@@ -2,7 +2,8 @@
 chosen by a seed and not by what its author knows the tests hold.
 
 Every function and method of the areas named (Python by its syntax tree, C by its
-definitions at a line's start) is a candidate, except the functions an earlier probe
+definitions at a line's start) is a candidate, except a protocol's stubs (a docstring
+and ``...``: nothing to break) and the functions an earlier probe
 (``scripts/mutate_*.py``) already put a bug in. Each area gives its share of draws in
 a seeded order, spares after them: a drawn function that admits no bug changing what
 it does (a one-line property, a pure pass-through) is passed over for the next, and
@@ -51,11 +52,26 @@ def functions(path: Path) -> list[tuple[int, int, str]]:
             if isinstance(child, ast.ClassDef):
                 visit(child, f"{prefix}{child.name}.")
             elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                found.append((child.lineno, child.end_lineno or child.lineno, prefix + child.name))
+                if not _stub(child):
+                    end = child.end_lineno or child.lineno
+                    found.append((child.lineno, end, prefix + child.name))
                 visit(child, f"{prefix}{child.name}.")
 
     visit(ast.parse(text), "")
     return found
+
+
+def _stub(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function does nothing: a protocol's method, its body a docstring and
+    ``...`` (or ``pass``), has no behaviour to break."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return all(
+        isinstance(s, ast.Pass)
+        or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and s.value.value is ...)
+        for s in body
+    )
 
 
 def _c_functions(text: str) -> list[tuple[int, int, str]]:
