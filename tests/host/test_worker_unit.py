@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -127,7 +131,6 @@ def test_a_stranger_at_first_contact_stops_the_worker_and_after_it_is_a_server_a
     """A wrong address is said at once (the worker stops); once the contest has answered
     there, a stranger in its place (a proxy's page while the server restarts) is the
     server away: waited for, and the calls go on when the contest is back."""
-    monkeypatch.setattr(server_link.time, "sleep", lambda seconds: None)
     key = ContestKey.of_folder(tmp_path / "cup")
     who = {"server": "stranger"}
     strangers = {"n": 0}
@@ -144,6 +147,7 @@ def test_a_stranger_at_first_contact_stops_the_worker_and_after_it_is_a_server_a
 
     said: list[str] = []
     link = linked(key, answer, said.append)
+    monkeypatch.setattr(link.stopped, "wait", lambda seconds: False)  # no wait between tries
     with pytest.raises(NotTheContest, match=r"is contest 'Other' \(other\), not this token's"):
         link.call("POST", "/api/worker/lease", {})
     who["server"] = "contest"
@@ -354,9 +358,10 @@ def test_a_worker_waits_longer_each_time_the_server_is_away_up_to_its_cap(
     soon, and a hundred workers of a server gone for the night do not knock at it
     twice a second each."""
     waits: list[float] = []
-    monkeypatch.setattr(server_link.time, "sleep", waits.append)
     monkeypatch.setattr(server_link.random, "uniform", lambda low, high: 1.0)  # no jitter
     link = ServerLink("http://cup.example", TOKEN, lambda line: None, away_max=5.0)
+    # the worker's thread waits on its stop event (here never set), the others sleep
+    monkeypatch.setattr(link.stopped, "wait", lambda seconds: waits.append(seconds) or False)
     link.met = True  # the contest answered once: now it is away
     monkeypatch.setattr(link, "verify", lambda: setattr(link, "verified", True))
     tries = iter(range(7))
@@ -368,3 +373,26 @@ def test_a_worker_waits_longer_each_time_the_server_is_away_up_to_its_cap(
 
     assert link.retrying(attempt) == "answered"
     assert waits == [0.5, 1.0, 2.0, 4.0, 5.0, 5.0]
+
+
+def test_a_worker_told_to_stop_while_its_server_is_away_stops_at_once(tmp_path: Path) -> None:
+    """SIGTERM (a service manager's stop) reaches a worker that is asking for a game of a
+    server that is away: nothing was granted, so it stops now (exit 0) rather than
+    trying again until it is killed."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "arbiter.host.worker", "http://127.0.0.1:9"]
+    command += ["--token", TOKEN, "--cache", str(tmp_path)]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    ) as worker:
+        assert worker.stdout is not None
+        first = worker.stdout.readline()
+        assert first.startswith("server away"), first
+        worker.send_signal(signal.SIGTERM)
+        try:
+            rest, _ = worker.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            rest = "still trying a minute later: " + worker.communicate()[0]
+    assert worker.returncode == 0, rest
+    assert "SIGTERM: stopping" in rest

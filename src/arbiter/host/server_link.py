@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -65,6 +66,9 @@ class ServerLink:
         self.away_max = away_max
         self.verified = False
         self.met = False  # whether this contest ever answered here
+        self.stopped = threading.Event()
+        """Set when the worker is told to stop: its calls stop waiting for a server
+        that is away (:meth:`retrying`)."""
 
     def verify(self) -> None:
         """Checks the server is this token's contest before any call: it must sign a
@@ -101,6 +105,8 @@ class ServerLink:
 
         :raises Revoked: when the server refuses the token.
         :raises NotTheContest: when the first server to answer is not this contest's.
+        :raises KeyboardInterrupt: in the main thread, told to stop while the server
+            is away.
         """
         delay, since, said = 0.5, 0.0, ""
         while True:
@@ -116,12 +122,25 @@ class ServerLink:
                 if not since or why != said:
                     self.say(f"server away ({why}); trying again")
                     since, said = since or time.monotonic(), why
-                time.sleep(delay * random.uniform(0.8, 1.2))
+                self._wait(delay * random.uniform(0.8, 1.2))
                 delay = min(delay * 2, self.away_max)
                 continue
             if since:
                 self.say(f"server back after {time.monotonic() - since:.0f} s")
             return result
+
+    def _wait(self, seconds: float) -> None:
+        """Waits before the next try. The worker's own thread stops waiting when it is
+        told to stop (:attr:`stopped`): a server that is away granted nothing and has
+        nothing to be sent that is not kept, so a worker stopped while it waits for one
+        stops at once rather than never (the game threads wait on, as they did).
+
+        :raises KeyboardInterrupt: in the main thread, once :attr:`stopped` is set.
+        """
+        if threading.current_thread() is not threading.main_thread():
+            time.sleep(seconds)
+        elif self.stopped.is_set() or self.stopped.wait(seconds):
+            raise KeyboardInterrupt
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
         """One call of the worker API, made until the server answers it.

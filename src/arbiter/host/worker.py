@@ -216,13 +216,15 @@ class Worker:
 
     def stop_after_game(self) -> None:
         """What SIGTERM does (a service manager's stop): a worker playing a game
-        stops once its result is sent or spooled; an idle one stops now.
+        stops once its result is sent or spooled; an idle one, or one waiting for a
+        server that is away, stops now.
 
         :raises KeyboardInterrupt: if no game is under way.
         """
         self.stopping = True
         if not self.busy:
             raise KeyboardInterrupt
+        self.link.stopped.set()  # a call waiting for a server that is away gives up
         self.say("SIGTERM: stopping after the game under way (its result sent or kept)")
 
     def _goodbye(self) -> None:
