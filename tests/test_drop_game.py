@@ -37,9 +37,12 @@ def test_a_program_and_the_built_ins_play_it_and_the_records_replay(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     record = tmp_path / "games.jsonl"
-    # fixed depths: a timed search would think its second a move, 40 s for two games
+    # fixed depths: a timed search would think its second a move, 40 s for two games;
+    # a clock of 30 s a move, not the game's 1 s, which a program starting on a busy
+    # machine could lose on before its first move
     program = f"{PROGRAM} --depth 4"
     argv = ["match", "connect4", program, "alphabeta:depth=4", "--games", "2"]
+    argv += ["--move-time", "30"]
     argv += ["--record", str(record)]
     assert main(argv) == 0
     games = [json.loads(line) for line in record.read_text().splitlines()]
