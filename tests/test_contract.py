@@ -4,12 +4,14 @@ the spec checks rule options."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from arbiter.contract.layout import compulsory_captures
 from arbiter.errors import ConfigError
 from arbiter.games import find_game
 
@@ -153,3 +155,28 @@ def test_rule_options_are_checked_by_the_spec() -> None:
     for wrong in (True, "12", None):
         with pytest.raises(ConfigError, match="'max_plies' must be a whole number"):
             spec.make({"max_plies": wrong})
+
+
+@pytest.mark.parametrize("game", ["checkers", "alquerque"])
+def test_compulsory_captures_says_so_only_where_a_capture_must_be_played(game: str) -> None:
+    """Along random games: the words exactly where every legal move captures, none where
+    a move is free, and none where there is no move at all (a finished game compels
+    nothing, though "all of no moves capture")."""
+    rules = find_game(game).make()
+    rng = random.Random(3)
+    seen = {"forced": 0, "free": 0, "none": 0}
+    while min(seen.values()) == 0:
+        s = rules.initial()
+        while True:
+            legal = rules.legal_moves(s)
+            said = compulsory_captures(rules, s)
+            if not legal:
+                assert said is None
+                seen["none"] += 1
+                break
+            forced = all(m.captures for m in legal)
+            assert said == ("a capture is compulsory" if forced else None)
+            seen["forced" if forced else "free"] += 1
+            if rules.outcome(s) is not None:
+                break
+            s = rules.apply(s, rng.choice(legal))
