@@ -126,6 +126,11 @@ def test_a_full_board_ends_by_the_game_s_own_ending_recorded_replayed_and_explai
     # the replay page explains it with the game's text, which the record does not carry
     shown = replay_json(back)["result"]
     assert (shown["reason"], shown["text"]) == ("board full", out.explained())
+    # an ending read back keeps the detail its record gives, beside the game's text
+    noted = dataclasses.replace(back, detail="the last drop in column 2")
+    declared = spec.declared(noted.outcome)
+    ending = next(e for e in spec.endings if e == out.reason)
+    assert (declared.reason.text, declared.detail) == (ending.text, "the last drop in column 2")
     # a record claiming the game's ending where the rules give none is refused
     cut = GameRecord("connect4", ("a", "b"), tuple(FULL_BOARD[:-1]), (0.0,) * 41, None, out.reason)
     with pytest.raises(RecordError, match="by board full"):
