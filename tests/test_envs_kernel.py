@@ -214,6 +214,27 @@ TOYS = [
 own) and the drop game (a board)."""
 
 
+@pytest.mark.parametrize("game", ["checkers", *TOYS])
+def test_a_batch_s_arrays_have_pgx_s_shapes_and_types(game: str) -> None:
+    """What a learner's code is written against (pgx's names, shapes and types): a
+    boolean mask (``~mask`` of int8 is -1 and -2, every action "allowed"), float
+    rewards, an int32 player, boolean ends, small integer planes; on either path."""
+    games = envs.batch(game, 3, seed=2)
+    state = games.init()
+    actions, shape = games.num_actions, games.observation_shape
+    expected = {
+        "observation": ((3, *shape), np.int8),
+        "legal_action_mask": ((3, actions), np.bool_),
+        "current_player": ((3,), np.int32),
+        "rewards": ((3, 2), np.float32),
+        "terminated": ((3,), np.bool_),
+        "truncated": ((3,), np.bool_),
+    }
+    for name, (size, kind) in expected.items():
+        array = getattr(state, name)
+        assert (array.shape, array.dtype) == (size, np.dtype(kind)), name
+
+
 @pytest.mark.parametrize("game", TOYS)
 def test_a_game_without_a_kernel_is_batched_in_python(game: str) -> None:
     games = envs.batch(game, 3, seed=2)
