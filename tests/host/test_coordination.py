@@ -205,3 +205,19 @@ def test_the_new_leader_finishes_the_exports_left_running_and_only_those(tmp_pat
         wanted = running.id
     _, exports = service._take_up()
     assert exports == [wanted]
+
+
+def test_a_server_process_s_name_is_its_own_even_where_its_id_comes_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A process id is used again (a container restarted starts from the same one): a
+    name that were only the machine and the id would be an earlier process's, whose
+    row says it leads. Two names made with the same machine and id differ; each fits
+    its column (64 characters), the longest machine name cut."""
+    from arbiter.host import service
+
+    monkeypatch.setattr(service.socket, "gethostname", lambda: "m" * 80)
+    monkeypatch.setattr(service.os, "getpid", lambda: 4194304)
+    names = {service.process_name() for _ in range(20)}
+    assert len(names) == 20
+    assert all(n.startswith("m" * 40 + "-4194304-") and len(n) <= 64 for n in names)
