@@ -5,7 +5,9 @@ stepped in Python; and the batch's own contract (shapes, illegal actions, resets
 
 from __future__ import annotations
 
+import gc
 import random
+import sys
 from typing import Any
 
 import numpy as np
@@ -233,6 +235,23 @@ def test_a_batch_s_arrays_have_pgx_s_shapes_and_types(game: str) -> None:
     for name, (size, kind) in expected.items():
         array = getattr(state, name)
         assert (array.shape, array.dtype) == (size, np.dtype(kind)), name
+
+
+def test_a_compiled_batch_freed_lets_go_of_every_array_it_wrote_into() -> None:
+    """The kernel holds each of its six arrays while it lives (it writes into them);
+    freed, it lets go of all six: a learner that keeps a state past its batch holds
+    those arrays alone, as it holds an array of its own (one held back would never be
+    freed: memory lost with every batch made)."""
+    games = envs.batch("votey", 3, seed=1)
+    state = games.init()
+    names = ("observation", "legal_action_mask", "current_player", "rewards")
+    held = {name: getattr(state, name) for name in (*names, "terminated", "truncated")}
+    held["mine"] = np.zeros(3)
+    assert games.compiled
+    del games, state
+    gc.collect()
+    counts = {name: sys.getrefcount(array) for name, array in held.items()}
+    assert set(counts.values()) == {counts["mine"]}, counts
 
 
 @pytest.mark.parametrize("game", TOYS)
