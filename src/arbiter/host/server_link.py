@@ -131,9 +131,11 @@ class ServerLink:
 
     def _wait(self, seconds: float) -> None:
         """Waits before the next try. The worker's own thread stops waiting when it is
-        told to stop (:attr:`stopped`): a server that is away granted nothing and has
-        nothing to be sent that is not kept, so a worker stopped while it waits for one
-        stops at once rather than never (the game threads wait on, as they did).
+        told to stop (:attr:`stopped`), so a worker stopped while its server is away
+        stops at once rather than never. Nothing is lost: a server that is away granted
+        no lease, a result waits in the spool for the next start, and a game whose
+        failure goes unsaid returns to the queue when its lease runs out. (The game's
+        own threads wait on, as they did.)
 
         :raises KeyboardInterrupt: in the main thread, once :attr:`stopped` is set.
         """
