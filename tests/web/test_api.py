@@ -444,3 +444,17 @@ def test_engine_options_a_page_may_ask_for_are_bounded(
 ) -> None:
     r = client.post("/api/matches", json={"game": "votey", "engines": [engine, "random"]})
     assert r.status_code in (400, 422) and message in r.json()["error"], r.json()
+
+
+def test_engine_options_at_their_bounds_are_taken_and_one_past_refused(client: TestClient) -> None:
+    """The bounds themselves are a page's to ask (the person moves first here, so the
+    engine never thinks); one past any of them is refused by name."""
+    side = find_game("votey").seat_names[0]
+    at_bounds = "alphabeta:hash=64,depth=12,nodes=10000000"
+    body = {"game": "votey", "engine": at_bounds, "side": side, "move_time": 1.0}
+    r = client.post("/api/sessions", json=body)
+    assert r.status_code == 201, r.json()
+    for option, past in (("hash", 65), ("depth", 13), ("nodes", 10_000_001)):
+        body["engine"] = f"alphabeta:{option}={past}"
+        r = client.post("/api/sessions", json=body)
+        assert r.status_code == 422 and f"{option} must be at most" in r.json()["error"], option
