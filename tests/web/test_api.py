@@ -458,3 +458,9 @@ def test_engine_options_at_their_bounds_are_taken_and_one_past_refused(client: T
         body["engine"] = f"alphabeta:{option}={past}"
         r = client.post("/api/sessions", json=body)
         assert r.status_code == 422 and f"{option} must be at most" in r.json()["error"], option
+    # an engine's minute a move is the most a page asks, for a game or a match
+    body["engine"] = "random"
+    for path, extra in (("/api/sessions", {}), ("/api/matches", {"engines": ["random"] * 2})):
+        for seconds, status in ((60.0, 201), (60.01, 422)):
+            r = client.post(path, json={**body, **extra, "move_time": seconds})
+            assert r.status_code == status, (path, seconds, r.json())
