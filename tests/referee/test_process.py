@@ -131,6 +131,28 @@ def test_reading_from_an_exited_program_is_a_crash_with_its_code() -> None:
         asyncio.run(main())
 
 
+@pytest.mark.timing  # the referee gives a program's last stderr lines 0.2 s to arrive
+def test_a_crash_is_told_with_the_last_line_its_program_said_on_stderr() -> None:
+    """Of 30 lines on standard error and blank ones after them, the crash names the
+    last that says something: what a program says just before it dies is its reason."""
+    said = (
+        "import sys\n"
+        "for i in range(30): print(f'step {i}', file=sys.stderr)\n"
+        "print('\\n\\n', file=sys.stderr); sys.stderr.flush(); sys.exit(3)"
+    )
+
+    async def main() -> None:
+        pipe = LinePipe([sys.executable, "-c", said], name="talker")
+        await pipe.start()
+        try:
+            await pipe.read_line(wall_limit=10)
+        finally:
+            await pipe.close()
+
+    with pytest.raises(Crash, match=r"exited with code 3; last stderr: step 29$"):
+        asyncio.run(main())
+
+
 def test_cpu_limit_is_measured_from_the_base_it_is_given() -> None:
     async def main() -> None:
         pipe = LinePipe(BURN, name="burn")
