@@ -102,9 +102,10 @@ def probed() -> set[tuple[str, str]]:
         )
         for m in mutations:
             path = ROOT / m.path
-            if not path.is_file() or m.old not in path.read_text():
+            text = path.read_text() if path.is_file() else ""
+            if m.old not in text:
                 continue
-            line = path.read_text()[: path.read_text().index(m.old)].count("\n") + 1
+            line = text[: text.index(m.old)].count("\n") + 1
             inside = [f for f in functions(path) if f[0] <= line <= f[1]]
             if inside:
                 innermost = max(inside, key=lambda f: f[0])

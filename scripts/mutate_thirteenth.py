@@ -29,14 +29,9 @@ from __future__ import annotations
 
 import sys
 
-from mutation import CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
+from mutation import CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
 
-CORE = (
-    "tests/test_core.py",
-    "tests/agents/test_search_nodes.py",
-    "tests/agents/test_search_exact.py",
-    "tests/games/checkers/",
-)
+CORE = (*CORE_TESTS, "tests/games/checkers/")
 
 MUTATIONS = (
     Mutation(

@@ -18,13 +18,9 @@ from __future__ import annotations
 
 import sys
 
-from mutation import CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
+from mutation import CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
 
-CORE = (
-    "tests/test_core.py",
-    "tests/agents/test_search_nodes.py",
-    "tests/agents/test_search_exact.py",
-)
+CORE = CORE_TESTS
 REFEREE = ("tests/referee/", "tests/test_cli.py", "tests/test_human.py")
 
 MUTATIONS = (

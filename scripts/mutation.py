@@ -37,6 +37,14 @@ ENVS_TESTS = ("tests/test_envs_kernel.py", "tests/test_envs.py", "tests/test_dro
 them): their steps, masks and observations held to the pure environments' along random
 games."""
 
+CORE_TESTS = (
+    "tests/test_core.py",
+    "tests/agents/test_search_nodes.py",
+    "tests/agents/test_search_exact.py",
+)
+"""What judges the compiled core and its search: the compiled paths held to the pure
+ones along random games, and the searches' recorded node counts and exact scores."""
+
 HANG = 600.0
 """Seconds after which a mutant's tests are stopped and the mutant counted caught: a
 bug that hangs the suite fails CI by its time limit."""

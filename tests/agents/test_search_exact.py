@@ -29,13 +29,19 @@ def minimax(spec, game, s, depth: int, ply: int) -> int:
     )
 
 
+def agent_at(spec, game, s, depth: int, compiled: bool = False) -> AlphaBetaAgent:
+    """A fixed-depth agent ready to play the side to move in ``s``."""
+    agent = AlphaBetaAgent(spec.evaluation, depth=depth, compiled=compiled)
+    agent.reset(game, game.to_move(s), 0)
+    return agent
+
+
 @pytest.mark.parametrize(("name", "depth"), [("votey", 2), ("checkers", 4)])
 def test_root_score_equals_minimax(name: str, depth: int) -> None:
     spec = find_game(name)
     game = spec.make()
     for s in positions(game, seed=depth, count=4, plies=(4, 30)):
-        agent = AlphaBetaAgent(spec.evaluation, depth=depth)
-        agent.reset(game, game.to_move(s), 0)
+        agent = agent_at(spec, game, s, depth)
         agent.choose(s, Limit())
         assert agent.last_info is not None
         assert agent.last_info.score == minimax(spec, game, s, depth, 0)
@@ -62,8 +68,7 @@ def test_a_mate_read_from_the_table_is_as_far_as_minimax_says(compiled: bool) ->
     game = spec.make({"max_plies": 400})
     mates = 0
     for s in ends_near(game, seed=5, count=12, before=4):
-        agent = AlphaBetaAgent(spec.evaluation, depth=4, compiled=compiled)
-        agent.reset(game, game.to_move(s), 0)
+        agent = agent_at(spec, game, s, 4, compiled)
         agent.choose(s, Limit())
         assert agent.last_info is not None
         assert agent.last_info.score == minimax(spec, game, s, 4, 0)
@@ -85,8 +90,7 @@ def test_a_loss_stored_at_one_ply_and_read_at_another_keeps_its_distance(compile
         if abs(expected) < WIN - 100:
             continue
         mates += 1
-        agent = AlphaBetaAgent(spec.evaluation, depth=4, compiled=compiled)
-        agent.reset(game, game.to_move(s), 0)
+        agent = agent_at(spec, game, s, 4, compiled)
         for m in game.legal_moves(s):
             child = game.apply(s, m)
             if game.outcome(child) is None:
