@@ -113,21 +113,29 @@ def probed() -> set[tuple[str, str]]:
     return taken
 
 
-def draw(seed: int, each: int, spares: int) -> dict[str, list[tuple[str, int, str]]]:
-    """Per area, ``each + spares`` functions no probe used, in a seeded order."""
+def pool() -> dict[str, list[tuple[str, int, int, str]]]:
+    """Per area, the functions a probe may still draw: (path, first line, last line,
+    name), those of three lines or more that no probe used."""
     taken = probed()
-    rng = random.Random(seed)
-    out = {}
-    for area, patterns in AREAS.items():
-        candidates = [
-            (str(path.relative_to(ROOT)), first, name)
+    return {
+        area: [
+            (str(path.relative_to(ROOT)), first, last, name)
             for pattern in patterns
             for path in sorted(ROOT.glob(pattern))
             for first, last, name in functions(path)
             if last - first >= 2 and (str(path.relative_to(ROOT)), name) not in taken
         ]
-        out[area] = rng.sample(candidates, each + spares)
-    return out
+        for area, patterns in AREAS.items()
+    }
+
+
+def draw(seed: int, each: int, spares: int) -> dict[str, list[tuple[str, int, str]]]:
+    """Per area, ``each + spares`` functions no probe used, in a seeded order."""
+    rng = random.Random(seed)
+    return {
+        area: [(path, first, name) for path, first, _, name in rng.sample(found, each + spares)]
+        for area, found in pool().items()
+    }
 
 
 def main() -> int:

@@ -13,6 +13,9 @@ Needs a coverage data file made with contexts, in the processes the tests start 
     python scripts/coverage_contexts.py
     python scripts/mutate_sweep.py --seed 7 --count 40 src/arbiter/referee/cgroups.py ...
 
+``--pool`` draws only from the functions a fresh probe may still draw
+(``draw_sites.py``): a probe's odds, before the probe.
+
 A C source of the compiled core (which coverage does not see) is judged by
 :data:`C_TESTS`, and its mutant built before its tests run.
 """
@@ -28,6 +31,9 @@ from pathlib import Path
 
 import coverage
 from mutation import ENVS_TESTS, ROOT, Mutation, main
+
+Ranges = dict[Path, list[tuple[int, int]]]
+"""Line ranges (first, last) by file."""
 
 SWAPS: tuple[tuple[str, str], ...] = (
     (" == ", " != "),
@@ -151,7 +157,11 @@ def covering_tests(data: coverage.CoverageData, path: Path, line: int) -> list[s
     return sorted(tests, key=distance)
 
 
-def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation]:
+def sweep(
+    paths: list[Path], count: int, seed: int, limit: int, inside: Ranges | None = None
+) -> list[Mutation]:
+    """``count`` mutants drawn with ``seed`` from the lines of ``paths`` (only those
+    within ``inside``'s line ranges of their file, when given)."""
     data = coverage.CoverageData(str(ROOT / ".coverage"))
     data.read()
     data.set_query_contexts(None)
@@ -164,6 +174,10 @@ def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation
         for number, (line, code) in enumerate(zip(lines, codes, strict=True), 1):
             new = mutant_of(line, c, code)
             if new is None or text.count(line) != 1:
+                continue
+            if inside is not None and not any(
+                a <= number <= b for a, b in inside.get(path.resolve(), ())
+            ):
                 continue
             if c:
                 tests = list(ENVS_TESTS if path.name == "envs.c" else C_TESTS + ENVS_TESTS)
@@ -187,6 +201,18 @@ def sweep(paths: list[Path], count: int, seed: int, limit: int) -> list[Mutation
     ]
 
 
+def probe_pool() -> Ranges:
+    """The line ranges of the functions a fresh probe may still draw
+    (:func:`draw_sites.pool`), by file."""
+    from draw_sites import pool
+
+    ranges: Ranges = {}
+    for found in pool().values():
+        for path, first, last, _ in found:
+            ranges.setdefault((ROOT / path).resolve(), []).append((first, last))
+    return ranges
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+", type=Path)
@@ -194,6 +220,10 @@ if __name__ == "__main__":
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--limit", type=int, default=60, help="tests run at most, a mutant")
     parser.add_argument("--suite", action="store_true", help="the whole suite for a survivor")
+    parser.add_argument(
+        "--pool", action="store_true", help="only lines of functions a fresh probe may draw"
+    )
     args = parser.parse_args()
-    mutations = sweep(args.paths, args.count, args.seed, args.limit)
+    inside = probe_pool() if args.pool else None
+    mutations = sweep(args.paths, args.count, args.seed, args.limit, inside)
     sys.exit(main(mutations, ["--suite"] if args.suite else []))
