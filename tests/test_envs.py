@@ -458,3 +458,68 @@ def test_an_action_is_told_from_where_its_leg_starts_to_where_it_ends(game: str,
     s = rules.initial()
     (action,) = env.encoding.actions_of(s, rules.legal_moves(s)[0])
     assert env.encoding.action_text(action) == text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_environment_draws_the_board_its_notation_draws(
+    game: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ansi`` gives the notation's drawing of the position with its last move, ``human``
+    prints it (after every step too) and gives None, and no render mode warns and draws
+    nothing; the Gymnasium environment draws its game's board."""
+    spec = find_game(game)
+    env = envs.raw_env(game, render_mode="ansi")
+    env.reset(seed=4)
+    assert env.render() == spec.notation.draw_board(env.position, None)
+    rng = random.Random(4)
+    while env.last_move is None:
+        env.step(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])))
+    assert env.render() == spec.notation.draw_board(env.position, env.last_move)
+    capsys.readouterr()
+    shown = envs.raw_env(game, render_mode="human")
+    shown.reset(seed=4)
+    assert shown.render() is None
+    assert capsys.readouterr().out == spec.notation.draw_board(shown.position, None) + "\n"
+    action = int(np.flatnonzero(shown.observe(shown.agent_selection)["action_mask"])[0])
+    shown.step(action)
+    drawn = capsys.readouterr().out
+    assert drawn == spec.notation.draw_board(shown.position, shown.last_move) + "\n"
+    silent = envs.raw_env(game)
+    silent.reset(seed=4)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert silent.render() is None
+    assert capsys.readouterr().out == ""
+    single = envs.gym_env(game, render_mode="ansi", seat=1)  # the engine moves first
+    single.reset(seed=4)
+    assert single.game.last_move is not None
+    assert single.render() == spec.notation.draw_board(single.game.position, single.game.last_move)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_finished_game_tells_both_agents_its_result_reason_and_detail(game: str) -> None:
+    """At a game's end both agents' infos hold the outcome's result, reason (its text)
+    and detail; after an illegal action, its explanation too, for its mover alone."""
+    rules = find_game(game).rules()
+    env = envs.raw_env(game)
+    env.reset(seed=9)
+    rng = random.Random(9)
+    while env.outcome is None:
+        env.step(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])))
+    outcome = rules.outcome(env.position)
+    assert outcome is not None and env.outcome == outcome
+    for agent in envs.AGENTS:
+        assert env.infos[agent] == {
+            "result": outcome.result(),
+            "reason": outcome.reason.value,
+            "detail": outcome.detail,
+        }
+    env.reset(seed=9)
+    first = env.agent_selection
+    env.step(-1)
+    why = f"action {-1!r} is not one of this game's actions"
+    other = next(a for a in envs.AGENTS if a != first)
+    assert env.infos[first]["illegal"] == why and "illegal" not in env.infos[other]
+    for agent in envs.AGENTS:
+        assert env.infos[agent]["reason"] == "illegal move"
+        assert env.infos[agent]["detail"] == why
+        assert env.infos[agent]["result"] == ("0-1" if first == "player_0" else "1-0")
