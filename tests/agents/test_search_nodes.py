@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from arbiter.agents.alphabeta import AlphaBetaAgent, Reductions
+from arbiter.clock import Limit
+from arbiter.games import find_game
 from scripts.search_nodes import searched
 
 ROWS: list[dict[str, Any]] = json.loads((Path(__file__).parent / "search_nodes.json").read_text())
@@ -33,3 +36,37 @@ def test_the_pure_search_visits_the_nodes_it_did_with_the_compiled_ones_answer(
 ) -> None:
     found = searched(row["game"], row["position"], row["depth"], compiled=False)
     assert found == {"nodes": row["pure_nodes"], "score": row["score"], "move": row["move"]}
+
+
+@pytest.mark.parametrize("core_path", ["compiled", "pure"], indirect=True)  # tests/conftest.py
+@pytest.mark.parametrize("game", sorted({r["game"] for r in ROWS}))
+def test_an_agent_reset_for_the_next_game_searches_as_a_fresh_one(
+    core_path: str, game: str
+) -> None:
+    """Within a game an agent keeps its table and history from move to move; reset for
+    the next game (the same game again, as a tournament's next pairing) it empties
+    them, and visits exactly the nodes a new agent visits."""
+    spec = find_game(game)
+    rules = spec.make()
+    row = min((r for r in ROWS if r["game"] == game), key=lambda r: int(r["nodes"]))
+    s = spec.notation.parse_position(row["position"])
+    depth = row["depth"] - (0 if core_path == "compiled" else 2)  # the pure one: seconds
+
+    def agent() -> AlphaBetaAgent[Any, Any]:
+        return AlphaBetaAgent(
+            spec.evaluation,
+            depth=depth,
+            compiled=core_path == "compiled",
+            reduce=Reductions(getattr(spec.evaluation, "REDUCE", 0)),
+            prune=getattr(spec.evaluation, "PRUNE", 0),
+        )
+
+    def nodes(searcher: AlphaBetaAgent[Any, Any]) -> int:
+        searcher.reset(rules, rules.to_move(s), 1)
+        searcher.choose(s, Limit())
+        assert searcher.core == core_path and searcher.last_info is not None
+        return searcher.last_info.nodes
+
+    kept = agent()
+    nodes(kept)
+    assert nodes(kept) == nodes(agent())
