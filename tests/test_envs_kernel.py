@@ -320,3 +320,77 @@ def test_an_engine_opponent_answers_every_game_within_the_step() -> None:
         envs.batch("checkers", 2, opponent="random", seat=2)
     with pytest.raises(ConfigError, match="unknown engine"):
         envs.batch("checkers", 2, opponent="nobody")
+
+
+def test_the_core_s_batch_refuses_what_would_take_it_outside_its_memory() -> None:
+    """The compiled batch is called by arbiter's own Python, which never gives it
+    these; called otherwise, each one is a Python error naming it, not a write past an
+    array's end: a bad count, grid, opening or rival; places of the wrong length or off
+    the grid; arrays, actions or an output of the wrong size or type; a game or a seat
+    that is not there."""
+    from arbiter.envs.encoding import BoardEncoding
+
+    spec = find_game("votey")
+    rules = spec.rules()
+    encoding = BoardEncoding(spec)
+    grid = encoding.grid
+    compiled: Any = getattr(rules, "compiled")  # noqa: B009
+    n = 3
+
+    def made(**changed: Any) -> Any:
+        arrays = Arrays.zeros(n, encoding.shape, encoding.actions)
+        given: dict[str, Any] = {
+            "game": "votey",
+            "start": compiled.pack(rules.initial()),
+            "n": n,
+            "rows": grid.rows,
+            "columns": grid.columns,
+            "places": bytes(x for c in zip(grid.row_of, grid.column_of, strict=True) for x in c),
+            "seed": 1,
+            "opening": 0,
+            "auto_reset": True,
+            **{f: getattr(arrays, f) for f in FIELDS},
+            "rival": -1,
+        }
+        return compiled.core.Batch(**(given | changed))
+
+    good = made()
+    good.init()
+    for changed, said in [
+        ({"game": "chess"}, "no compiled kernel for chess"),
+        ({"n": 0}, "a batch of 0 games"),
+        ({"rows": 0}, "0x8"),
+        ({"columns": 0}, "8x0"),
+        ({"opening": -1}, "opening -1"),
+        ({"rival": 2}, "rival 2"),
+        ({"rival": -2}, "rival -2"),
+        ({"places": bytes(2 * 64 - 2)}, "places: 64 cells' rows and columns wanted"),
+        ({"places": bytes([8, 0] + [0] * 126)}, "places: cell 0 is off the 8x8 grid"),
+        ({"places": bytes([0, 8] + [0] * 126)}, "places: cell 0 is off the 8x8 grid"),
+        ({"observation": np.zeros((n - 1, *encoding.shape), np.int8)}, "observation: "),
+        ({"legal_action_mask": np.zeros((n, encoding.actions - 1), np.bool_)}, "legal_action"),
+        ({"rewards": np.zeros((n, 2), np.float64)}, "rewards: "),
+        ({"terminated": np.zeros(n + 1, np.bool_)}, "terminated: "),
+    ]:
+        with pytest.raises(ValueError, match=said):
+            made(**changed)
+    for wrong in (np.zeros(n, np.int32), np.zeros(n + 1, np.int64), np.zeros(n - 1, np.int64)):
+        with pytest.raises(ValueError, match=f"actions: {n} int64 wanted"):
+            good.step(wrong)
+        with pytest.raises(ValueError, match=f"out: {n} int64 wanted"):
+            good.random(wrong)
+    for i in (-1, n):
+        for call in (good.state, good.before, good.last, good.legal):
+            with pytest.raises(IndexError, match=f"game {i} of a batch of {n}"):
+                call(i)
+        with pytest.raises(IndexError, match=f"game {i} of a batch of {n}"):
+            good.play(i, 0)
+        with pytest.raises(IndexError, match=f"game {i} of a batch of {n}"):
+            good.observe(i, 0, np.zeros(encoding.shape, np.int8))
+    with pytest.raises(ValueError, match="seat 2"):
+        good.observe(0, 2, np.zeros(encoding.shape, np.int8))
+    size = int(np.prod(encoding.shape))
+    with pytest.raises(ValueError, match=f"out: {size} bytes wanted"):
+        good.observe(0, 0, np.zeros(size - 1, np.int8))
+    good.observe(n - 1, 1, np.zeros(encoding.shape, np.int8))  # the last game, the last seat
+    assert good.state(n - 1) == good.state(0)
