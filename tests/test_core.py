@@ -293,6 +293,41 @@ def test_a_compiled_call_of_the_wrong_shape_is_refused_by_name() -> None:
             compiled.legal("votey", wrong)
 
 
+def test_the_compiled_search_and_perft_refuse_what_would_run_past_their_stacks() -> None:
+    """The searcher's and perft's fixed stacks (``MAX_PLY`` plies, ``PERFT_MOST``) and
+    options are checked where they are taken: the deepest allowed is searched (to a
+    node limit), one more is an error naming it, as are a negative table, a root
+    without moves and options out of range. Arbiter's own Python never asks these."""
+    compiled = core.compiled()
+    if compiled is None:
+        pytest.skip("no compiled core here")
+    game = find_game("votey").make()
+    s = game.initial()
+    state, codes = game.pack(s), game.compiled.legal(s)
+    searcher = compiled.Searcher("votey", 1)
+    searcher.begin(node_limit=2_000)
+    _, index, finished = searcher.root(state, codes, 127)  # MAX_PLY - 1
+    assert not finished and -1 <= index < len(codes)  # stopped by its node limit
+    for depth in (0, 128):
+        with pytest.raises(ValueError, match=r"root: a move or more, depth 1\.\.127"):
+            searcher.root(state, codes, depth)
+    with pytest.raises(ValueError, match="a move or more"):
+        searcher.root(state, [], 1)
+    for options, said in [
+        ({"hash_mb": -1}, "hash_mb must not be negative"),
+        ({"reduce": 3}, "reduce must be 0, 1 or 2, not 3"),
+        ({"reduce": -1}, "reduce must be 0, 1 or 2, not -1"),
+        ({"prune": 5}, "prune must be 0 to 4, not 5"),
+        ({"prune": -1}, "prune must be 0 to 4, not -1"),
+    ]:
+        with pytest.raises(ValueError, match=said):
+            compiled.Searcher("votey", **options)
+    assert compiled.Searcher("votey", 0, 2, 4) is not None  # the largest options taken
+    assert compiled.perft("votey", state, 0) == 1
+    with pytest.raises(ValueError, match="perft depth at most 64"):
+        compiled.perft("votey", state, 65)
+
+
 def test_the_compiled_core_is_built_from_the_sources_here() -> None:
     from arbiter import _core
 
