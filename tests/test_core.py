@@ -617,3 +617,32 @@ def test_both_paths_evaluate_alike_where_one_side_is_home_and_the_other_is_not()
                 m = rng.choice(moves)
             s = compiled.apply(s, m)
     assert shut_in > 0  # the trapped term was counted, not only the home term
+
+
+def test_both_halma_evaluations_agree_where_a_target_camp_has_no_hole() -> None:
+    """While the other side has not left its camp there is no hole in it to run to,
+    and a side's pieces near it count their plain distance. A game reaches that only
+    when one side rushes while the other waits, which no test's games do; so positions
+    are made: one side all at home, the other's nineteen scattered, most of them near
+    that camp. Both paths score each alike, either side to move."""
+    from arbiter.games.halma.rules import CAMPS, CELLS, State
+
+    compiled, pure = both("halma")
+    kernel = compiled.compiled
+    ev = find_game("halma").evaluation
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(300):
+        p = rng.randint(0, 1)  # the side running; the other waits at home
+        camp = [c for c in range(CELLS) if CAMPS[1 - p] >> c & 1]
+        outside = [c for c in range(CELLS) if not (CAMPS[0] | CAMPS[1]) >> c & 1]
+        outside.sort(key=lambda c: min(abs(c % 16 - k % 16) + abs(c // 16 - k // 16) for k in camp))
+        spots = list(dict.fromkeys(outside[:25] + rng.sample(outside, 40)))
+        running = sum(1 << c for c in rng.sample(spots, 19))
+        pieces = (running, CAMPS[1 - p]) if p == 0 else (CAMPS[1 - p], running)
+        s = State(pieces, rng.randint(0, 1), 100)
+        if pure.outcome(s) is not None:
+            continue
+        checked += 1
+        assert kernel.core.evaluate("halma", kernel.pack(s)) == ev.evaluate(s), s
+    assert checked > 200
