@@ -187,6 +187,7 @@ def kill_a_worker_mid_game(database: Path, round_number: int, timeout: float = 6
         for p, line in descendants() if row is not None else ():
             if "arbiter.host.worker" in line and row[1] in line:
                 p.suspend()
+                time.sleep(2)  # a result it sent just before is taken meanwhile
                 still = db.execute("SELECT state, lease FROM games WHERE id = ?", (row[0],))
                 if still.fetchone() == ("leased", row[2]):
                     p.kill()

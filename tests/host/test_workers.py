@@ -174,6 +174,7 @@ def caught_mid_game(worker: RemoteWorker, database: Path, timeout: float = 60) -
                 for p in (process, *process.children(recursive=True)):
                     with contextlib.suppress(psutil.Error):
                         p.suspend()
+                time.sleep(2)  # a result it sent just before is taken meanwhile
                 still = db.execute("SELECT state, lease FROM games WHERE id = ?", (row[0],))
                 if still.fetchone() == ("leased", row[1]):
                     for p in process.children(recursive=True):
