@@ -93,12 +93,6 @@ def register(spec: GameSpec[Any, Any]) -> None:
     _FACTORIES[spec.name] = lambda: spec
 
 
-def unregister(name: str) -> None:
-    """Forgets the game called ``name``, if it was registered."""
-    if name not in GAME_NAMES:
-        _FACTORIES.pop(name, None)
-
-
 def find_game(name: str) -> GameSpec[Any, Any]:
     """Returns the spec of the game called ``name`` on the command line.
 

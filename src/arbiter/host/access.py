@@ -60,10 +60,3 @@ def sees_game(viewer: Account | None, game: Game) -> bool:
     if owner is None and game.second_id == game.round.candidate_id:
         owner = game.second_account_id
     return owner == viewer.id
-
-
-def check_game(viewer: Account | None, game: Game | None) -> Game:
-    """:raises Hidden: unless ``viewer`` may see ``game`` (:func:`sees_game`)."""
-    if game is None or not sees_game(viewer, game):
-        raise Hidden
-    return game

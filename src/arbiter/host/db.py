@@ -15,7 +15,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import URL, Engine, create_engine, event, make_url, text
+from sqlalchemy import URL, Engine, create_engine, event, make_url
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
@@ -118,16 +118,6 @@ def migrate(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
-
-
-def revision(engine: Engine) -> str | None:
-    """The schema revision the database is at (None before the first migration)."""
-    with engine.connect() as connection:
-        try:
-            row = connection.execute(text("SELECT version_num FROM alembic_version")).first()
-        except SQLAlchemyError:
-            return None
-    return None if row is None else str(row[0])
 
 
 def _safe(url: str) -> str:

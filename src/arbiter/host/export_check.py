@@ -266,9 +266,5 @@ def _load(data: bytes, name: str) -> Any:
         raise ExportError(f"{name} is not JSON: {e}") from None
 
 
-def _json(value: Any) -> bytes:
-    return json.dumps(value, indent=1, sort_keys=True).encode()
-
-
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()

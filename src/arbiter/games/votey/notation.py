@@ -30,19 +30,6 @@ _MOVE = re.compile(r"-?([1-8])([1-8])([1-8])([1-8])")
 _RULES = Votey(max_plies=1 << 62)
 
 
-def square_to_cell(square: int) -> int:
-    """Returns the cell id of contest square ``square`` (11..88).
-
-    :raises NotationError: if it is not a square of the board.
-    """
-    row, col = divmod(square, 10)
-    if not (1 <= row <= 8 and 1 <= col <= 8):
-        raise NotationError(
-            f"invalid votey square {square!r}: expected 11..88, digits 1-8", str(square)
-        )
-    return 8 * (row - 1) + (col - 1)
-
-
 def cell_to_square(cell: int) -> int:
     """Returns the contest square number of cell id ``cell``."""
     row, col = divmod(cell, 8)
