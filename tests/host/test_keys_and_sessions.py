@@ -40,6 +40,33 @@ def test_a_session_is_honoured_until_it_expires_and_not_after(database_url: str)
     db.close()
 
 
+def test_expired_sessions_are_deleted_at_the_next_sign_in_and_others_kept(
+    database_url: str,
+) -> None:
+    """Anyone's sign-in deletes every session expired by then (and no other): the table
+    does not grow with every sign-in the contest ever had."""
+    db = Database(database_url)
+    with db.session() as s:
+        alice = accounts.create(s, "alice", PASSWORD)
+        bob = accounts.create(s, "bob", PASSWORD)
+        s.commit()
+        old = [sessions.open_session(s, alice) for _ in range(3)]
+        kept = sessions.open_session(s, alice)
+        s.commit()
+        rows = {row.id: row for row in s.scalars(select(SignedIn))}
+        for secret, ago in zip(old, (1, 60, 86_400), strict=True):
+            rows[sessions._key(secret)].expires = sessions.now() - timedelta(seconds=ago)
+        rows[sessions._key(kept)].expires = sessions.now() + timedelta(seconds=30)
+        s.commit()
+        assert len(s.scalars(select(SignedIn)).all()) == 4
+        new = sessions.open_session(s, bob)
+        s.commit()
+        left = {row.id for row in s.scalars(select(SignedIn))}
+        assert left == {sessions._key(kept), sessions._key(new)}
+        assert sessions.account_of(s, kept) is not None
+    db.close()
+
+
 def test_a_secret_file_is_made_and_kept_its_owner_s_alone(tmp_path: Path) -> None:
     made = tmp_path / "new.key"
     private_file(made)

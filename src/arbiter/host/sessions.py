@@ -3,9 +3,9 @@ it in the database ends it everywhere, a copy of the cookie included.
 
 The cookie (signed by Starlette's session middleware, HttpOnly, SameSite) carries a
 random secret; the server keeps only its SHA-256 with the account and an expiry
-(:data:`LIFETIME`). Log-out ends its own session; a new password ends every other
-session of the account; the organiser can end all of an account's sessions, and
-disqualifying does.
+(:data:`LIFETIME`), deleting it at the first sign-in after it expires. Log-out ends
+its own session; a new password ends every other session of the account; the
+organiser can end all of an account's sessions, and disqualifying does.
 """
 
 from __future__ import annotations
@@ -27,7 +27,10 @@ def _key(secret: str) -> str:
 
 
 def open_session(session: Session, account: Account) -> str:
-    """Signs ``account`` in; returns the secret for its cookie (not committed)."""
+    """Signs ``account`` in; returns the secret for its cookie (not committed). The
+    sessions expired by now, anyone's, are deleted with it (:func:`sweep`): the table
+    holds the last two weeks' sign-ins, not every sign-in ever."""
+    sweep(session)
     secret = secrets.token_urlsafe(32)
     session.add(SignedIn(id=_key(secret), account_id=account.id, expires=now() + LIFETIME))
     session.flush()
