@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import signal
 import subprocess
@@ -16,11 +17,13 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
+from arbiter.errors import ArbiterError
 from arbiter.host import server_link
+from arbiter.host import worker as worker_module
 from arbiter.host.request_signing import Token, challenge_message
 from arbiter.host.server_link import NotTheContest, Revoked, ServerLink
 from arbiter.host.signing import ContestKey
-from arbiter.host.wire import Player
+from arbiter.host.wire import Job, Player
 from arbiter.host.worker import MAX_PROGRAM, Unplayable, Worker
 
 TOKEN = Token.make("c0ffee", bytes(32)).text
@@ -36,6 +39,17 @@ def player(**change: object) -> Player:
         "language": "c",
     }
     return Player.model_validate({**fields, **change})
+
+
+def leased(**change: object) -> Job:
+    """Game 35 of a Votey contest, leased to the worker under test."""
+    fields: dict[str, object] = {
+        **{"id": 35, "round": 1, "number": 1, "seed": 0, "start": None, "game": "votey"},
+        **{"time_control": "60/move", "memory_mb": 256, "disk_mb": 64},
+        **{"lease_seconds": 60.0, "runs": {}, "lease": "f" * 32},
+        "players": [player().model_dump(), player(version=8, name="bob v1").model_dump()],
+    }
+    return Job.model_validate({**fields, **change})
 
 
 def test_a_program_too_large_is_its_seats_fault_and_never_fetched(tmp_path: Path) -> None:
@@ -187,18 +201,10 @@ def test_a_spooled_result_carries_each_seats_log_at_its_seat(
     """What a worker keeps while the server is away is what it sends once it is back:
     the record, and the first seat's log as the first, the second's as the second."""
     from arbiter.errors import Reason
-    from arbiter.host.wire import Job
     from arbiter.record import GameRecord
 
     worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=io.StringIO())
-    job = Job.model_validate(
-        {
-            **{"id": 35, "round": 1, "number": 1, "seed": 0, "start": None, "game": "votey"},
-            **{"time_control": "60/move", "memory_mb": 256, "disk_mb": 64},
-            **{"lease_seconds": 60.0, "runs": {}, "lease": "f" * 32},
-            "players": [player().model_dump(), player(version=8, name="bob v1").model_dump()],
-        }
-    )
+    job = leased()
     record = GameRecord(
         game="votey", players=("alice v1", "bob v1"), moves=("1121",), times=(0.1,),
         winner=1, reason=Reason.TIME, detail="", time_control="60/move",
@@ -396,3 +402,125 @@ def test_a_worker_told_to_stop_while_its_server_is_away_stops_at_once(tmp_path: 
             rest = "still trying a minute later: " + worker.communicate()[0]
     assert worker.returncode == 0, rest
     assert "SIGTERM: stopping" in rest
+
+
+@pytest.mark.parametrize(
+    ("error", "culprit"),
+    [(Unplayable("its program is too big", 1), 1), (ArbiterError("the disk is full"), None)],
+)
+@pytest.mark.parametrize(("answer", "state"), [(200, "queued"), (409, "not ours")])
+def test_a_game_the_worker_cannot_play_is_reported_with_its_culprit(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    error: ArbiterError,
+    culprit: int | None,
+    answer: int,
+    state: str,
+) -> None:
+    """A game that cannot be played here is reported, not dropped: its lease, why (cut
+    to 2000 characters) and the seat at fault (none for this machine's trouble), and the
+    worker says what became of the game."""
+    out = io.StringIO()
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=out)
+    sent: list[tuple[str, str, dict[str, object] | None]] = []
+
+    def call(method: str, target: str, body: dict[str, object] | None = None) -> httpx.Response:
+        sent.append((method, target, body))
+        return httpx.Response(answer, json={"state": "queued"} if answer == 200 else {})
+
+    def program(seat: int, p: Player) -> Path:
+        if seat == 1 or culprit is None:
+            raise error
+        return tmp_path
+
+    monkeypatch.setattr(worker, "call", call)
+    monkeypatch.setattr(worker, "program", program)
+    worker.play(leased())
+    why = str(error)
+    assert sent == [
+        (
+            "POST",
+            "/api/worker/games/35/failure",
+            {"lease": "f" * 32, "reason": why, "culprit": culprit},
+        )
+    ]
+    said = out.getvalue().splitlines()
+    assert said[-1] == f"game 35: could not be played: {why} (the game is {state})"
+    sent.clear()
+    monkeypatch.setattr(
+        worker, "program", lambda seat, p: (_ for _ in ()).throw(Unplayable("x" * 3000))
+    )
+    worker.play(leased())
+    assert sent[0][2] == {"lease": "f" * 32, "reason": "x" * 2000, "culprit": None}
+
+
+@pytest.mark.parametrize("verified", [True, False])
+def test_a_worker_interrupted_mid_game_gives_its_game_back_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, verified: bool
+) -> None:
+    """Ctrl-C during a game (the server stopping its local workers) releases the game's
+    lease at once, so another worker plays it without waiting for the lease to run out;
+    a worker that has not yet checked the server it talks to sends it nothing."""
+    asked: list[tuple[str, object]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append((request.url.path, json.loads(request.content)))
+        return httpx.Response(200, json={"state": "queued"})
+
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=io.StringIO())
+    worker.client = worker.link.client = httpx.Client(
+        base_url="http://127.0.0.1:9", transport=httpx.MockTransport(answer)
+    )
+    worker._verified = verified
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(worker, "program", lambda seat, p: tmp_path)
+    monkeypatch.setattr(worker, "_play", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        worker.play(leased())
+    released = [(path, body) for path, body in asked if path.endswith("/release")]
+    if verified:
+        assert released == [("/api/worker/games/35/release", {"lease": "f" * 32})]
+    else:
+        assert released == []
+
+
+def test_a_token_refused_mid_game_ends_the_worker_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lease's heartbeat answered 401 (the organiser revoked the worker): the worker
+    notes why and interrupts its own game; a heartbeat the network lost is one missed
+    beat, after which the server is checked again."""
+    import threading
+
+    beats: list[str] = []
+    lost = [True]
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        beats.append(request.url.path)
+        if lost[0]:
+            lost[0] = False
+            raise httpx.ConnectError("gone", request=request)
+        return httpx.Response(401, json={"error": "this worker's token was revoked"})
+
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=io.StringIO())
+    worker.client = worker.link.client = httpx.Client(
+        base_url="http://127.0.0.1:9", transport=httpx.MockTransport(answer)
+    )
+    worker._verified = True
+    checked: list[bool] = []
+    monkeypatch.setattr(worker.link, "verify", lambda: checked.append(True))
+    killed: list[tuple[int, int]] = []
+    monkeypatch.setattr(worker_module.os, "kill", lambda pid, sig: killed.append((pid, sig)))
+    stop = threading.Event()
+    beating = threading.Thread(target=worker._heartbeat, args=(leased(lease_seconds=3.0), stop))
+    beating.start()
+    beating.join(timeout=30)
+    assert not beating.is_alive()
+    assert beats == ["/api/worker/games/35/heartbeat"] * 2 and checked == [True]
+    assert killed == [(os.getpid(), signal.SIGINT)]
+    assert (
+        worker.revoked == "the server refused this worker's token: this worker's token was revoked"
+    )
