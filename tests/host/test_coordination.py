@@ -221,3 +221,66 @@ def test_a_server_process_s_name_is_its_own_even_where_its_id_comes_again(
     names = {service.process_name() for _ in range(20)}
     assert len(names) == 20
     assert all(n.startswith("m" * 40 + "-4194304-") and len(n) <= 64 for n in names)
+
+
+def test_a_leader_that_loses_the_lead_lets_its_work_go_and_one_that_cannot_take_it_up_resigns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The lead lost (the database connection holding it broke): the leader's own work
+    (its standings, schedule, local workers) is stopped, so two processes never do it
+    at once, and it is said. A lead won whose taking up fails (the database away) is
+    resigned at once and taken up again at the next poll."""
+    import asyncio
+
+    from sqlalchemy.exc import OperationalError
+
+    from arbiter.host import service as service_module
+
+    monkeypatch.setattr(service_module, "LEAD_POLL", 0.01)
+    service = _service(tmp_path, True)
+    answers = iter([True, True, False])  # then never again
+    resigned: list[bool] = []
+    service.leadership = SimpleNamespace(  # type: ignore[assignment]
+        lead=lambda: next(answers, False), shared=True, resign=lambda: resigned.append(True)
+    )
+    takes = iter([OperationalError("SELECT", {}, Exception("the database is away")), ([], [])])
+
+    def take_up() -> tuple[list[int], list[int]]:
+        taken = next(takes)
+        if isinstance(taken, Exception):
+            raise taken
+        return taken
+
+    leader_work: list[asyncio.Task[None]] = []
+    ended: list[bool] = []
+
+    def lead(versions: list[int], exports: list[int]) -> None:
+        service._spawn_leading(asyncio.sleep(3600))
+        leader_work.extend(service._leader_tasks)
+
+    async def end_workers() -> None:
+        ended.append(True)
+
+    monkeypatch.setattr(service, "_take_up", take_up)
+    monkeypatch.setattr(service, "_lead", lead)
+    monkeypatch.setattr(service, "_end_workers", end_workers)
+
+    async def run() -> bool:
+        keeping = asyncio.create_task(service._keep_leading())
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if leader_work and leader_work[0].done() and ended:
+                break
+        let_go = leader_work[0].cancelled()  # before the loop's end cancels what is left
+        service._stopping = True
+        await keeping
+        return let_go
+
+    assert asyncio.run(run())  # the second lead's work, let go
+    assert resigned == [True]  # the first lead, whose taking up failed
+    assert len(leader_work) == 1
+    assert ended == [True]
+    said = capsys.readouterr()
+    assert "could not take up the lead: " in said.err and "the database is away" in said.err
+    assert f"{service.process} lost the lead" in said.err
+    assert said.out.count(f"{service.process} leads the contest's work") == 2
