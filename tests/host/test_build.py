@@ -43,3 +43,45 @@ def test_a_flooding_build_keeps_its_first_64_kib_and_says_it_was_cut(tmp_path: P
     assert len(head) == MAX_LOG == 64 * 1024
     printed = "\n".join(f"line {i:05d} " + "x" * 49 for i in range(5000))
     assert head == printed[:MAX_LOG]
+
+
+def language(compile: str | None) -> Language:
+    """A language whose compile step is ``compile`` and whose program is ``prog``."""
+    return Language(key="plain", title="Plain", suffixes=(".sh",), compile=compile, run="./prog")
+
+
+def test_a_build_that_outlives_its_seconds_fails_and_leaves_nothing_running(
+    tmp_path: Path,
+) -> None:
+    """A compiler that never ends is stopped at the build's seconds, its children with
+    it (the suite's end checks that nothing it started still runs), and said so."""
+    (tmp_path / "src").mkdir()
+    hanging = language("sleep 300 & sleep 300; cp main prog")
+    built = build(hanging, tmp_path / "src", tmp_path / "out", seconds=1, memory_mb=512)
+    assert not built.ok and built.problem == "the build took over 1 s"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_build_is_judged_by_its_exit_code_and_by_the_program_it_made(tmp_path: Path) -> None:
+    """A failing compiler fails the build with its exit code; one that succeeds
+    without making the program its run command starts fails by naming it; a build
+    that makes it leaves it executable; a language with nothing to build copies the
+    sources as they are and needs the program among them."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main").write_text("#!/bin/sh\necho 1\n")
+    failed = build(language("exit 3"), tmp_path / "src", tmp_path / "a", seconds=60, memory_mb=512)
+    assert not failed.ok and failed.problem == "the build failed (exit code 3)"
+    none = build(language("true"), tmp_path / "src", tmp_path / "b", seconds=60, memory_mb=512)
+    assert not none.ok and none.problem == "the build made no 'prog'"
+    made = build(
+        language("cp main prog"), tmp_path / "src", tmp_path / "c", seconds=60, memory_mb=512
+    )
+    assert made.ok and made.problem == ""
+    assert (tmp_path / "c" / "prog").stat().st_mode & 0o111 == 0o111
+    plain = build(language(None), tmp_path / "src", tmp_path / "d", seconds=60, memory_mb=512)
+    assert not plain.ok and plain.problem == "the build made no 'prog'"
+    (tmp_path / "src" / "prog").write_text("#!/bin/sh\necho 1\n")
+    (tmp_path / "src" / "prog").chmod(0o644)
+    copied = build(language(None), tmp_path / "src", tmp_path / "e", seconds=60, memory_mb=512)
+    assert copied.ok and (tmp_path / "e" / "prog").read_text() == "#!/bin/sh\necho 1\n"
+    assert (tmp_path / "e" / "prog").stat().st_mode & 0o111 == 0o111
