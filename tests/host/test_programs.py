@@ -125,3 +125,36 @@ def test_the_intake_process_says_its_versions_state_and_exits_0_only_when_it_ran
     assert err.startswith("arbiter intake: ") and err.count("\n") == 1
     assert intake.main([str(contest), "first"]) == 2
     assert capsys.readouterr().out.startswith("usage: python -m arbiter.host.intake")
+
+
+def test_an_upload_the_server_cannot_build_is_refused_with_why_and_its_build_deleted(
+    tmp_path: Path,
+) -> None:
+    """A version whose language the contest no longer offers, or whose build cannot
+    start on this machine (walls it cannot give), is refused with that reason, never
+    left building; one already decided is left as it is, and a missing one said."""
+    from arbiter.host import intake
+    from arbiter.host.models import Version
+    from tests.host.contests import seeded, version
+
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice",))
+    with db.session() as s:
+        gone = version(1, 2, state="building")
+        gone.language = "cobol"
+        walled = version(1, 3, state="building")
+        s.add_all([gone, walled])
+        s.commit()
+        gone_id, walled_id = gone.id, walled.id
+    source = intake.version_dir(config, walled_id) / "source"
+    source.mkdir(parents=True)
+    (source / "main.c").write_text("int main(void) { return 0; }\n")
+    build_folder(intake.version_dir(config, walled_id) / "build")  # an older try's
+    assert intake.process(db, config, gone_id) == "refused"
+    assert intake.process(db, config, walled_id, isolation="fortress") == "refused"
+    assert intake.process(db, config, 1) == "accepted"  # decided before: left as it is
+    assert intake.process(db, config, 999) == "missing"
+    with db.session() as s:
+        reasons = {v.id: v.reason for v in s.query(Version)}
+    assert reasons[gone_id] == "the language 'cobol' is gone"
+    assert reasons[walled_id].startswith("build: unknown isolation level 'fortress'")
+    assert not (intake.version_dir(config, walled_id) / "build").exists()
