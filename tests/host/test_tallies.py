@@ -256,3 +256,23 @@ def test_the_table_is_in_rating_order_not_points_order(tmp_path: Path) -> None:
     db.close()
     assert [line.name for line in table.lines] == ["alice", "bob", "carol"]
     assert [line.points for line in table.lines] == [1.0, 4.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("winner", "reason", "irregular"),
+    [
+        (0, "illegal move", True),  # a referee's verdict: the standings mark it
+        (1, "time", True),
+        (None, "time", False),  # a draw is no one's fault
+        (0, "no moves", False),  # the rules' own end
+        (1, "board full", False),  # a game's own ending, none of the platform's reasons
+    ],
+)
+def test_a_result_is_irregular_only_when_a_fault_decided_it(
+    winner: int | None, reason: str, irregular: bool
+) -> None:
+    columns = tallies.result_columns(winner, reason, (1.0, 0.0))
+    assert columns["irregular"] is irregular
+    assert columns["score_first"] == (0.5 if winner is None else float(winner == 0))
+    assert (columns["points_first"], columns["points_second"]) == (1.0, 0.0)
+    assert tallies.result_columns(winner, reason, None)["points_first"] is None
