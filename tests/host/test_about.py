@@ -96,3 +96,37 @@ def _legal_first(spec: Any, text: str) -> bool:
     except Exception:
         return False
     return True
+
+
+def test_the_calendar_is_told_in_the_tense_of_the_moment_asked(tmp_path: Path) -> None:
+    """Before uploads open they "open", after they "opened"; before the close they
+    "close", from it on they "closed"; a contest without either takes them at any time.
+    Each format's test rounds and the schedule's span are said as a person says them."""
+    from arbiter.host.about import calendar_lines
+    from arbiter.host.calendar import words
+
+    opens = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    closes = opens + timedelta(days=10)
+
+    def said(at: datetime, **contest: Any) -> list[str]:
+        config = from_dict(
+            {"game": "votey", **contest}, base=tmp_path, stem="cup", where="cup.toml"
+        )
+        return calendar_lines(config, at)
+
+    both = {"opens": opens.isoformat(), "closes": closes.isoformat()}
+    before, during = said(opens - timedelta(seconds=1), **both), said(opens, **both)
+    after = said(closes, **both)
+    assert before[0].startswith("Uploads open at ") and before[1].startswith("Uploads close at ")
+    assert during[0].startswith("Uploads opened at ") and during[1].startswith("Uploads close")
+    assert after[1].startswith("Uploads closed at ")
+    anytime = said(opens, format={"kind": "ladder", "placement_games": 6})
+    assert anytime[0] == "Uploads are taken at any time."
+    assert anytime[1] == (
+        "Test rounds: a ladder, 6 placement games a new version, when the organiser starts them."
+    )
+    scheduled = said(opens, format={"kind": "round-robin"}, schedule={"every": "90m"})
+    assert "Test rounds: a round robin, " in scheduled[1] and "every 90 minutes" in scheduled[1]
+    assert [words(timedelta(seconds=s)) for s in (45, 60, 5400, 7200, 86400, 90000)] == [
+        "45 seconds", "1 minute", "90 minutes", "2 hours", "1 day", "25 hours",
+    ]  # fmt: skip
