@@ -180,3 +180,27 @@ def test_compulsory_captures_says_so_only_where_a_capture_must_be_played(game: s
             if rules.outcome(s) is not None:
                 break
             s = rules.apply(s, rng.choice(legal))
+
+
+def test_what_a_game_lacks_is_named_where_it_is_asked_for() -> None:
+    """A game without a board (the test game Race) is told so by the browser's call for
+    it and by the environments', which need a board or an encoding of its own; a
+    command is an argv list or a shell-quoted line, never empty."""
+    from arbiter import envs
+    from arbiter.contract import Program
+
+    race = find_game("race")
+    assert race.board is None and race.encoding is None
+    with pytest.raises(ConfigError, match=r"^race has no board for the browser$"):
+        race.board_view()
+    with pytest.raises(ConfigError, match="race has neither a board nor an encoding of its own"):
+        envs.env("race")
+    assert Program.from_command(["./bot", "a b"]).argv == ("./bot", "a b")
+    assert Program.from_command("./bot 'a b'").argv == ("./bot", "a b")
+    assert Program.from_command(["./bot", "a b"]).label == "./bot a b"
+    assert Program.from_command("./bot", name="Bot").label == "Bot"
+    for empty in ([], "", "   "):
+        with pytest.raises(ConfigError, match="it is empty"):
+            Program.from_command(empty)
+    with pytest.raises(ConfigError, match="No closing quotation"):
+        Program.from_command("./bot 'a")
