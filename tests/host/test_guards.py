@@ -285,6 +285,56 @@ def test_every_organiser_action_asks_first_then_is_written_to_the_audit_log(
     assert re.search(rf"<td>boss</td><td>{action}</td><td>{name}</td>", page)
 
 
+@pytest.mark.parametrize(
+    ("do", "undo", "name", "done"),
+    [
+        ("pause", "resume", "", lambda s: s.get(Setting, "paused") is not None),
+        ("freeze", "unfreeze", "", lambda s: s.get(Setting, "frozen") is not None),
+        ("disqualify", "reinstate", "alice", lambda s: _account(s, "alice").disqualified),
+    ],
+)
+def test_each_undoing_action_undoes_its_pair_and_twice_is_harmless(
+    site: Site, do: str, undo: str, name: str, done: Any
+) -> None:
+    site.person("alice")
+    boss = site.person("boss")
+    for action, expected in ((do, True), (undo, False), (undo, False)):
+        answer = boss.post(
+            f"/organiser/{action}",
+            data={"csrf": csrf(boss, "/organiser"), "name": name, "confirm": "yes"},
+        )
+        assert answer.status_code == 303, (action, answer.text)
+        with site.db.session() as s:
+            assert done(s) is expected, action
+
+
+def test_a_paused_worker_resumed_is_handed_games_again_and_a_name_not_there_is_said(
+    site: Site,
+) -> None:
+    with site.db.session() as s:
+        workers.new_worker(s, "lab", site.key.public_raw)
+        lab = s.scalars(select(Worker)).one()
+        lab.paused, lab.failing = True, 3
+        s.commit()
+    boss = site.person("boss")
+    form = {"csrf": csrf(boss, "/organiser"), "confirm": "yes"}
+    assert boss.post("/organiser/resume-worker", data=form | {"name": "lab"}).status_code == 303
+    with site.db.session() as s:
+        lab = s.scalars(select(Worker)).one()
+        assert (lab.paused, lab.failing) == (False, 0)
+    for action, name, code, said in [
+        ("resume-worker", "nobody", 409, "no worker 'nobody'"),
+        ("disqualify", "nobody", 404, "no contestant 'nobody'"),
+        ("disqualify", "boss", 404, "no contestant 'boss'"),  # an organiser is no entrant
+        ("requeue", "77", 409, "game 77 is not a void game of the latest round"),
+        ("no-such-thing", "", 404, "no action 'no-such-thing'"),
+    ]:
+        refused = boss.post(f"/organiser/{action}", data=form | {"name": name})
+        assert refused.status_code == code and said in html.unescape(refused.text), action
+    with site.db.session() as s:
+        assert s.scalar(select(AuditEntry).where(AuditEntry.action != "resume-worker")) is None
+
+
 def test_every_organiser_action_has_a_title_and_a_consequence() -> None:
     assert set(TITLES) == set(CONSEQUENCES) == set(ACTIONS)
 
