@@ -603,6 +603,17 @@ def test_each_seats_log_link_opens_that_seats_log(site: Site) -> None:
     assert said == ["the first seat's stderr", "the second seat's stderr"]
 
 
+def test_a_starter_kit_file_downloads_as_itself_for_anyone(site: Site) -> None:
+    from arbiter.host.kits import kit_file
+
+    answer = site.client().get("/kits/python/main.py")
+    path = kit_file("alquerque", "python", "main.py")
+    assert path is not None and answer.status_code == 200
+    assert answer.content == path.read_bytes()
+    assert answer.headers["content-type"].startswith("text/plain")
+    assert 'filename="main.py"' in answer.headers["content-disposition"]
+
+
 def said(done: Any, status: int, why: str) -> bool:
     """True if the answer ``done`` has ``status`` and says ``why`` (on a page or in JSON)."""
     return bool(done.status_code == status and why in unescape(done.text))
