@@ -614,6 +614,38 @@ def test_a_starter_kit_file_downloads_as_itself_for_anyone(site: Site) -> None:
     assert 'filename="main.py"' in answer.headers["content-disposition"]
 
 
+def test_an_unfinished_game_s_page_says_what_it_waits_for(site: Site) -> None:
+    """Queued, it waits for a worker; leased, it is being played by its worker (and the
+    page asks again); set aside, it says why and is no longer live. No log opens before
+    the game is done."""
+    with site.db.session() as s:
+        game = s.scalars(select(Game).where(Game.state == "queued")).first()
+        assert game is not None
+        game_id = game.id
+    anyone = site.client()
+
+    def shown() -> dict[str, Any]:
+        data: dict[str, Any] = anyone.get(f"/api/contest/games/{game_id}").json()
+        assert data["logs"] == [None, None] and data["result"]["result"] == "*"
+        return data
+
+    assert shown()["result"]["text"] == "waiting for a worker" and shown()["live"] is True
+    with site.db.session() as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        game.state, game.worker, game.lease = "leased", "lab-3", "x"
+        s.commit()
+    assert shown()["result"]["text"] == "being played by lab-3" and shown()["live"] is True
+    with site.db.session() as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        settle.void(game, "its programs could not be fetched")
+        s.commit()
+    data = shown()
+    assert data["result"]["text"] == "set aside unplayed: its programs could not be fetched"
+    assert data["live"] is False
+
+
 def said(done: Any, status: int, why: str) -> bool:
     """True if the answer ``done`` has ``status`` and says ``why`` (on a page or in JSON)."""
     return bool(done.status_code == status and why in unescape(done.text))
