@@ -7,7 +7,9 @@ empty, a file that is no backup, and a PostgreSQL backup with nowhere to go."""
 from __future__ import annotations
 
 import io
+import json
 import os
+import re
 import subprocess
 import tarfile
 import time
@@ -267,3 +269,44 @@ def test_a_backup_taken_during_a_round_is_served_again_as_the_same_contest(
         first.close()
         if again is not None:
             again.close()
+
+
+def test_each_way_a_backup_or_restore_cannot_go_on_is_one_line_naming_it(tmp_path: Path) -> None:
+    """What the tools say, where the backup cannot be written (nothing half written
+    left), a database of a kind it cannot copy, and a backup of another format."""
+    from arbiter.errors import ConfigError
+    from arbiter.host import backup as backup_module
+
+    with pytest.raises(ConfigError, match=r"^pg_dump is not installed \(Debian: apt install"):
+        backup_module._run(["arbiter-no-such-tool"], "pg_dump")
+    with pytest.raises(ConfigError, match=r"^pg_restore failed: it broke$"):
+        backup_module._run(["sh", "-c", "echo first >&2; echo it broke >&2; exit 3"], "pg_restore")
+    with pytest.raises(ConfigError, match=r"^pg_dump failed: no word$"):
+        backup_module._run(["false"], "pg_dump")
+    with pytest.raises(ConfigError, match="SQLite or PostgreSQL only"):
+        backup_module._copy_database("mysql://db/cup", tmp_path / "dump")
+    made = contest(tmp_path / "cup")
+    config = load(made)
+    nowhere = tmp_path / "gone" / "cup.tar.gz"
+    with pytest.raises(ConfigError, match=f"^cannot write the backup '{nowhere}': "):
+        backup_module.backup(config, made, nowhere)
+    assert not (tmp_path / "gone").exists()
+    kept = tmp_path / "cup.tar.gz"
+    backup_module.backup(config, made, kept)
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+    with tarfile.open(kept) as tar:
+        members = [(m, tar.extractfile(m)) for m in tar.getmembers()]
+        newer = io.BytesIO()
+        with tarfile.open(fileobj=newer, mode="w:gz") as out:
+            for member, data in members:
+                if member.name == "backup.json" and data is not None:
+                    manifest = json.loads(data.read()) | {"format": 99}
+                    raw = json.dumps(manifest).encode()
+                    member.size = len(raw)
+                    out.addfile(member, io.BytesIO(raw))
+                else:
+                    out.addfile(member, data)
+    (tmp_path / "newer.tar.gz").write_bytes(newer.getvalue())
+    said = f"'{tmp_path / 'newer.tar.gz'}' is a backup of format 99; this arbiter reads format 1"
+    with pytest.raises(ConfigError, match=f"^{re.escape(said)}$"):
+        backup_module.restore(tmp_path / "newer.tar.gz", tmp_path / "restored")
