@@ -158,3 +158,9 @@ def test_an_upload_the_server_cannot_build_is_refused_with_why_and_its_build_del
     assert reasons[gone_id] == "the language 'cobol' is gone"
     assert reasons[walled_id].startswith("build: unknown isolation level 'fortress'")
     assert not (intake.version_dir(config, walled_id) / "build").exists()
+
+
+def test_a_store_that_cannot_be_written_is_named(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ProgramError, match=r"^cannot write the program store '.*/file/store': "):
+        pack(build_folder(tmp_path / "build"), tmp_path / "file" / "store")

@@ -7,6 +7,8 @@ import sqlite3
 import stat
 from pathlib import Path
 
+import pytest
+
 from arbiter.host.storage import make_private, sqlite_file
 
 
@@ -39,3 +41,24 @@ def test_a_sqlite_url_s_options_are_not_part_of_its_file_s_name() -> None:
     assert sqlite_file("sqlite:////srv/cup/contest.db") == Path("/srv/cup/contest.db")
     assert sqlite_file("sqlite:///:memory:") is None
     assert sqlite_file("postgresql+psycopg://u@h/db") is None
+
+
+def test_a_private_folder_is_made_with_its_parents_or_narrowed_and_else_named(
+    tmp_path: Path,
+) -> None:
+    from arbiter.errors import ConfigError
+    from arbiter.host.storage import private_folder
+
+    made = private_folder(tmp_path / "a" / "b")
+    kept = tmp_path / "open"
+    kept.mkdir(mode=0o755)
+    (kept / "x").write_text("x")
+    private_folder(kept)
+    for path in (made, kept):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o700, path
+    assert (kept / "x").read_text() == "x"
+    (tmp_path / "file").write_text("")
+    with pytest.raises(
+        ConfigError, match=r"^cannot make '.*/file/inside' private: Not a directory$"
+    ):
+        private_folder(tmp_path / "file" / "inside")
