@@ -523,6 +523,30 @@ def test_a_game_against_an_entrant_is_its_starters_only(site: Site) -> None:
     assert done.status_code == 409 and "your turn" in done.json()["error"], done.text
 
 
+def test_a_game_against_an_entrant_is_refused_by_name_where_it_cannot_start(site: Site) -> None:
+    """A side other than first or second, an entrant with no stored program, and a
+    contest that turns such games off: each refused with its status and why, and no
+    game begun."""
+    alice, bob = site.person("alice"), site.person("bob")
+    wrong = start_game(bob, "middle")
+    assert said(wrong, 422, "side must be first or second, not 'middle'")
+    none = start_game(bob)  # alice's accepted version has no stored program here
+    assert said(none, 404, "'alice' has no accepted program to play")
+    hosting = site.app.app.state.hosting
+    hosting.config = replace(hosting.config, play=replace(hosting.config.play, per_person=0))
+    assert said(start_game(alice), 503, "games against entrants are turned off in this contest")
+    assert not site.app.app.state.served.sessions
+
+
+@pytest.mark.usefixtures("any_entrant")
+def test_the_side_asked_for_is_the_side_played(site: Site) -> None:
+    alice = site.person("alice")
+    for side, seat in (("first", 0), ("second", 1)):
+        started = start_game(alice, side)
+        sid = started.headers["location"].rsplit("/", 1)[1]
+        assert site.app.app.state.served.sessions[sid].human == seat, side
+
+
 def test_a_round_played_again_shows_its_erased_results_as_superseded(site: Site) -> None:
     with site.db.session() as s:
         g = s.scalars(select(Game).order_by(Game.number)).first()
