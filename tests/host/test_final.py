@@ -299,3 +299,34 @@ def test_uploads_close_at_closes_to_the_second() -> None:
     opens = Calendar(opens=closes)
     assert opens.upload_refusal(closes) is None  # open from the very moment
     assert opens.upload_refusal(closes - timedelta(microseconds=1)) is not None
+
+
+def test_the_final_s_versions_are_frozen_at_closes_or_when_it_was_begun_and_never_move(
+    tmp_path: Path, database_url: str
+) -> None:
+    """Before either, there is no moment to freeze at; the organiser beginning a final
+    after ``closes`` freezes at ``closes`` (uploads had stopped then); beginning it
+    before, at that moment, which a later ``closes`` does not move."""
+    from arbiter.host.models import Setting
+    from arbiter.host.rounds import frozen_at
+
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    closes = datetime.now(UTC) - timedelta(hours=3)
+    late = replace(config, calendar=Calendar(closes=closes, final=Final(rounds=1)))
+    early = replace(config, calendar=Calendar(final=Final(rounds=1)))
+    with db.session() as s:
+        with pytest.raises(RoundError, match=r"^the final has not begun$"):
+            frozen_at(s, early)
+        assert frozen_at(s, late) == closes  # closed: frozen there, begun or not
+        assert begin_final(s, late) == closes
+        s.commit()
+        assert frozen_at(s, late) == closes
+        s.delete(s.get(Setting, "final_from"))  # another contest, its final not begun
+        s.commit()
+        before = datetime.now(UTC)
+        began = begin_final(s, early)
+        s.commit()
+        assert before.replace(microsecond=0) <= began <= datetime.now(UTC)  # whole seconds
+        later = Calendar(closes=began + timedelta(hours=1), final=Final(rounds=1))
+        assert frozen_at(s, early) == frozen_at(s, replace(early, calendar=later)) == began
+    db.close()
