@@ -407,15 +407,6 @@ static PyObject *py_moves_from(PyObject *self, PyObject *const *args, Py_ssize_t
     return codes_list(codes, moves_from(own, enemy, codes));
 }
 
-static PyObject *py_count_moves(PyObject *self, PyObject *const *args, Py_ssize_t n) {
-    (void)self;
-    uint64_t own, enemy;
-    if (!read_sides(args, n, "count_moves(own, enemy)", &own, &enemy)) return NULL;
-    int m, c;
-    count_moves(own, enemy, &m, &c);
-    return Py_BuildValue("(ii)", m, c);
-}
-
 static PyObject *py_has_move(PyObject *self, PyObject *const *args, Py_ssize_t n) {
     (void)self;
     uint64_t own, enemy;
@@ -430,19 +421,10 @@ static PyObject *py_connected(PyObject *self, PyObject *arg) {
     return PyBool_FromLong(connected(b));
 }
 
-static PyObject *py_groups(PyObject *self, PyObject *arg) {
-    (void)self;
-    uint64_t b;
-    if (!read_board(arg, &b)) return NULL;
-    return PyLong_FromLong(groups(b));
-}
-
 PyMethodDef VOTEY_METHODS[] = {
     {"votey_moves_from", FASTCALL(py_moves_from),
      "Votey moves of own against enemy, as sorted codes 64 * origin + target."},
-    {"votey_count_moves", FASTCALL(py_count_moves), "(moves, captures) of own against enemy."},
     {"votey_has_move", FASTCALL(py_has_move), "Whether own has a legal move against enemy."},
     {"votey_connected", py_connected, METH_O, "Whether the cells of a bitboard form one group."},
-    {"votey_groups", py_groups, METH_O, "The number of 8-connected groups of a bitboard."},
     {NULL, NULL, 0, NULL},
 };
