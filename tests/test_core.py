@@ -6,6 +6,7 @@ depth; a fixed-size table; halting and time; which core is in use.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import os
@@ -646,3 +647,95 @@ def test_both_halma_evaluations_agree_where_a_target_camp_has_no_hole() -> None:
         checked += 1
         assert kernel.core.evaluate("halma", kernel.pack(s)) == ev.evaluate(s), s
     assert checked > 200
+
+
+def _grown(calls: Any, rounds: int = 3000) -> int:
+    """Bytes still held after ``rounds`` more runs of ``calls`` than after a warm-up
+    (tracemalloc sees what the core allocates through Python's allocators)."""
+    import gc
+    import tracemalloc
+
+    for _ in range(200):
+        calls()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(rounds):
+            calls()
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_no_call_of_the_compiled_core_keeps_what_it_made(name: str) -> None:
+    """A reference the core forgets to give back (a list of moves, a bytes object, a
+    number) is memory lost with every call, which no answer shows: every call of a
+    game's kernel, its search and its batch, made thousands of times, holds no more
+    memory than before."""
+    import numpy as np
+
+    from arbiter.envs.encoding import BoardEncoding
+    from arbiter.envs.kernel import Arrays, compiled_games
+
+    compiled, _ = both(name)
+    kernel = compiled.compiled
+    core_ = kernel.core
+    rng = random.Random(5)
+    s = compiled.initial()
+    for _ in range(6):
+        s = compiled.apply(s, rng.choice(compiled.legal_moves(s)))
+    state = kernel.pack(s)
+    codes = core_.legal(name, state)
+    searcher = core_.Searcher(name, 0)
+    encoding = BoardEncoding(find_game(name))
+    arrays = Arrays.zeros(2, encoding.shape, encoding.actions)
+    games = compiled_games(encoding, compiled, arrays, seed=1, auto_reset=True)
+    games.init()
+    actions = np.zeros(2, np.int64)
+    out = np.zeros(encoding.shape, np.int8)
+
+    def rules() -> None:
+        core_.legal(name, state)
+        core_.noisy(name, state)
+        core_.apply(name, state, codes[0])
+        core_.outcome(name, state)
+        core_.evaluate(name, state)
+        core_.hint(name, state, codes[-1])
+        core_.perft(name, state, 1)
+        if name == "halma":
+            core_.halma_moves(state)
+        if name == "votey":
+            core_.votey_moves_from(s.pieces[0], s.pieces[1])
+            core_.votey_has_move(s.pieces[0], s.pieces[1])
+            core_.votey_connected(s.pieces[0])
+        for wrong in ((name, state[:-1]), ("chess", state)):
+            with contextlib.suppress(ValueError):
+                core_.legal(*wrong)
+
+    def search() -> None:
+        searcher.begin(node_limit=50)
+        searcher.root(state, codes, 2)
+        searcher.clear()
+        searcher.nodes  # noqa: B018 (a property the core computes)
+
+    def batch() -> None:
+        games.random(actions)
+        games.step(actions)
+        games.observe(0, 1, out)
+        games.legal(0)
+        games.state(1)
+        games.before(1)
+        games.last(0)
+        games.waiting(0)
+        legal = games.legal(1)
+        if legal:
+            games.act(1, legal[0])
+        games.set(0, state)
+        with contextlib.suppress(IndexError):
+            games.state(5)
+
+    for calls in (rules, search, batch):
+        assert _grown(calls) < 16_384, (name, calls.__name__)
