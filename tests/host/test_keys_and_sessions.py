@@ -146,6 +146,14 @@ def test_a_database_that_cannot_be_opened_is_named_without_its_password(tmp_path
     # the driver's own reason, its first line (the next is a hint, "Is the server
     # running ...?"), and one line in all
     assert said.endswith("Connection refused") and "\n" not in said
+    # a driver not installed names the URL without its password too
+    with pytest.raises(ConfigError) as refused:
+        Database("postgresql+pg8000://organiser:hunter2@127.0.0.1:1/cup")
+    said = str(refused.value)
+    assert said == (
+        "database 'postgresql+pg8000://organiser:***@127.0.0.1:1/cup': "
+        "its driver is not installed (pg8000)"
+    )
 
 
 def test_a_record_key_that_cannot_be_read_or_made_is_named(

@@ -41,9 +41,10 @@ class Database:
             self.engine = _engine(url)
             migrate(self.engine)
         except ArgumentError as e:
-            raise ConfigError(f"database {url!r} is not a database URL: {e}") from None
+            raise ConfigError(f"database {_safe(url)!r} is not a database URL: {e}") from None
         except ModuleNotFoundError as e:
-            raise ConfigError(f"database {url!r}: its driver is not installed ({e.name})") from None
+            why = f"its driver is not installed ({e.name})"
+            raise ConfigError(f"database {_safe(url)!r}: {why}") from None
         except OperationalError as e:
             why = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
             raise ConfigError(f"cannot open database {_safe(url)!r}: {why}") from None
