@@ -3,6 +3,8 @@ once, log-in limited and saying the same for a wrong name or a wrong password.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from arbiter.host import accounts
@@ -96,6 +98,10 @@ def test_an_invitation_code_is_needed_and_used_once(db: Database) -> None:
         with pytest.raises(AccountError, match="unknown or used"):
             accounts.register(s, "bob", PASSWORD, code, open_=False)
         accounts.register(s, "carol", PASSWORD, None, open_=True)
+        # a code is a secret no one guesses: 96 random bits, URL-safe, each its own
+        codes = {accounts.invite(s) for _ in range(50)}
+        assert len(codes) == 50
+        assert all(len(c) == 16 and re.fullmatch(r"[A-Za-z0-9_-]+", c) for c in codes)
 
 
 class Clock:
