@@ -394,3 +394,22 @@ def test_the_core_s_batch_refuses_what_would_take_it_outside_its_memory() -> Non
         good.observe(0, 0, np.zeros(size - 1, np.int8))
     good.observe(n - 1, 1, np.zeros(encoding.shape, np.int8))  # the last game, the last seat
     assert good.state(n - 1) == good.state(0)
+
+
+@pytest.mark.parametrize("game", KERNELS)
+@pytest.mark.parametrize("auto_reset", [False, True])
+def test_a_game_its_cap_ends_within_its_opening_is_over_from_the_start(
+    game: str, auto_reset: bool
+) -> None:
+    """An opening longer than the game's ply cap ends each game before the learner
+    moves: a draw, over from the start, nothing allowed, and a step changes nothing
+    (restarting where asked gives the same finished game), alike on both paths."""
+    pure, fast = pure_and_compiled(
+        lambda: envs.batch(game, 3, seed=2, opening_plies=5, max_plies=3, auto_reset=auto_reset)
+    )
+    assert fast.compiled and not pure.compiled
+    for a, b in ((pure.init(), fast.init()), (pure.step(np.zeros(3)), fast.step(np.zeros(3)))):
+        for field in FIELDS:
+            assert (getattr(a, field) == getattr(b, field)).all(), field
+        assert a.terminated.all() and not a.legal_action_mask.any()
+        assert not a.rewards.any()
