@@ -654,6 +654,9 @@ def test_an_unfinished_game_s_page_says_what_it_waits_for(site: Site) -> None:
         return data
 
     assert shown()["result"]["text"] == "waiting for a worker" and shown()["live"] is True
+    for path in (f"/games/{game_id}/record.jsonl", f"/games/{game_id}/logs/1"):
+        assert anyone.get(path).status_code == 404, path  # nothing to sign or show yet
+    assert said(anyone.get(f"/games/{game_id}/record.jsonl"), 404, f"no finished game {game_id}")
     with site.db.session() as s:
         game = s.get(Game, game_id)
         assert game is not None
