@@ -390,6 +390,41 @@ def test_clicks_that_skip_a_landing_of_a_hop_chain_are_no_move(
     assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
 
 
+@pytest.mark.parametrize("game", ["halma", "chinese-checkers"])
+def test_a_chain_with_one_click_that_is_no_hop_is_no_move(client: TestClient, game: str) -> None:
+    """Every click after the first must be one hop on from the one before, not only the
+    first of them: a chain whose first hop is right and whose next click is a legal end
+    of the move but no hop on from the landing offers nothing and makes no move."""
+    spec = find_game(game)
+    rules = spec.make()
+    clicking = spec.board_view().clicks
+
+    def wrong(s: Any) -> list[list[int]]:
+        """(start, a first landing, an end of the start's not one hop on from it)."""
+        found = []
+        for m in rules.legal_moves(s):
+            path = move_path(game, s, m)
+            if len(path) < 3:  # a hop chain: its first landing is one hop on
+                continue
+            start, landing = path[0], path[1]
+            on = clicking.hops(s, start, landing)
+            ends = {e.target for e in rules.legal_moves(s) if e.origin == start}
+            found += [[start, landing, e] for e in sorted(ends - set(on) - {landing, start})]
+        return found
+
+    text, s = _position(game, lambda rules, s: bool(wrong(s)), 3)
+    clicks = wrong(s)[0]
+    sid = client.post(
+        "/api/sessions",
+        json={"game": game, "side": spec.seat_names[s.to_move], "position": text},
+    ).json()["id"]
+    found = client.post(f"/api/sessions/{sid}/continuations", json={"clicks": clicks}).json()
+    assert not found["complete"] and found["next"] == []
+    r = client.post(f"/api/sessions/{sid}/move", json={"clicks": clicks})
+    assert r.status_code == 422 and "error" in r.json()
+    assert client.get(f"/api/sessions/{sid}").json()["ply"] == 0
+
+
 def test_a_bad_start_position_is_refused_by_name(client: TestClient) -> None:
     r = client.post("/api/sessions", json={"game": "checkers", "position": "not a board"})
     assert r.status_code == 422 and r.json()["error"].startswith("bad position: ")
