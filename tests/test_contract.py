@@ -204,3 +204,33 @@ def test_what_a_game_lacks_is_named_where_it_is_asked_for() -> None:
             Program.from_command(empty)
     with pytest.raises(ConfigError, match="No closing quotation"):
         Program.from_command("./bot 'a")
+
+
+@pytest.mark.parametrize("game", ["votey", "checkers", "alquerque", "chinese-checkers", "halma"])
+def test_every_click_the_board_offers_leads_on_to_a_move(game: str) -> None:
+    """The browser offers a cell only where clicking on can still make a legal move:
+    from every run of offered clicks, at positions of random games (the openings,
+    where hop chains wind through the camps' rules, included), either the clicks are
+    a move already or more cells are offered, and every move reached is legal. Each
+    legal move is reached so."""
+    spec = find_game(game)
+    rules = spec.make()
+    clicking = spec.board_view().clicks
+    rng = random.Random(8)
+    s = rules.initial()
+    for _ply in range(80):
+        if rules.outcome(s) is not None:
+            break
+        legal = set(rules.legal_moves(s))
+        reached = set()
+        runs: list[list[int]] = [[]]
+        while runs:
+            clicks = runs.pop()
+            found = clicking.continuations(rules, s, clicks)
+            assert found.move is not None or found.next, (game, s, clicks)
+            if found.move is not None:
+                assert found.move in legal, (game, clicks)
+                reached.add(found.move)
+            runs += [[*clicks, cell] for cell in found.next]
+        assert reached == legal, game
+        s = rules.apply(s, rng.choice(sorted(legal, key=str)))
