@@ -13,7 +13,7 @@ import pytest
 
 from arbiter.contract.layout import compulsory_captures
 from arbiter.errors import ConfigError
-from arbiter.games import find_game
+from arbiter.games import find_game, game_names
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -234,3 +234,31 @@ def test_every_click_the_board_offers_leads_on_to_a_move(game: str) -> None:
             runs += [[*clicks, cell] for cell in found.next]
         assert reached == legal, game
         s = rules.apply(s, rng.choice(sorted(legal, key=str)))
+
+
+@pytest.mark.parametrize("game", [g for g in game_names() if find_game(g).board is not None])
+def test_the_cells_shown_for_a_move_are_where_it_goes_from_and_to(game: str) -> None:
+    """What the browser shows of a move (its path: the last move marked, a replay's
+    move drawn) ends on the cell the mover holds after it (or, for a move that takes,
+    as Nim's, a cell it empties), and where the move has a start of its own, starts
+    on a cell the mover held before: a drop shows the cell it fills, not its column."""
+    spec = find_game(game)
+    rules = spec.make()
+    view = spec.board_view()
+    rng = random.Random(6)
+    s = rules.initial()
+    for _ply in range(30):
+        if rules.outcome(s) is not None:
+            break
+        mover = str(rules.to_move(s))
+        before = view.pieces(s)
+        for m in rules.legal_moves(s):
+            path = view.clicks.move_path(s, m)
+            after = view.pieces(rules.apply(s, m))
+            end = str(path[-1])
+            held = after.get(end, "").startswith(mover)
+            taken = end in before and end not in after
+            assert held or taken, (game, m, path)
+            if len(path) > 1:
+                assert before.get(str(path[0]), "").startswith(mover), (game, m, path)
+        s = rules.apply(s, rng.choice(rules.legal_moves(s)))
