@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -262,3 +263,28 @@ def test_the_cells_shown_for_a_move_are_where_it_goes_from_and_to(game: str) -> 
             if len(path) > 1:
                 assert before.get(str(path[0]), "").startswith(mover), (game, m, path)
         s = rules.apply(s, rng.choice(rules.legal_moves(s)))
+
+
+def test_a_prepared_check_starts_where_its_search_found_and_one_never_found_is_left_out() -> None:
+    """A check-agent position is the first of seeded random games with the property it
+    needs, the same every time; a property no game reaches leaves its check out rather
+    than playing it from the start under a name that says otherwise."""
+    from arbiter.contract.probes import find_position, prepared
+
+    spec = find_game("checkers")
+
+    def forced(game: Any, s: Any) -> bool:
+        legal = game.legal_moves(s)
+        return bool(legal) and all(m.captures for m in legal)
+
+    found = prepared(
+        spec,
+        [
+            ("forced", "a capture to make", forced, 3, 100),
+            ("never", "a position no game has", lambda game, s: False, 3, 5),
+        ],
+    )
+    assert [c.name for c in found] == ["forced"]
+    assert found[0].start == find_position(spec, forced, 3, 100) is not None
+    s = spec.notation.parse_position(found[0].start)
+    assert forced(spec.make(), s) and found[0].about == "a capture to make"
