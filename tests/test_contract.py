@@ -199,6 +199,7 @@ def test_what_a_game_lacks_is_named_where_it_is_asked_for() -> None:
     assert Program.from_command(["./bot", "a b"]).argv == ("./bot", "a b")
     assert Program.from_command("./bot 'a b'").argv == ("./bot", "a b")
     assert Program.from_command(["./bot", "a b"]).label == "./bot a b"
+    assert Program(("./bot", "x")).label == "./bot x"  # made without a name: its words
     assert Program.from_command("./bot", name="Bot").label == "Bot"
     for empty in ([], "", "   "):
         with pytest.raises(ConfigError, match="it is empty"):
@@ -288,3 +289,15 @@ def test_a_prepared_check_starts_where_its_search_found_and_one_never_found_is_l
     assert found[0].start == find_position(spec, forced, 3, 100) is not None
     s = spec.notation.parse_position(found[0].start)
     assert forced(spec.make(), s) and found[0].about == "a capture to make"
+
+
+def test_a_contest_s_megabytes_are_mebibytes() -> None:
+    """The sheets' and the contest files' MB are 2**20 bytes, as the kernel's limits
+    and ``ps`` count them: a program allowed 256 MB may hold 268,435,456 bytes."""
+    from arbiter.contract import Supervision
+
+    given = Supervision(memory_limit_mb=256, disk_limit_mb=64)
+    assert (given.memory_limit, given.disk_limit) == (256 * 2**20, 64 * 2**20)
+    assert Supervision(memory_limit_mb=0.5).memory_limit == 2**19
+    unlimited = Supervision(memory_limit_mb=None, disk_limit_mb=None)
+    assert (unlimited.memory_limit, unlimited.disk_limit) == (None, None)
