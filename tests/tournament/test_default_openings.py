@@ -28,6 +28,8 @@ def test_the_shipped_openings_are_distinct_open_and_balanced(name: str) -> None:
     assert len(openings) >= 8 and len(set(openings)) == len(openings)
     assert spec.openings is not None
     header = spec.openings.read_text()
+    # made by scripts/make_openings.py with the game's own opening_plies
+    assert f"openings of {spec.opening_plies} random plies" in header.splitlines()[0]
     match = re.search(r"# depth (\d+) bound (\d+)", header)
     assert match is not None
     depth, bound = int(match[1]), int(match[2])
