@@ -301,3 +301,19 @@ def test_a_contest_s_megabytes_are_mebibytes() -> None:
     assert Supervision(memory_limit_mb=0.5).memory_limit == 2**19
     unlimited = Supervision(memory_limit_mb=None, disk_limit_mb=None)
     assert (unlimited.memory_limit, unlimited.disk_limit) == (None, None)
+
+
+@pytest.mark.parametrize("game", ["votey", "checkers", "alquerque", "chinese-checkers", "halma"])
+def test_a_side_is_named_by_its_seat_name_or_number_in_any_case(game: str) -> None:
+    """``arbiter play --side``: a seat's name as the game calls it (any letter case,
+    spaces around) or 1 for the first to move and 2 for the second; anything else is
+    one error naming both names."""
+    spec = find_game(game)
+    first, second = spec.seat_names
+    for text, seat in [(first, 0), (second, 1), ("1", 0), ("2", 1), (f" {second.upper()} ", 1)]:
+        assert spec.seat_by_name(text) == seat, text
+    for wrong in ("0", "3", "", "both"):
+        with pytest.raises(
+            ConfigError, match=f"^unknown side {wrong!r}: expected {first} or {second}$"
+        ):
+            spec.seat_by_name(wrong)
