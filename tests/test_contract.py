@@ -143,7 +143,9 @@ def test_mypy_rejects_a_game_that_breaks_the_contract(
 def test_rule_options_are_checked_by_the_spec() -> None:
     spec = find_game("checkers")
     assert spec.make({"plain_draws": True, "max_plies": 50}).max_plies == 50  # type: ignore[attr-defined]
-    with pytest.raises(ConfigError, match="has no rule option 'komi'"):
+    with pytest.raises(
+        ConfigError, match=r"has no rule option 'komi' \(it has: max_plies, plain_draws\)"
+    ):
         spec.make({"komi": 6})
     with pytest.raises(ConfigError, match="'max_plies' must be at least 1"):
         spec.make({"max_plies": 0})
