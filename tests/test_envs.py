@@ -56,8 +56,8 @@ def _allowed(env: Any) -> set[int]:
 def test_actions_play_exactly_the_rules(game: str) -> None:
     """Random games chosen from the rules engine's own legal moves: at every turn the
     mask allows exactly the legal moves' first actions, a move's actions are acted by
-    one agent,
-    and the game ends with the rules' outcome and rewards of +1/-1 (0 each for a draw)."""
+    one agent, the last move is known after it (the last of all included), and the game
+    ends with the rules' outcome and rewards of +1/-1 (0 each for a draw)."""
     spec = find_game(game)
     rules = spec.rules(max_plies=120)
     env = envs.raw_env(game, max_plies=120)
@@ -80,6 +80,7 @@ def test_actions_play_exactly_the_rules(game: str) -> None:
                 env.step(action)
             s = rules.apply(s, m)
             assert env.position == s
+            assert env.last_move == m  # the move that ends the game too
         outcome = rules.outcome(s)
         assert outcome is not None and env.outcome == outcome
         expected = (
