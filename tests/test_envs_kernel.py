@@ -413,3 +413,22 @@ def test_a_game_its_cap_ends_within_its_opening_is_over_from_the_start(
             assert (getattr(a, field) == getattr(b, field)).all(), field
         assert a.terminated.all() and not a.legal_action_mask.any()
         assert not a.rewards.any()
+
+
+@pytest.mark.parametrize("game", [*KERNELS, "connect4"])
+def test_a_batch_begun_again_starts_every_game_afresh_with_no_rewards(game: str) -> None:
+    """``init()`` after games have ended (rewards paid at that step) starts every game
+    from its start: no reward left over from the last step, nothing ended, the start
+    position's mask; alike on both paths (Connect Four, without a kernel, on Python's)."""
+    made = [envs.batch(game, 4, seed=5, auto_reset=False)]
+    if game in KERNELS:
+        made = list(pure_and_compiled(lambda: envs.batch(game, 4, seed=5, auto_reset=False)))
+    for games in made:
+        fresh = {f: getattr(games.init(), f).copy() for f in FIELDS}
+        games.init()
+        games.step(games.random_actions())
+        state = games.step(np.full(4, -1))  # no action of the game's: each mover loses
+        assert state.terminated.all() and (np.abs(state.rewards) == 1).all(), game
+        again = games.init()
+        for field in FIELDS:
+            assert (getattr(again, field) == fresh[field]).all(), (game, field)
