@@ -119,3 +119,26 @@ def test_a_description_file_that_cannot_be_read_is_named_with_why(
     with pytest.raises(ConfigError) as caught:
         load(write(tmp_path, text))
     assert str(caught.value).endswith(f"description_file 'about.md': {why}")
+
+
+@pytest.mark.parametrize("game", ["votey", "chinese-checkers", "halma"])
+def test_a_contest_watches_its_programs_by_its_own_limits_and_its_game_s_rulings(
+    game: str,
+) -> None:
+    """The gate, the workers and the games against entrants all run a program under
+    the contest's memory and disk limits (each its own), no network, the walls asked
+    for, and otherwise the game's own rulings (what time counts, the waiting program
+    suspended, one process only)."""
+    from arbiter.host.config import contest_supervision
+
+    own = find_game(game).supervision
+    watch = contest_supervision(game, 300, "rlimits", disk_mb=20)
+    assert (watch.memory_limit_mb, watch.disk_limit_mb) == (300.0, 20.0)
+    assert watch.network is False and watch.isolation == "rlimits"
+    assert (watch.charging, watch.suspend, watch.single_process, watch.max_processes) == (
+        own.charging,
+        own.suspend,
+        own.single_process,
+        own.max_processes,
+    )
+    assert contest_supervision(game, 300).disk_limit_mb == 256.0  # the default disk
