@@ -164,3 +164,30 @@ def test_a_store_that_cannot_be_written_is_named(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     with pytest.raises(ProgramError, match=r"^cannot write the program store '.*/file/store': "):
         pack(build_folder(tmp_path / "build"), tmp_path / "file" / "store")
+
+
+def test_an_accepted_build_that_cannot_be_packed_is_kept_for_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """Tidying what an older server left: an accepted version's build the store cannot
+    take (the store unwritable) is kept as it is, unpacked, for a later start to pack;
+    deleting it would lose the only copy of the program its games need."""
+    from arbiter.host.intake import tidy_builds, version_dir
+    from arbiter.host.models import Version
+    from arbiter.host.programs import store_of
+    from tests.host.contests import seeded
+
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice",))
+    built = build_folder(version_dir(config, 1) / "build")
+    store = store_of(config.folder)
+    store.parent.mkdir(parents=True, exist_ok=True)
+    store.write_text("a file where the store goes")
+    with db.session() as s:
+        assert tidy_builds(s, config) == 0
+        version = s.get(Version, 1)
+        assert version is not None and version.program_sha256 is None
+    assert (built / "player").is_file()
+    store.unlink()
+    with db.session() as s:
+        assert tidy_builds(s, config) == 1  # the next start packs it
+    assert not built.exists()
