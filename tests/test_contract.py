@@ -319,3 +319,30 @@ def test_a_side_is_named_by_its_seat_name_or_number_in_any_case(game: str) -> No
             ConfigError, match=f"^unknown side {wrong!r}: expected {first} or {second}$"
         ):
             spec.seat_by_name(wrong)
+
+
+def test_the_plain_score_gives_each_seat_its_own_points_and_a_match_records_it() -> None:
+    """A game without a contest score of its own scores 1 for a win and a half each for
+    a draw, each seat its own: the score a match records agrees with its winner."""
+    import json
+    import tempfile
+
+    from arbiter.cli import main
+    from arbiter.contract.spec import win_draw_loss
+    from arbiter.errors import Reason
+    from arbiter.game import Outcome
+
+    votey = find_game("votey")
+    assert votey.score is win_draw_loss
+    s = votey.make().initial()
+    for winner, score in ((0, (1.0, 0.0)), (1, (0.0, 1.0)), (None, (0.5, 0.5))):
+        assert win_draw_loss(votey.make(), s, Outcome(winner, Reason.TIME)) == score
+    with tempfile.TemporaryDirectory() as folder:
+        record = Path(folder) / "games.jsonl"
+        argv = ["match", "votey", "random", "greedy", "--games", "4", "--record", str(record)]
+        assert main([*argv, "--seed", "3"]) == 0
+        games = [json.loads(line) for line in record.read_text().splitlines()]
+    assert len(games) == 4 and {g["winner"] for g in games} <= {0, 1, None}
+    for g in games:
+        want = [0.5, 0.5] if g["winner"] is None else [float(g["winner"] == p) for p in (0, 1)]
+        assert g["score"] == want, g
