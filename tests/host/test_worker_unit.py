@@ -524,3 +524,41 @@ def test_a_token_refused_mid_game_ends_the_worker_and_says_why(
     assert (
         worker.revoked == "the server refused this worker's token: this worker's token was revoked"
     )
+
+
+def test_a_job_this_worker_cannot_read_and_a_spooled_result_it_cannot_read_are_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server of another arbiter version hands out a job this worker does not read:
+    said in one line, the worker waits and asks again. A spooled
+    result that does not read (a half-written file) is said and dropped, not tried at
+    every start for ever; a readable one beside it is still delivered."""
+    import json
+
+    out = io.StringIO()
+    worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=out)
+    worker.spool.mkdir(parents=True)
+    (worker.spool / "7.json").write_text('{"game": 7, "lea')  # cut short
+    good = {"game": 8, "lease": "x", "record": "{}", "logs": ["", ""], "summary": "s"}
+    (worker.spool / "8.json").write_text(json.dumps(good))
+    asked: list[str] = []
+
+    def call(method: str, target: str, body: dict[str, object] | None = None) -> httpx.Response:
+        asked.append(target)
+        if target.endswith("/result"):
+            return httpx.Response(200, json={"state": "done"})
+        if len(asked) > 3:
+            raise KeyboardInterrupt  # Ctrl-C: the test is done
+        return httpx.Response(200, json={"id": 35, "game": "votey"})  # most fields missing
+
+    slept: list[float] = []
+    monkeypatch.setattr(worker, "call", call)
+    monkeypatch.setattr(worker_module.time, "sleep", slept.append)
+    with pytest.raises(KeyboardInterrupt):
+        worker.run()
+    said = out.getvalue().splitlines()
+    assert said[0].startswith("a spooled result 7.json is unreadable (")
+    assert said[0].endswith("): dropped") and not (worker.spool / "7.json").exists()
+    assert not (worker.spool / "8.json").exists() and asked[0] == "/api/worker/games/8/result"
+    refused = [line for line in said if line.startswith("the server's job is not one")]
+    assert len(refused) == 2 and slept == [worker_module.IDLE_MAX] * 2
