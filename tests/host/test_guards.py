@@ -327,6 +327,7 @@ def test_a_paused_worker_resumed_is_handed_games_again_and_a_name_not_there_is_s
         ("disqualify", "nobody", 404, "no contestant 'nobody'"),
         ("disqualify", "boss", 404, "no contestant 'boss'"),  # an organiser is no entrant
         ("requeue", "77", 409, "game 77 is not a void game of the latest round"),
+        ("requeue", "the first", 409, "game the first is not a void game of the latest round"),
         ("no-such-thing", "", 404, "no action 'no-such-thing'"),
     ]:
         refused = boss.post(f"/organiser/{action}", data=form | {"name": name})
