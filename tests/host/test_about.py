@@ -130,3 +130,40 @@ def test_the_calendar_is_told_in_the_tense_of_the_moment_asked(tmp_path: Path) -
     assert [words(timedelta(seconds=s)) for s in (45, 60, 5400, 7200, 86400, 90000)] == [
         "45 seconds", "1 minute", "90 minutes", "2 hours", "1 day", "25 hours",
     ]  # fmt: skip
+
+
+def test_each_language_is_listed_with_its_commands_as_the_contest_runs_them(
+    tmp_path: Path,
+) -> None:
+    """The contest page's languages: endings, the compile command as run (``{python}``
+    shown as ``python3``, never this machine's path) or that there is none, the run
+    command, and whether this server can build it."""
+    from dataclasses import astuple
+
+    from arbiter.host.about import languages
+    from arbiter.host.languages import available
+
+    config = from_dict(
+        {
+            "game": "votey",
+            "languages": {
+                "bin": {"title": "A binary", "suffixes": [".bin", ".elf"], "run": "./main"},
+                "pyc": {
+                    "title": "Checked Python",
+                    "suffixes": [".py"],
+                    "compile": "{python} -m py_compile main.py",
+                    "run": "{python} main.py",
+                },
+            },
+        },
+        base=tmp_path,
+        stem="cup",
+        where="cup.toml",
+    )
+    lines = {line.key: line for line in languages(config)}
+    binary = ("bin", "A binary", ".bin .elf", "(none: run as uploaded)", "./main", True)
+    assert astuple(lines["bin"]) == binary
+    checked = lines["pyc"]
+    assert (checked.compile, checked.run) == ("python3 -m py_compile main.py", "python3 main.py")
+    assert "{" not in "".join(f"{line.compile} {line.run}" for line in lines.values())
+    assert all(line.here == available(config.languages[k]) for k, line in lines.items())
