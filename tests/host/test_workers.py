@@ -151,11 +151,12 @@ def test_a_worker_outlives_its_servers_crash_and_delivers_the_game_it_was_playin
             ).fetchone()
             games = db.execute("SELECT count(*) FROM games WHERE state = 'done'").fetchone()[0]
         # stored once, under the lease it was played with: never played again
-        assert (state, attempts) == ("done", 1)
+        assert (state, attempts) == ("done", 1) and games == 2
+        # and it played on: the round's other game is its too (the worker says so once
+        # the server has answered, a moment after the round is seen done)
+        wait_until(lambda: worker.said().count(": stored") == games, 30, worker.said())
         said = worker.said()
         assert f"game {game_id}: " in said and "stored" in said and "server back" in said
-        # and it played on: the round's other game is its too
-        assert said.count(": stored") == games == 2
         assert worker.process.poll() is None, worker.complained()
         assert "Traceback" not in worker.complained()
     finally:
