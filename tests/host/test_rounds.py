@@ -223,3 +223,32 @@ def test_an_entrants_irregular_games_are_those_its_programs_lost_by_a_fault(
         (first_id, "illegal move", "'a1-a9' is not a move")
     ]  # the loss by the rules is not irregular
     assert (found[0].version, found[0].round, found[0].seat) == (1, 1, seat)
+
+
+def test_a_swiss_round_pairs_on_the_points_byes_credited(tmp_path: Path) -> None:
+    """A bye is credited as games won, and the next Swiss pairing counts them: an entrant
+    with two byes (4 points) meets one of the leaders (2 points each from their games),
+    not one of those without a point, as it would were its byes forgotten."""
+    from arbiter.host import tallies
+    from arbiter.host.models import Round
+    from arbiter.host.rounds import _swiss_pairs, entrants
+
+    names = ("alice", "bob", "carol", "dave", "erin", "fay")
+    db, _ = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", names)
+    with db.session() as s:
+        ids = {e.name: e.account for e in entrants(s)}
+        for winner, loser in (("alice", "bob"), ("carol", "dave")):  # two games each, won
+            counts = [0.0] * len(tallies.COUNTS)
+            counts[tallies.COUNTS.index("games")] = counts[tallies.COUNTS.index("first_wins")] = 2
+            tallies.add(s, "test", ids[winner], ids[loser], counts)
+        for number in (1, 2):
+            done = Round(number=number, kind="swiss", phase="test", state="done")
+            s.add(done)
+            s.flush()
+            s.add(Bye(round_id=done.id, account_id=ids["fay"], points=2.0))
+        s.flush()
+        pairs, bye = _swiss_pairs(s, entrants(s), "test")
+    met = {frozenset(p) for p in pairs}
+    assert bye is None and len(pairs) == 3
+    assert any(frozenset((ids["fay"], ids[leader])) in met for leader in ("alice", "carol"))
+    db.close()
