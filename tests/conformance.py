@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 import pytest
@@ -95,6 +95,18 @@ def check_notation(spec: GameSpec[Any, Any], game: Any, s: Any) -> None:
             assert spec.notation.resolve_move(plain, s, seat=seat) == m
     back = spec.notation.parse_position(spec.notation.format_position(s))
     assert spec.notation.format_position(back) == spec.notation.format_position(s)
+
+
+def random_game(game: Any, seed: int, plies: int) -> Iterator[Any]:
+    """Each position of a seeded random game from the start while it goes on, at most
+    ``plies`` of them."""
+    rng = random.Random(seed)
+    s = game.initial()
+    for _ in range(plies):
+        if game.outcome(s) is not None:
+            return
+        yield s
+        s = game.apply(s, rng.choice(game.legal_moves(s)))
 
 
 def random_position(spec: GameSpec[Any, Any], game: Any, seed: int, plies: int) -> Any:

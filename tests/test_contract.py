@@ -15,6 +15,7 @@ import pytest
 from arbiter.contract.layout import compulsory_captures
 from arbiter.errors import ConfigError
 from arbiter.games import find_game, game_names
+from tests.conformance import random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -220,11 +221,7 @@ def test_every_click_the_board_offers_leads_on_to_a_move(game: str) -> None:
     spec = find_game(game)
     rules = spec.make()
     clicking = spec.board_view().clicks
-    rng = random.Random(8)
-    s = rules.initial()
-    for _ply in range(80):
-        if rules.outcome(s) is not None:
-            break
+    for s in random_game(rules, 8, 80):
         legal = set(rules.legal_moves(s))
         reached = set()
         runs: list[list[int]] = [[]]
@@ -237,7 +234,6 @@ def test_every_click_the_board_offers_leads_on_to_a_move(game: str) -> None:
                 reached.add(found.move)
             runs += [[*clicks, cell] for cell in found.next]
         assert reached == legal, game
-        s = rules.apply(s, rng.choice(sorted(legal, key=str)))
 
 
 @pytest.mark.parametrize("game", [g for g in game_names() if find_game(g).board is not None])
@@ -249,11 +245,7 @@ def test_the_cells_shown_for_a_move_are_where_it_goes_from_and_to(game: str) -> 
     spec = find_game(game)
     rules = spec.make()
     view = spec.board_view()
-    rng = random.Random(6)
-    s = rules.initial()
-    for _ply in range(30):
-        if rules.outcome(s) is not None:
-            break
+    for s in random_game(rules, 6, 30):
         mover = str(rules.to_move(s))
         before = view.pieces(s)
         for m in rules.legal_moves(s):
@@ -265,7 +257,6 @@ def test_the_cells_shown_for_a_move_are_where_it_goes_from_and_to(game: str) -> 
             assert held or taken, (game, m, path)
             if len(path) > 1:
                 assert before.get(str(path[0]), "").startswith(mover), (game, m, path)
-        s = rules.apply(s, rng.choice(rules.legal_moves(s)))
 
 
 def test_a_prepared_check_starts_where_its_search_found_and_one_never_found_is_left_out() -> None:

@@ -139,6 +139,11 @@ def linked(key: ContestKey, answer: Answer, say: Callable[[str], None]) -> Serve
     return link
 
 
+def served_by(worker: Worker, answer: Answer) -> None:
+    """Makes the worker's calls reach ``answer`` (no network)."""
+    worker.client = httpx.Client(base_url=worker.url, transport=httpx.MockTransport(answer))
+
+
 def test_a_stranger_at_first_contact_stops_the_worker_and_after_it_is_a_server_away(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -307,7 +312,7 @@ def test_a_program_download_stops_at_the_size_its_job_gave(tmp_path: Path) -> No
         return httpx.Response(200, content=sent["bytes"])
 
     worker = Worker("http://cup.example", TOKEN, tmp_path, out=io.StringIO())
-    worker.client = httpx.Client(base_url=worker.url, transport=httpx.MockTransport(answer))
+    served_by(worker, answer)
     target = tmp_path / "program.tar.gz"
     with pytest.raises(Unplayable, match="is over its 1000 bytes"):
         worker._download(7, 1000, target)
@@ -340,7 +345,7 @@ def test_a_long_backlog_of_live_moves_goes_in_pieces_the_server_takes(
 
     monkeypatch.setattr(worker_module, "STREAM_EVERY", 0.01)
     worker = Worker("http://cup.example", TOKEN, tmp_path, out=io.StringIO())
-    worker.client = httpx.Client(base_url=worker.url, transport=httpx.MockTransport(answer))
+    served_by(worker, answer)
     worker._verified = True
     live = LiveMoves()
     live._moves = [(f"m{i}", 0.1) for i in range(1201)]
@@ -468,9 +473,7 @@ def test_a_worker_interrupted_mid_game_gives_its_game_back_at_once(
         return httpx.Response(200, json={"state": "queued"})
 
     worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=io.StringIO())
-    worker.client = worker.link.client = httpx.Client(
-        base_url="http://127.0.0.1:9", transport=httpx.MockTransport(answer)
-    )
+    served_by(worker, answer)
     worker._verified = verified
 
     def interrupted(*args: object) -> None:
@@ -506,9 +509,7 @@ def test_a_token_refused_mid_game_ends_the_worker_and_says_why(
         return httpx.Response(401, json={"error": "this worker's token was revoked"})
 
     worker = Worker("http://127.0.0.1:9", TOKEN, tmp_path, out=io.StringIO())
-    worker.client = worker.link.client = httpx.Client(
-        base_url="http://127.0.0.1:9", transport=httpx.MockTransport(answer)
-    )
+    served_by(worker, answer)
     worker._verified = True
     checked: list[bool] = []
     monkeypatch.setattr(worker.link, "verify", lambda: checked.append(True))

@@ -37,21 +37,23 @@ class Database:
             not installed, or a database that cannot be reached or migrated.
         """
         self.url = url
+        shown = _safe(url)  # never its password
         try:
             self.engine = _engine(url)
             migrate(self.engine)
         except ArgumentError as e:
-            raise ConfigError(f"database {_safe(url)!r} is not a database URL: {e}") from None
+            raise ConfigError(f"database {shown!r} is not a database URL: {e}") from None
         except ModuleNotFoundError as e:
-            why = f"its driver is not installed ({e.name})"
-            raise ConfigError(f"database {_safe(url)!r}: {why}") from None
+            raise ConfigError(
+                f"database {shown!r}: its driver is not installed ({e.name})"
+            ) from None
         except OperationalError as e:
             why = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
-            raise ConfigError(f"cannot open database {_safe(url)!r}: {why}") from None
+            raise ConfigError(f"cannot open database {shown!r}: {why}") from None
         except SQLAlchemyError as e:
-            raise ConfigError(f"database {_safe(url)!r}: {e}") from None
+            raise ConfigError(f"database {shown!r}: {e}") from None
         except OSError as e:  # its folder cannot be made (a file is in the way)
-            raise ConfigError(f"cannot open database {_safe(url)!r}: {e.strerror}") from None
+            raise ConfigError(f"cannot open database {shown!r}: {e.strerror}") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def session(self) -> Session:
