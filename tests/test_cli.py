@@ -411,7 +411,9 @@ def test_log_dir_keeps_each_program_s_lines_and_the_verdict(tmp_path, capsys) ->
     assert any(" > " in line for line in bad) and any(" < " in line for line in bad)
     # what the bad program wrote last is the illegal move the verdict names
     last_written = [line.split(" < ")[1] for line in bad if " < " in line][-1]
-    assert f"illegal votey move '{last_written}'" in bad[-1] and "game over: 1-0" in bad[-1]
+    verdict = [line for line in bad if " ! " in line][-1]
+    assert f"illegal votey move '{last_written}'" in verdict and "game over: 1-0" in verdict
+    assert bad[-1].endswith("> -1")  # then the contest's last word to the offender
     # the good program's first line is its own move, then the bad one's move told to it
     moves = [line for line in good if " < " in line or " > " in line]
     assert " < " in moves[0] and " > " in moves[1]

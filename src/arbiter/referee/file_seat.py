@@ -151,6 +151,7 @@ class FileSeat(Generic[S, M]):
     async def stop(self, outcome: Outcome) -> None:
         if self.transcript is not None:
             self.transcript.finish(outcome)
+            self.transcript.close()
             self.transcript = None
         if self._runner is not None:
             self._runner.on_stderr = None

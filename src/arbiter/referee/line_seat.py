@@ -198,6 +198,8 @@ class LineSeat(Generic[S, M]):
         """Writes the contest's last lines, then closes the program and kills anything
         of it still running (a game stopped while the program was being started, too:
         its transcript says so and its box goes)."""
+        if self.transcript is not None:
+            self.transcript.finish(outcome)
         if self.transport is not None:
             if self.supervision.suspend:
                 self.transport.resume()
@@ -206,7 +208,7 @@ class LineSeat(Generic[S, M]):
             with contextlib.suppress(Exception):
                 await self.transport.close()
         if self.transcript is not None:
-            self.transcript.finish(outcome)
+            self.transcript.close()
         if self.box is not None:
             self.box.close()
             self.box = None

@@ -93,9 +93,11 @@ class Transcript:
         self.note(error.detail or str(error))
 
     def finish(self, outcome: Outcome) -> None:
-        """Notes the result and closes."""
+        """Notes the result. Written before the program is stopped, which can take
+        seconds on a busy machine: a referee cut short meanwhile (a worker past its
+        grace to stop) still leaves a transcript that says how the game ended. What
+        the program writes while it is stopped is kept after it, until :meth:`close`."""
         self.note(f"game over: {outcome.explained()}")
-        self.close()
 
     def close(self) -> None:
         """Notes how much standard error was left out, and closes the file."""
