@@ -193,7 +193,10 @@ def test_a_refused_token_is_said_with_the_servers_words(tmp_path: Path) -> None:
             return contest_answer(key, request)
         return httpx.Response(401, json={"error": "this worker's token was revoked"})
 
-    link = linked(key, answer, lambda line: None)
+    def say(line: str) -> None:  # a refusal taken for a server away would retry for ever
+        assert not line.startswith("server away"), line
+
+    link = linked(key, answer, say)
     with pytest.raises(
         Revoked, match="refused this worker's token: this worker's token was revoked"
     ):
