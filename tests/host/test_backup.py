@@ -73,6 +73,14 @@ def contest(folder: Path, database: str | None = None) -> Path:
     (config.folder / "versions" / "1" / "build" / "junk").write_text("left out")
     (config.folder / "exports").mkdir()
     (config.folder / "exports" / "1.tar.gz").write_bytes(b"an export, written again")
+    (config.folder / "play" / "ab12").mkdir(parents=True)  # unpacked for people's games
+    (config.folder / "play" / "ab12" / "main").write_text("unpacked again")
+    # links a program's source may hold, to what is no part of the contest: not followed
+    outside = folder.parent / "outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "secret.txt").write_text("not the contest's")
+    (config.folder / "versions" / "1" / "source" / "leak.txt").symlink_to(outside / "secret.txt")
+    (config.folder / "versions" / "1" / "source" / "leaks").symlink_to(outside)
     return folder / "cup.toml"
 
 
@@ -102,7 +110,11 @@ def check_restored(original: Path, restored: Path) -> None:
     # every folder where it was, and nothing else: the same tree but the build and
     # the exports, made again
     made_again = ("versions/1/build", "versions/1/build/junk", "exports", "exports/1.tar.gz")
-    assert tree(after.folder) == [p for p in tree(before.folder) if p not in made_again]
+    made_again += ("play", "play/ab12", "play/ab12/main")
+    links = ("versions/1/source/leak.txt", "versions/1/source/leaks")
+    left_out = (*made_again, *links)
+    assert tree(after.folder) == [p for p in tree(before.folder) if p not in left_out]
+    assert all(not (after.folder / link).exists() for link in links)
     assert after.description == before.description == "# The Kept Cup\n"
     assert restored.parent.stat().st_mode & 0o077 == 0  # the keys are in it
 
