@@ -171,6 +171,17 @@ def test_standings_the_games_do_not_give_are_refused_even_when_signed(
         files["standings.json"] = json.dumps(table).encode()
         with pytest.raises(ExportError, match=r"standings\.json: place 1"):
             check(tmp_path, resigned(files, key), pem)
+    rows[0]["error"] = json.loads(members(path)["standings.json"])["rows"][0]["error"]
+    # a rating is read to the half point it is shown to, and no further
+    elo = rows[0]["elo_exact"]
+    assert elo is not None
+    rows[0]["elo_exact"] = elo + 0.4
+    files["standings.json"] = json.dumps(table).encode()
+    check(tmp_path, resigned(files, key), pem)
+    rows[0]["elo_exact"] = elo + 5
+    files["standings.json"] = json.dumps(table).encode()
+    with pytest.raises(ExportError, match=r"standings\.json: place 1"):
+        check(tmp_path, resigned(files, key), pem)
 
 
 def test_a_record_moved_to_another_round_or_unsigned_is_refused(
