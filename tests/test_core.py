@@ -739,3 +739,19 @@ def test_no_call_of_the_compiled_core_keeps_what_it_made(name: str) -> None:
 
     for calls in (rules, search, batch):
         assert _grown(calls) < 16_384, (name, calls.__name__)
+
+
+def test_the_core_s_typed_stub_says_what_the_compiled_module_has() -> None:
+    """``_core.pyi`` is what mypy checks every caller of the core against: a function
+    the core no longer has, a parameter renamed or a default changed there would be a
+    broken contract mypy cannot see. mypy's stubtest holds the stub to the module (the
+    core's functions carry their signatures in their docstrings for it)."""
+    if core.compiled() is None:
+        pytest.skip("no compiled core here")
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "arbiter._core"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]

@@ -532,24 +532,39 @@ static PyObject *Batch_last(Batch *B, PyObject *o) {
 }
 
 static PyMethodDef Batch_methods[] = {
-    {"init", (PyCFunction)Batch_init, METH_NOARGS, "init(): every game from the start"},
-    {"step", (PyCFunction)Batch_step, METH_O, "step(actions): one action per game"},
-    {"random", (PyCFunction)Batch_random, METH_O, "random(out): a legal action per game"},
-    {"set", FASTCALL(Batch_set), "set(i, state): game i at a position"},
-    {"play", FASTCALL(Batch_play), "play(i, action): one more action in this step"},
-    {"waiting", (PyCFunction)Batch_waiting, METH_O, "waiting(seat) -> the games seat moves in"},
-    {"act", FASTCALL(Batch_act), "act(i, action) -> 0 illegal, 1 a leg, 2 a move, 3 over"},
-    {"observe", FASTCALL(Batch_observe), "observe(i, seat, out): game i from seat's side"},
-    {"legal", (PyCFunction)Batch_legal, METH_O, "legal(i) -> the actions game i may play"},
-    {"state", (PyCFunction)Batch_state, METH_O, "state(i) -> game i's position as bytes"},
-    {"before", (PyCFunction)Batch_before, METH_O, "before(i) -> the position before it"},
-    {"last", (PyCFunction)Batch_last, METH_O, "last(i) -> game i's last move's code, or None"},
+    {"init", (PyCFunction)Batch_init, METH_NOARGS, "init($self, /)\n--\n\n"
+     "Starts every game (and its opening)."},
+    {"step", (PyCFunction)Batch_step, METH_O, "step($self, actions, /)\n--\n\n"
+     "Plays one action in each game."},
+    {"random", (PyCFunction)Batch_random, METH_O, "random($self, out, /)\n--\n\n"
+     "Writes a legal action of each game into out."},
+    {"set", FASTCALL(Batch_set), "set($self, i, state, /)\n--\n\n"
+     "Sets game i to a position."},
+    {"play", FASTCALL(Batch_play), "play($self, i, action, /)\n--\n\n"
+     "Plays one more action in game i within this step."},
+    {"waiting", (PyCFunction)Batch_waiting, METH_O, "waiting($self, seat, /)\n--\n\n"
+     "Returns the games seat moves in."},
+    {"act", FASTCALL(Batch_act), "act($self, i, action, /)\n--\n\n"
+     "Returns 0 illegal, 1 a leg, 2 a move, 3 over."},
+    {"observe", FASTCALL(Batch_observe), "observe($self, i, seat, out, /)\n--\n\n"
+     "Writes game i as seat sees it into out."},
+    {"legal", (PyCFunction)Batch_legal, METH_O, "legal($self, i, /)\n--\n\n"
+     "Returns the actions game i may play."},
+    {"state", (PyCFunction)Batch_state, METH_O, "state($self, i, /)\n--\n\n"
+     "Returns game i's position as bytes."},
+    {"before", (PyCFunction)Batch_before, METH_O, "before($self, i, /)\n--\n\n"
+     "Returns the position before it."},
+    {"last", (PyCFunction)Batch_last, METH_O, "last($self, i, /)\n--\n\n"
+     "Returns game i's last move's code, or None."},
     {NULL, NULL, 0, NULL},
 };
 
 PyTypeObject BatchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "arbiter._core.Batch",
-    .tp_doc = "n games of one game, stepped at once (arbiter.envs.batch)",
+    .tp_doc = "Batch(game, start, n, rows, columns, places, seed, opening, auto_reset, "
+              "observation, legal_action_mask, current_player, rewards, terminated, "
+              "truncated, rival=-1)\n--\n\n"
+              "n games of one game, stepped at once (arbiter.envs.batch)",
     .tp_basicsize = sizeof(Batch),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = Batch_new,

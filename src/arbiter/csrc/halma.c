@@ -430,6 +430,6 @@ fail:
 
 PyMethodDef HALMA_METHODS[] = {
     {"halma_moves", py_halma_moves, METH_O,
-     "The legal moves of a packed halma state: (start, end, hop landings) each."},
+     "halma_moves(state, /)\n--\n\nThe legal moves of a packed halma state: (start, end, hop landings) each."},
     {NULL, NULL, 0, NULL},
 };

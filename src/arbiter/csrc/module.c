@@ -137,13 +137,20 @@ static PyObject *py_perft(PyObject *self, PyObject *const *args, Py_ssize_t n) {
 }
 
 static PyMethodDef GENERIC[] = {
-    {"legal", FASTCALL(py_legal), "legal(game, state) -> the legal move codes, in order"},
-    {"noisy", FASTCALL(py_noisy), "noisy(game, state) -> the forced move codes"},
-    {"apply", FASTCALL(py_apply), "apply(game, state, move) -> the state after the move"},
-    {"outcome", FASTCALL(py_outcome), "outcome(game, state) -> 0 on, 1 won, 2 lost, 3 drawn"},
-    {"evaluate", FASTCALL(py_evaluate), "evaluate(game, state) -> the evaluation"},
-    {"hint", FASTCALL(py_hint), "hint(game, state, move) -> the move's ordering hint"},
-    {"perft", FASTCALL(py_perft), "perft(game, state, depth) -> move sequences, leaves in bulk"},
+    {"legal", FASTCALL(py_legal), "legal(game, state, /)\n--\n\n"
+     "Returns the legal move codes, in order."},
+    {"noisy", FASTCALL(py_noisy), "noisy(game, state, /)\n--\n\n"
+     "Returns the forced move codes."},
+    {"apply", FASTCALL(py_apply), "apply(game, state, move, /)\n--\n\n"
+     "Returns the state after the move."},
+    {"outcome", FASTCALL(py_outcome), "outcome(game, state, /)\n--\n\n"
+     "Returns 0 on, 1 won, 2 lost, 3 drawn."},
+    {"evaluate", FASTCALL(py_evaluate), "evaluate(game, state, /)\n--\n\n"
+     "Returns the evaluation."},
+    {"hint", FASTCALL(py_hint), "hint(game, state, move, /)\n--\n\n"
+     "Returns the move's ordering hint."},
+    {"perft", FASTCALL(py_perft), "perft(game, state, depth, /)\n--\n\n"
+     "Returns move sequences, leaves in bulk."},
     {NULL, NULL, 0, NULL},
 };
 

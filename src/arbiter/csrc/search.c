@@ -505,11 +505,12 @@ static PyObject *Searcher_entries(Searcher *S, void *closure) {
 }
 
 static PyMethodDef Searcher_methods[] = {
-    {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Empties the table and history."},
+    {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "clear($self, /)\n--\n\nEmpties the table and history."},
     {"begin", (PyCFunction)(void (*)(void))Searcher_begin, METH_VARARGS | METH_KEYWORDS,
+     "begin($self, /, node_limit=-1, deadline=-1.0, wall_deadline=-1.0, wall=False)\n--\n\n"
      "Starts a new move's search with its budgets."},
-    {"root", (PyCFunction)Searcher_root, METH_VARARGS, "One iteration at a depth."},
-    {"halt", (PyCFunction)Searcher_halt, METH_NOARGS, "Stops a running search soon."},
+    {"root", (PyCFunction)Searcher_root, METH_VARARGS, "root($self, state, moves, depth, /)\n--\n\nOne iteration at a depth."},
+    {"halt", (PyCFunction)Searcher_halt, METH_NOARGS, "halt($self, /)\n--\n\nStops a running search soon."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -523,7 +524,8 @@ PyTypeObject SearcherType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "arbiter._core.Searcher",
     .tp_basicsize = sizeof(Searcher),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "An alpha-beta search over a game's compiled kernel, with a fixed-size table.",
+    .tp_doc = "Searcher(game, hash_mb=16.0, reduce=0, prune=0)\n--\n\n"
+              "An alpha-beta search over a game's compiled kernel, with a fixed-size table.",
     .tp_new = Searcher_new,
     .tp_dealloc = (destructor)Searcher_dealloc,
     .tp_methods = Searcher_methods,

@@ -423,8 +423,8 @@ static PyObject *py_connected(PyObject *self, PyObject *arg) {
 
 PyMethodDef VOTEY_METHODS[] = {
     {"votey_moves_from", FASTCALL(py_moves_from),
-     "Votey moves of own against enemy, as sorted codes 64 * origin + target."},
-    {"votey_has_move", FASTCALL(py_has_move), "Whether own has a legal move against enemy."},
-    {"votey_connected", py_connected, METH_O, "Whether the cells of a bitboard form one group."},
+     "votey_moves_from(own, enemy, /)\n--\n\nVotey moves of own against enemy, as sorted codes 64 * origin + target."},
+    {"votey_has_move", FASTCALL(py_has_move), "votey_has_move(own, enemy, /)\n--\n\nWhether own has a legal move against enemy."},
+    {"votey_connected", py_connected, METH_O, "votey_connected(board, /)\n--\n\nWhether the cells of a bitboard form one group."},
     {NULL, NULL, 0, NULL},
 };
