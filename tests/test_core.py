@@ -755,3 +755,35 @@ def test_the_core_s_typed_stub_says_what_the_compiled_module_has() -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_the_compiled_search_reads_each_deadline_on_its_own_clock() -> None:
+    """A search charged by the wall clock stops at the wall clock's deadline, one
+    charged by CPU at its thread's CPU time's, and the referee's stop is on the wall
+    clock whatever the charging: each deadline read on another clock would be far
+    off (a machine's uptime against a thread's second of CPU). Deadlines already past
+    stop the search at its first check; one far off on its own clock leaves it to its
+    node limit."""
+    compiled = core.compiled()
+    if compiled is None:
+        pytest.skip("no compiled core here")
+    game = find_game("votey").make()
+    s = game.initial()
+    state, codes = game.pack(s), game.compiled.legal(s)
+    limit = 20_000
+
+    def nodes(**budget: Any) -> int:
+        searcher = compiled.Searcher("votey", 1)
+        searcher.begin(node_limit=limit, **budget)
+        searcher.root(state, codes, 127)
+        return searcher.nodes
+
+    check = 256  # CHECK_EVERY in csrc/search.c: the nodes between two looks at the clocks
+    assert nodes(deadline=time.monotonic() - 1, wall=True) <= check
+    assert nodes(deadline=1e-9, wall=False) <= check  # the thread has run longer than that
+    assert nodes(wall_deadline=time.monotonic() - 1) <= check
+    assert nodes(wall_deadline=time.monotonic() - 1, wall=False) <= check
+    # far off on its own clock, long past on the other (a machine up for a minute)
+    assert nodes(deadline=time.thread_time() + 30, wall=False) == limit
+    assert nodes(deadline=time.monotonic() + 3600, wall=True) == limit
+    assert nodes() == limit
