@@ -337,3 +337,28 @@ def test_the_plain_score_gives_each_seat_its_own_points_and_a_match_records_it()
     for g in games:
         want = [0.5, 0.5] if g["winner"] is None else [float(g["winner"] == p) for p in (0, 1)]
         assert g["score"] == want, g
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_an_engine_s_move_stands_unless_a_clock_ruling_would_punish_it(game: str) -> None:
+    """While its base time lasts a built-in engine plays the move it chose, in every
+    contest; after it, only a contest with a clock ruling (Chinese checkers' home rule)
+    plays another. A contest without clock rulings keeps the rules' outcome whatever
+    the clock says."""
+    from arbiter.clock import Clock, TimeControl
+    from arbiter.contract import keep_move, keep_outcome
+    from arbiter.errors import Reason
+    from arbiter.game import Outcome
+
+    spec = find_game(game)
+    rules, contest = spec.make(), spec.contest
+    spent = Clock(TimeControl.parse("1"), (-1.0, -1.0), (0, 0))  # both seats' time gone
+    for s in random_game(rules, 5, 40):
+        for m in rules.legal_moves(s):
+            assert contest.comply(rules, s, m, out_of_time=False) == m, (game, m)
+            if contest.comply is keep_move:
+                assert contest.comply(rules, s, m, out_of_time=True) == m, (game, m)
+        if contest.adjudicate is keep_outcome:
+            ended = Outcome(0, Reason.NO_MOVES)
+            assert contest.adjudicate(rules, s, spent, None) is None
+            assert contest.adjudicate(rules, s, spent, ended) is ended
