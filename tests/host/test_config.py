@@ -121,6 +121,20 @@ def test_a_description_file_that_cannot_be_read_is_named_with_why(
     assert str(caught.value).endswith(f"description_file 'about.md': {why}")
 
 
+def test_a_description_is_given_one_way_or_the_other(tmp_path: Path) -> None:
+    """The contest page's text is written in the contest file or in a file it names;
+    both at once is refused by name (which would the page show?), and the file named is
+    read as it is."""
+    (tmp_path / "about.md").write_text("# From the file\n", encoding="utf-8")
+    both = 'game = "checkers"\ndescription = "# Inline"\ndescription_file = "about.md"\n'
+    with pytest.raises(ConfigError, match="give description or description_file, not both"):
+        load(write(tmp_path, both))
+    named = load(write(tmp_path, 'game = "checkers"\ndescription_file = "about.md"\n'))
+    assert named.description == "# From the file\n"
+    inline = load(write(tmp_path, 'game = "checkers"\ndescription = "# Inline"\n'))
+    assert inline.description == "# Inline"
+
+
 @pytest.mark.parametrize("game", ["votey", "chinese-checkers", "halma"])
 def test_a_contest_watches_its_programs_by_its_own_limits_and_its_game_s_rulings(
     game: str,

@@ -185,6 +185,41 @@ def test_a_stranger_at_first_contact_stops_the_worker_and_after_it_is_a_server_a
     assert said[-1].startswith("server back after ")
 
 
+def first_then_ok(key: ContestKey, first: httpx.Response) -> Answer:
+    """A server that answers its first call ``first`` and every later one "ok"."""
+    answers = [first]
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/api/contest":
+            return contest_answer(key, request)
+        return answers.pop(0) if answers else httpx.Response(200, json={"state": "ok"})
+
+    return answer
+
+
+def test_a_gateway_s_error_is_the_server_away_and_the_server_s_own_error_is_its_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """502, 503 and 504 are what a proxy says while the server restarts: waited out,
+    and the call goes on when it is back. A 500 is the server's own answer, handed to
+    the caller at once (which says it): trying again would only fail again."""
+    key = ContestKey.of_folder(tmp_path / "cup")
+    for status in (502, 503, 504):
+        said: list[str] = []
+        link = linked(key, first_then_ok(key, httpx.Response(status)), said.append)
+        monkeypatch.setattr(link.stopped, "wait", lambda seconds: False)
+        assert link.call("POST", "/api/worker/lease", {}).json() == {"state": "ok"}
+        assert said[0] == f"server away (http://cup.example answered {status}); trying again"
+        assert said[-1].startswith("server back after ")
+
+    broken = first_then_ok(key, httpx.Response(500, json={"error": "internal error"}))
+
+    def say(line: str) -> None:
+        raise AssertionError(f"a server's own error taken for the server away: {line}")
+
+    assert linked(key, broken, say).call("POST", "/api/worker/lease", {}).status_code == 500
+
+
 def test_a_refused_token_is_said_with_the_servers_words(tmp_path: Path) -> None:
     key = ContestKey.of_folder(tmp_path / "cup")
 
