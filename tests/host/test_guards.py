@@ -355,6 +355,27 @@ def test_every_answer_carries_the_security_headers(site: Site) -> None:
     assert "frame-ancestors 'none'" in SECURITY_HEADERS["Content-Security-Policy"]
 
 
+def test_an_answer_that_sets_a_security_header_of_its_own_keeps_it() -> None:
+    """A page with a stricter policy of its own (a sandboxed file) keeps it and gets
+    the other headers: the defaults fill in, they do not overwrite."""
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+    from starlette.testclient import TestClient
+
+    from arbiter.host.app import SecurityHeaders
+
+    def own(request: object) -> PlainTextResponse:
+        return PlainTextResponse("x", headers={"Content-Security-Policy": "sandbox"})
+
+    app = SecurityHeaders(Starlette(routes=[Route("/own", own)]))
+    headers = TestClient(app).get("/own").headers
+    assert headers.get_list("Content-Security-Policy") == ["sandbox"]
+    for name, value in SECURITY_HEADERS.items():
+        if name != "Content-Security-Policy":
+            assert headers[name] == value, name
+
+
 def test_the_worker_api_wants_a_live_signed_token(site: Site) -> None:
     with site.db.session() as s:
         token = workers.new_worker(s, "lab", site.key.public_raw)
