@@ -306,19 +306,22 @@ def test_each_way_a_backup_or_restore_cannot_go_on_is_one_line_naming_it(tmp_pat
     kept = tmp_path / "cup.tar.gz"
     backup_module.backup(config, made, kept)
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
-    with tarfile.open(kept) as tar:
-        members = [(m, tar.extractfile(m)) for m in tar.getmembers()]
-        newer = io.BytesIO()
-        with tarfile.open(fileobj=newer, mode="w:gz") as out:
-            for member, data in members:
-                if member.name == "backup.json" and data is not None:
-                    manifest = json.loads(data.read()) | {"format": 99}
-                    raw = json.dumps(manifest).encode()
-                    member.size = len(raw)
-                    out.addfile(member, io.BytesIO(raw))
-                else:
-                    out.addfile(member, data)
-    (tmp_path / "newer.tar.gz").write_bytes(newer.getvalue())
-    said = f"'{tmp_path / 'newer.tar.gz'}' is a backup of format 99; this arbiter reads format 1"
-    with pytest.raises(ConfigError, match=f"^{re.escape(said)}$"):
-        backup_module.restore(tmp_path / "newer.tar.gz", tmp_path / "restored")
+    # a newer backup, an older one, one that names no format, one that names it oddly
+    for written, shown in ((99, "99"), (0, "0"), (None, "None"), ("1", "'1'")):
+        with tarfile.open(kept) as tar:
+            members = [(m, tar.extractfile(m)) for m in tar.getmembers()]
+            other = io.BytesIO()
+            with tarfile.open(fileobj=other, mode="w:gz") as out:
+                for member, data in members:
+                    if member.name == "backup.json" and data is not None:
+                        manifest = json.loads(data.read()) | {"format": written}
+                        raw = json.dumps(manifest).encode()
+                        member.size = len(raw)
+                        out.addfile(member, io.BytesIO(raw))
+                    else:
+                        out.addfile(member, data)
+        (tmp_path / "other.tar.gz").write_bytes(other.getvalue())
+        said = f"'{tmp_path / 'other.tar.gz'}' is a backup of format {shown}; this arbiter "
+        with pytest.raises(ConfigError, match=f"^{re.escape(said)}reads format 1$"):
+            backup_module.restore(tmp_path / "other.tar.gz", tmp_path / "restored")
+        assert not (tmp_path / "restored").exists()

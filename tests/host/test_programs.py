@@ -65,6 +65,7 @@ def test_a_program_is_unpacked_once_into_a_folder_whose_parents_are_made(tmp_pat
     folder = tmp_path / "cache" / "programs" / "ab12"
     unpack_once(path, folder)
     assert (folder / "player").read_bytes().startswith(b"\x7fELF")
+    assert folder.stat().st_mode & 0o077 == 0  # the worker's own: the walls copy it
     (folder / "mark").write_text("the first copy")
     unpack_once(path, folder)
     assert (folder / "mark").read_text() == "the first copy"

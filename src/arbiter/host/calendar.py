@@ -48,7 +48,7 @@ def parse_time(value: object) -> datetime:
             raise ConfigError(f"{value!r} is not an ISO 8601 time") from None
     if not isinstance(value, datetime):
         raise ConfigError("must be a time like 2026-12-01T18:00:00+01:00")
-    if value.tzinfo is None or value.utcoffset() is None:
+    if value.utcoffset() is None:  # naive: no zone, or a zone that gives no offset
         raise ConfigError(f"{value.isoformat()} has no time zone (add one, like +00:00)")
     return value
 

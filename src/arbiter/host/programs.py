@@ -132,13 +132,14 @@ def unpack(archive: Path, target: Path) -> None:
             opened.extractall(target, filter="data")
     except (tarfile.TarError, OSError, EOFError) as e:
         raise ProgramError(f"the program archive does not unpack: {e}") from e
-    target.chmod(0o755)
 
 
 def unpack_once(archive: Path, folder: Path) -> None:
     """Unpacks ``archive`` into ``folder`` (named by its hash, so the same for every
     process of the machine that wants it) whole or not at all: into a hidden sibling,
-    then renamed into place; another process that got there first keeps its copy.
+    then renamed into place; another process that got there first keeps its copy. The
+    folder is this user's alone (``mkdtemp``'s mode): the walls copy a program into its
+    own box, as its own user, before it runs.
 
     :raises ProgramError: for an archive that does not unpack.
     """
