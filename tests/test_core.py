@@ -327,6 +327,11 @@ def test_the_compiled_search_and_perft_refuse_what_would_run_past_their_stacks()
     assert compiled.perft("votey", state, 0) == 1
     with pytest.raises(ValueError, match="perft depth at most 64"):
         compiled.perft("votey", state, 65)
+    # the greatest depth is counted: from a finished game (no moves, so at once) none
+    rng = random.Random(3)
+    while game.outcome(s) is None:
+        s = game.apply(s, rng.choice(game.legal_moves(s)))
+    assert compiled.perft("votey", game.pack(s), 64) == 0
 
 
 def test_the_compiled_core_is_built_from_the_sources_here() -> None:

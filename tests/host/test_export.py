@@ -450,3 +450,21 @@ def test_an_export_holds_the_standings_its_games_give_while_the_page_s_are_froze
     held = json.loads(members(path)["standings.json"])
     assert held["games"] == 4 and not held["frozen"]
     verify_export(path, public_key(key.public_pem.encode(), "pem"))
+
+
+def test_an_exports_progress_is_its_own(tmp_path: Path) -> None:
+    """The progress an export writes is its job's alone: an earlier export keeps the
+    count it finished with (the organiser's list of exports shows each as it was)."""
+    db, _ = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob"))
+    with db.session() as s:
+        first, _ = export.start(s, None, sources=False, logs=False)
+        first.state, first.done, first.total = "done", 4, 4
+        s.commit()
+        second, made = export.start(s, None, sources=False, logs=False)
+        assert made and second.id != first.id
+        export._progress(s, second, 1)
+    with db.session() as s:
+        kept, written = s.get(ExportJob, first.id), s.get(ExportJob, second.id)
+        assert kept is not None and written is not None
+        assert (kept.done, written.done) == (4, 1)
+    db.close()

@@ -210,6 +210,7 @@ def test_an_entrants_irregular_games_are_those_its_programs_lost_by_a_fault(
         endings = [("illegal move", "'a1-a9' is not a move"), ("no pieces", "")]
         for g, (reason, detail) in zip(games, endings, strict=True):
             mine = 0 if g.first.account_id == alice.id else 1
+            (g.second if mine == 0 else g.first).number = 3  # bob's third version: not hers
             g.state, g.detail = "done", detail
             for column, value in result_columns(1 - mine, reason, None).items():
                 setattr(g, column, value)  # as the server stores a result
@@ -222,7 +223,7 @@ def test_an_entrants_irregular_games_are_those_its_programs_lost_by_a_fault(
     assert [(g.id, g.reason, g.detail) for g in found] == [
         (first_id, "illegal move", "'a1-a9' is not a move")
     ]  # the loss by the rules is not irregular
-    assert (found[0].version, found[0].round, found[0].seat) == (1, 1, seat)
+    assert (found[0].version, found[0].round, found[0].seat) == (1, 1, seat)  # her version
 
 
 def test_a_swiss_round_pairs_on_the_points_byes_credited(tmp_path: Path) -> None:

@@ -164,23 +164,30 @@ def test_a_paged_game_list_shows_every_game_once_both_ways(
                 )
             )
         )
-        seen: list[int] = []
-        page = listing.entrant_games(s, alice, size=3)
-        pages = [page]
-        while page.older is not None:
-            page = listing.entrant_games(s, alice, before=page.older, size=3)
-            pages.append(page)
-        for p in pages:
-            ids = [g.id for g in p.games]
-            assert ids == sorted(ids, reverse=True) and p.total == len(hers)
-            seen += ids
-        assert sorted(seen) == sorted(hers) and len(seen) == len(set(seen)) > 6
-        back: list[int] = []  # and from the oldest page up again
-        while page.newer is not None:
-            page = listing.entrant_games(s, alice, after=page.newer, size=3)
-            back += [g.id for g in page.games]
-        assert sorted(back + [g.id for g in pages[-1].games]) == sorted(hers)
-        assert listing.entrant_games(s, alice, size=3).newer is None
+        assert len(hers) > 6
+        # pages that divide the games evenly (the last page full) and that do not; no
+        # link leads to an empty page either way
+        for size in sorted({1, 2, 3, len(hers)}):
+            seen: list[int] = []
+            page = listing.entrant_games(s, alice, size=size)
+            pages = [page]
+            while page.older is not None:
+                page = listing.entrant_games(s, alice, before=page.older, size=size)
+                pages.append(page)
+            for p in pages:
+                ids = [g.id for g in p.games]
+                assert ids == sorted(ids, reverse=True) and p.total == len(hers)
+                assert 0 < len(ids) <= size, (size, len(pages))
+                seen += ids
+            assert sorted(seen) == sorted(hers) and len(seen) == len(set(seen))
+            assert len(pages) == -(-len(hers) // size)
+            back: list[int] = []  # and from the oldest page up again
+            while page.newer is not None:
+                page = listing.entrant_games(s, alice, after=page.newer, size=size)
+                assert 0 < len(page.games) <= size, size
+                back += [g.id for g in page.games]
+            assert sorted(back + [g.id for g in pages[-1].games]) == sorted(hers)
+            assert listing.entrant_games(s, alice, size=size).newer is None
 
 
 def test_a_migration_fills_the_columns_and_tallies_of_a_contest_stored_before(
