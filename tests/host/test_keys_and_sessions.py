@@ -40,6 +40,23 @@ def test_a_session_is_honoured_until_it_expires_and_not_after(database_url: str)
     db.close()
 
 
+def test_signing_out_ends_that_sign_in_alone(database_url: str) -> None:
+    """Signing out on one machine leaves the account's other sign-ins (another
+    browser) and everyone else's as they were."""
+    db = Database(database_url)
+    with db.session() as s:
+        alice, bob = accounts.create(s, "alice", PASSWORD), accounts.create(s, "bob", PASSWORD)
+        s.commit()
+        laptop, phone = sessions.open_session(s, alice), sessions.open_session(s, alice)
+        his = sessions.open_session(s, bob)
+        s.commit()
+        sessions.end(s, laptop)
+        s.commit()
+        signed_in = [sessions.account_of(s, secret) for secret in (laptop, phone, his)]
+        assert [a and a.name for a in signed_in] == [None, "alice", "bob"]
+    db.close()
+
+
 def test_expired_sessions_are_deleted_at_the_next_sign_in_and_others_kept(
     database_url: str,
 ) -> None:

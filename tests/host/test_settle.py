@@ -16,11 +16,11 @@ from arbiter.errors import Reason, RecordError
 from arbiter.host import listing, queue, settle, workers
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
-from arbiter.host.models import Account, Game, Round, Worker, now
-from arbiter.host.rounds import finish_round_if_done, make_round, standings_of
+from arbiter.host.models import Account, Game, GameFailure, Round, Worker, now
+from arbiter.host.rounds import finish_round_if_done, make_round, rerun_round, standings_of
 from arbiter.play.replay import replay
 from arbiter.record import GameRecord
-from tests.host.contests import record_for, seeded
+from tests.host.contests import play_round, record_for, seeded
 
 Contest = tuple[Database, ContestConfig]
 
@@ -120,6 +120,29 @@ def test_a_worker_failing_game_after_game_is_paused_until_resumed(
         assert (flaky.paused, flaky.failing, flaky.failures) == (False, 0, 2)
 
 
+def test_a_stored_result_is_credited_to_the_worker_that_played_it_alone(
+    contest: Contest,
+) -> None:
+    """A result stored counts for its worker and ends its run of failures; another
+    worker's failures in a row go on counting towards its pause."""
+    db, config = contest
+    config = replace(config, pause_after=5, max_failures=5)
+    with db.session() as s:
+        workers.new_worker(s, "flaky", bytes(32))
+        workers.new_worker(s, "steady", bytes(32))
+        s.commit()
+        got = queue.lease(s, "flaky", 60)
+        assert got is not None
+        settle.fail(s, got.game_id, got.token, "flaky", None, "disk full", config)
+        played = queue.lease(s, "steady", 60)
+        assert played is not None
+        record = record_for(db, played.game_id)
+        queue.finish(s, played.game_id, played.token, record, ("", ""), (config.game, config.clock))
+    with db.session() as s:
+        machines = {w.name: (w.stored, w.failing) for w in s.scalars(select(Worker))}
+    assert machines == {"flaky": (0, 1), "steady": (1, 0)}
+
+
 def state_of(db: Database, game_id: int) -> Game:
     with db.session() as s:
         game = s.get(Game, game_id)
@@ -160,6 +183,9 @@ def test_a_game_no_program_made_fail_is_void_and_its_round_still_ends(contest: C
     with db.session() as s:
         other = queue.lease(s, "w", 60)
         assert other is not None and other.game_id != game_id
+        settle.fail(s, other.game_id, other.token, "w", None, "a moment's trouble", config)
+        other = queue.lease(s, "w2", 60)  # played again elsewhere: its report is kept
+        assert other is not None and other.game_id != game_id
         queue.finish(
             s,
             other.game_id,
@@ -176,6 +202,9 @@ def test_a_game_no_program_made_fail_is_void_and_its_round_still_ends(contest: C
         assert settle.requeue(s, game_id)
         s.commit()
         assert listing.void_games(s).total == 0
+        # the game played again starts with no failure reports; the other keeps its one
+        reports = list(s.scalars(select(GameFailure.game_id)))
+        assert reports == [other.game_id]
         rnd = s.scalar(select(Round).where(Round.number == 1))
         assert rnd is not None and rnd.state == "playing"
         assert not settle.requeue(s, game_id)  # queued, not void
@@ -260,3 +289,28 @@ def test_a_lease_ending_at_this_very_moment_has_not_yet_run_out(
         assert settle.void_abandoned(s, 2) == 0
         monkeypatch.setattr(settle, "now", lambda: moment + timedelta(microseconds=1))
         assert settle.void_abandoned(s, 2) == 1
+
+
+def test_a_round_played_again_forgets_its_own_failure_reports_only(
+    tmp_path: Path, database_url: str
+) -> None:
+    """Playing the latest round again clears what workers reported of its games, so
+    they are settled afresh; what they reported of an earlier round's games stays."""
+    db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"))
+    with db.session() as s:
+        make_round(s, config)
+        got = queue.lease(s, "w0", 60)
+        assert got is not None
+        settle.fail(s, got.game_id, got.token, "w0", None, "a moment's trouble", config)
+    play_round(db, config)
+    with db.session() as s:
+        assert finish_round_if_done(s, 1)
+        make_round(s, config)
+        second = queue.lease(s, "w0", 60)
+        assert second is not None
+        settle.fail(s, second.game_id, second.token, "w0", None, "again", config)
+    play_round(db, config)
+    with db.session() as s:
+        assert finish_round_if_done(s, 2)
+        rerun_round(s, 2)
+        assert list(s.scalars(select(GameFailure.game_id))) == [got.game_id]
