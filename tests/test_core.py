@@ -784,11 +784,16 @@ def test_the_compiled_search_reads_each_deadline_on_its_own_clock() -> None:
         return searcher.nodes
 
     check = 256  # CHECK_EVERY in csrc/search.c: the nodes between two looks at the clocks
-    assert nodes(deadline=time.monotonic() - 1, wall=True) <= check
+    past_wall_deadline = time.monotonic() - 1
+    far_wall_deadline = time.monotonic() + 3600
+    far_cpu_deadline = (
+        time.thread_time() + 30
+    )  # long past on the wall clock of a machine up a minute
+    assert nodes(deadline=past_wall_deadline, wall=True) <= check
     assert nodes(deadline=1e-9, wall=False) <= check  # the thread has run longer than that
-    assert nodes(wall_deadline=time.monotonic() - 1) <= check
-    assert nodes(wall_deadline=time.monotonic() - 1, wall=False) <= check
-    # far off on its own clock, long past on the other (a machine up for a minute)
-    assert nodes(deadline=time.thread_time() + 30, wall=False) == limit
-    assert nodes(deadline=time.monotonic() + 3600, wall=True) == limit
+    assert nodes(wall_deadline=past_wall_deadline) <= check
+    assert nodes(wall_deadline=past_wall_deadline, wall=False) <= check
+    # far off on its own clock, long past on the other
+    assert nodes(deadline=far_cpu_deadline, wall=False) == limit
+    assert nodes(deadline=far_wall_deadline, wall=True) == limit
     assert nodes() == limit
