@@ -284,3 +284,24 @@ def test_a_leader_that_loses_the_lead_lets_its_work_go_and_one_that_cannot_take_
     assert "could not take up the lead: " in said.err and "the database is away" in said.err
     assert f"{service.process} lost the lead" in said.err
     assert said.out.count(f"{service.process} leads the contest's work") == 2
+
+
+def test_an_export_whose_process_dies_is_failed_only_while_it_runs(tmp_path: Path) -> None:
+    """An export's process that ends in an error marks its job failed, with the
+    process's last words; a job its process had finished already keeps its state."""
+    import asyncio
+
+    service = _service(tmp_path, True)
+    service.config_path = tmp_path / "no-such-contest.toml"  # its process cannot start
+    with service.db.session() as s:
+        running, done = ExportJob(), ExportJob(state="done", done=4, total=4)
+        s.add_all([running, done])
+        s.commit()
+        ids = running.id, done.id
+    for job_id in ids:
+        asyncio.run(service._export(job_id))
+    with service.db.session() as s:
+        failed, kept = (s.get(ExportJob, i) for i in ids)
+        assert failed is not None and kept is not None
+        assert failed.state == "failed" and "no-such-contest.toml" in failed.detail
+        assert (kept.state, kept.detail, kept.done) == ("done", "", 4)
