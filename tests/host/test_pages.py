@@ -19,8 +19,8 @@ from arbiter.host.app import create_app
 from arbiter.host.candidates import evaluate
 from arbiter.host.config import load
 from arbiter.host.db import Database
-from arbiter.host.models import Account, ExportJob, Game
-from arbiter.host.rounds import finish_round_if_done, make_round
+from arbiter.host.models import Account, ExportJob, Game, Version
+from arbiter.host.rounds import finish_round_if_done, make_round, rerun_round
 from arbiter.host.routes import public
 from arbiter.host.service import Service
 from arbiter.host.signing import ContestKey, public_key, record_signed
@@ -133,6 +133,45 @@ def test_an_entrants_public_records_leave_out_its_candidates_evaluation(site: Si
     streamed = client.get("/contestants/alice/games.jsonl")
     records = [GameRecord.from_json(line) for line in streamed.text.splitlines()]
     assert len(records) == 8 and all(r.round is not None and r.round > 0 for r in records)
+
+
+def test_an_entrants_pages_show_its_own_versions_marked_among_its_own(site: Site) -> None:
+    """Alice's page lists her versions alone, and her one version is the one playing
+    though bob has since uploaded a version numbered higher; her version's own page
+    marks it so too."""
+    client, db, _ = site
+    with db.session() as s:
+        bob = s.scalar(select(Account.id).where(Account.name == "bob"))
+        alice = s.scalar(select(Account.id).where(Account.name == "alice"))
+        assert bob is not None and alice is not None
+        s.add_all([version(bob, 2), version(bob, 3, state="refused")])
+        s.commit()
+        hers = s.scalar(select(Version.id).where(Version.account_id == alice))
+    assert re.findall(r'data-mark="([^"]*)"', client.get("/contestants/alice").text) == ["playing"]
+    assert re.findall(r'data-mark="([^"]*)"', client.get("/contestants/bob").text) == [
+        "superseded",
+        "playing",
+        "refused",
+    ]
+    client.post("/login", data={"name": "alice", "password": PASSWORD, "csrf": csrf(client)})
+    assert 'data-mark="playing"' in client.get(f"/versions/{hers}").text
+
+
+def test_a_round_page_shows_the_results_its_own_replay_superseded(
+    site: Site, tmp_path: Path
+) -> None:
+    """The second round played again: its page lists the results that replay erased,
+    the first round's page none."""
+    client, db, _ = site
+    with db.session() as s:
+        rerun_round(s, 2)
+    play_round(db, load(tmp_path / "cup.toml"))
+    with db.session() as s:
+        assert finish_round_if_done(s, 2)
+    first, second = client.get("/rounds/1").text, client.get("/rounds/2").text
+    assert 'id="superseded"' not in first
+    listed = second.split('id="superseded-games"')[1].split("</table>")[0]
+    assert listed.count("<tr><td>") == 6  # the round's six games, once each
 
 
 def test_an_export_is_started_followed_and_downloaded_by_the_organiser(site: Site) -> None:
