@@ -170,30 +170,40 @@ def settled(client: httpx.Client, version: int, timeout: float = 120) -> dict[st
 
 
 def kill_a_worker_mid_game(database: Path, round_number: int, timeout: float = 60) -> int:
-    """Catches a game of round ``round_number`` under way, stops the worker playing it
-    (so it can no longer send the result), checks the game is still its, and kills
-    it; returns the game's id.
+    """Catches a game of round ``round_number`` under way and kills the worker playing
+    it, stopped first so that it can no longer send the result; returns the game's id.
+
+    The workers are listed once, before: at the first lease seen every worker is
+    stopped at once, with no listing of processes between the look and the stop (on a
+    busy machine that listing took longer than a round of short games).
 
     :raises AssertionError: if no game was caught under way within ``timeout``.
     """
     db = sqlite3.connect(database)
+    workers = [(p, line) for p, line in descendants() if "arbiter.host.worker" in line]
+    assert workers, "no local worker to kill"
+    query = (
+        "SELECT games.id, worker, lease FROM games JOIN rounds ON rounds.id = round_id "
+        "WHERE rounds.number = ? AND games.state = 'leased'"
+    )
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        row = db.execute(
-            "SELECT games.id, worker, lease FROM games JOIN rounds ON rounds.id = round_id "
-            "WHERE rounds.number = ? AND games.state = 'leased'",
-            (round_number,),
-        ).fetchone()
-        for p, line in descendants() if row is not None else ():
-            if "arbiter.host.worker" in line and row[1] in line:
-                p.suspend()
-                time.sleep(2)  # a result it sent just before is taken meanwhile
-                still = db.execute("SELECT state, lease FROM games WHERE id = ?", (row[0],))
-                if still.fetchone() == ("leased", row[2]):
-                    p.kill()
-                    return int(row[0])
-                p.resume()  # it finished that game just before: another try
-        time.sleep(0.02)
+        seen = db.execute(query, (round_number,)).fetchall()
+        if not seen:
+            time.sleep(0.02)
+            continue
+        for p, _ in workers:  # all at once, the processes listed before: no lag
+            p.suspend()
+        time.sleep(2)  # a result sent just before is taken meanwhile
+        still = set(db.execute(query, (round_number,)).fetchall()) & set(seen)
+        caught = [(game, p) for game, name, _ in still for p, line in workers if name in line]
+        for p, _ in workers:
+            if caught and p is caught[0][1]:
+                p.kill()
+            else:
+                p.resume()
+        if caught:
+            return int(caught[0][0])
     raise AssertionError(f"no game of round {round_number} was caught under way")
 
 
