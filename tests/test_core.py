@@ -294,17 +294,23 @@ def test_a_compiled_call_of_the_wrong_shape_is_refused_by_name() -> None:
             compiled.legal("votey", wrong)
 
 
-def test_the_compiled_search_and_perft_refuse_what_would_run_past_their_stacks() -> None:
-    """The searcher's and perft's fixed stacks (``MAX_PLY`` plies, ``PERFT_MOST``) and
-    options are checked where they are taken: the deepest allowed is searched (to a
-    node limit), one more is an error naming it, as are a negative table, a root
-    without moves and options out of range. Arbiter's own Python never asks these."""
+def votey_start() -> tuple[Any, Any, Any, bytes, list[int]]:
+    """The compiled core (the test skipped without one), Votey's rules, its start, and
+    the start packed with its legal move codes: what a direct call of the core takes."""
     compiled = core.compiled()
     if compiled is None:
         pytest.skip("no compiled core here")
     game = find_game("votey").make()
     s = game.initial()
-    state, codes = game.pack(s), game.compiled.legal(s)
+    return compiled, game, s, game.pack(s), game.compiled.legal(s)
+
+
+def test_the_compiled_search_and_perft_refuse_what_would_run_past_their_stacks() -> None:
+    """The searcher's and perft's fixed stacks (``MAX_PLY`` plies, ``PERFT_MOST``) and
+    options are checked where they are taken: the deepest allowed is searched (to a
+    node limit), one more is an error naming it, as are a negative table, a root
+    without moves and options out of range. Arbiter's own Python never asks these."""
+    compiled, game, s, state, codes = votey_start()
     searcher = compiled.Searcher("votey", 1)
     searcher.begin(node_limit=2_000)
     _, index, finished = searcher.root(state, codes, 127)  # MAX_PLY - 1
@@ -769,12 +775,7 @@ def test_the_compiled_search_reads_each_deadline_on_its_own_clock() -> None:
     off (a machine's uptime against a thread's second of CPU). Deadlines already past
     stop the search at its first check; one far off on its own clock leaves it to its
     node limit."""
-    compiled = core.compiled()
-    if compiled is None:
-        pytest.skip("no compiled core here")
-    game = find_game("votey").make()
-    s = game.initial()
-    state, codes = game.pack(s), game.compiled.legal(s)
+    compiled, _, _, state, codes = votey_start()
     limit = 20_000
 
     def nodes(**budget: Any) -> int:
