@@ -128,3 +128,24 @@ def test_a_move_that_uses_exactly_its_allowance_is_in_time() -> None:
         clock.charge(0, allowed)  # on the flag, not past it
         with pytest.raises(Timeout):
             Clock.start(TimeControl.parse(text)).charge(0, allowed + 1e-6)
+
+
+def test_an_untimed_seat_has_no_limit_while_the_other_plays_on_the_clock() -> None:
+    """A person against a contest's program: the program's clock counts down and
+    falls as it would; the person's never does, for any game clock."""
+    for text in ("3", "st=1", "300 ot=1", "2/10", "10+1"):
+        clock = Clock.start(TimeControl.parse(text), untimed=frozenset({1}))
+        assert clock.allowance(1) is None and clock.limit_for(1).time is None
+        assert clock.limit_for(1).my_clock is None
+        slow = clock.charge(1, 1e6)  # a person who thought for days
+        assert slow == clock and not slow.base_spent(1, 1e9) and not slow.in_overtime(1)
+        assert clock.allowance(0) is not None
+        with pytest.raises(Timeout):
+            clock.charge(0, 1e6)
+    timed = Clock.start(TimeControl.parse("10+1"), untimed=frozenset({0}))
+    assert timed.charge(1, 3.0).remaining == (float("inf"), 8.0)
+
+
+def test_only_a_seat_of_the_game_can_be_untimed() -> None:
+    with pytest.raises(ValueError, match=r"untimed seats \[2\] are not among 2 seats"):
+        Clock.start(TimeControl.parse("3"), untimed=frozenset({2}))

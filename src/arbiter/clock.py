@@ -242,18 +242,29 @@ class TimeControl:
 
 @dataclass(frozen=True, slots=True)
 class Clock:
-    """The running clocks of every seat; ``charge`` returns a new Clock."""
+    """The running clocks of every seat; ``charge`` returns a new Clock. A seat in
+    ``untimed`` plays without a clock (a person against a contest's program: the
+    contest's clock is made for programs, and Alquerque's 30 s a game is none for a
+    person clicking moves)."""
 
     tc: TimeControl
     remaining: tuple[float, ...]
     moves_left: tuple[int, ...]
+    untimed: frozenset[int] = frozenset()
 
     @classmethod
-    def start(cls, tc: TimeControl, n: int = 2) -> Self:
-        """Returns the clocks at the start of a game for ``n`` seats."""
+    def start(cls, tc: TimeControl, n: int = 2, untimed: frozenset[int] = frozenset()) -> Self:
+        """Returns the clocks at the start of a game for ``n`` seats, those in
+        ``untimed`` without a limit.
+
+        :raises ValueError: for an untimed seat that is not one of the ``n``.
+        """
+        if not untimed <= set(range(n)):
+            raise ValueError(f"untimed seats {sorted(untimed)} are not among {n} seats")
         first = tc.per_move if tc.per_move is not None else tc.base
         remaining = float("inf") if first is None else first
-        return cls(tc, (remaining,) * n, (tc.moves_per_period,) * n)
+        clocks = tuple(float("inf") if p in untimed else remaining for p in range(n))
+        return cls(tc, clocks, (tc.moves_per_period,) * n, untimed)
 
     def in_overtime(self, p: Player) -> bool:
         """True when seat ``p`` has spent its base time and plays on per-move overtime."""
@@ -272,7 +283,7 @@ class Clock:
     def allowance(self, p: Player) -> float | None:
         """Returns the most seconds seat ``p`` may use on its next move (margin included)."""
         tc = self.tc
-        if tc.per_move is None and tc.base is None:
+        if (tc.per_move is None and tc.base is None) or p in self.untimed:
             return None
         if self.in_overtime(p):
             assert tc.overtime_per_move is not None
@@ -300,7 +311,7 @@ class Clock:
         """Returns the clocks after seat ``p`` used ``used`` seconds, without judging it
         (an agent keeping its own clock)."""
         tc = self.tc
-        if tc.per_move is not None or tc.base is None:
+        if tc.per_move is not None or tc.base is None or p in self.untimed:
             return self
         remaining = list(self.remaining)
         moves_left = list(self.moves_left)
@@ -317,6 +328,8 @@ class Clock:
     def limit_for(self, p: Player) -> Limit:
         """Returns what seat ``p`` is told it may spend on its next move."""
         tc = self.tc
+        if p in self.untimed:
+            return Limit()
         if tc.per_move is not None:
             return Limit(time=tc.per_move)
         if tc.base is None:

@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from arbiter.agents.spec import AgentSpec
+from arbiter.clock import Clock
 from arbiter.host import accounts, settle, workers
 from arbiter.host.app import SECURITY_HEADERS, create_app
 from arbiter.host.archive import UploadError
@@ -544,6 +545,23 @@ def test_a_game_against_an_entrant_is_its_starters_only(site: Site) -> None:
     # no game between requests: the game answers that it has not moved yet)
     done = alice.post(f"{path}/resign", headers={"X-CSRF-Token": token.group(1)})
     assert done.status_code == 409 and "your turn" in done.json()["error"], done.text
+
+
+@pytest.mark.usefixtures("any_entrant")
+def test_in_a_game_against_an_entrant_only_the_program_is_on_the_contest_s_clock(
+    site: Site,
+) -> None:
+    """A contest's clock is made for programs (Alquerque's 30 s a game is none for a
+    person clicking): the person's side shows no limit, the entrant's the contest's."""
+    tc = site.app.app.state.hosting.config.time_control
+    alice = site.person("alice")
+    for side, person in (("first", 0), ("second", 1)):
+        sid = start_game(alice, side).headers["location"].rsplit("/", 1)[1]
+        snap = alice.get(f"/api/sessions/{sid}").json()
+        assert snap["human"] == person
+        assert snap["clocks"][person] is None
+        program = snap["clocks"][1 - person]
+        assert program is not None and program == Clock.start(tc).remaining[0], snap["clocks"]
 
 
 def test_a_game_against_an_entrant_is_refused_by_name_where_it_cannot_start(site: Site) -> None:

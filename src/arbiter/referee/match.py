@@ -79,15 +79,20 @@ async def play_game(
     options: dict[str, Any] | None = None,
     number: int = 1,
     takebacks: bool = False,
+    untimed: frozenset[Player] = frozenset(),
 ) -> GameRecord:
     """Plays one game and returns its record; every seat is stopped before returning.
 
     ``start`` is a position to begin from (default: the game's start position);
     ``number`` is the game's number in its series, for the events. With
     ``takebacks`` a seat may take back its last move (casual play against engines);
-    without, a request to take back is ignored and the seat is asked again.
+    without, a request to take back is ignored and the seat is asked again. The
+    seats in ``untimed`` play without a clock (:class:`~arbiter.clock.Clock`).
+
+    :raises ValueError: for an untimed seat that is not one of ``seats``.
     """
-    played = _Game(spec, game, seats, tc, events, number, takebacks, start)
+    clock = Clock.start(tc, n=len(seats), untimed=untimed)
+    played = _Game(spec, game, seats, clock, events, number, takebacks, start)
     events(GameStarted(number, tuple(seat.name for seat in seats), str(tc)))
     try:
         await played.start()
@@ -111,16 +116,16 @@ class _Game(Generic[S, M]):
         spec: GameSpec[S, M],
         game: Game[S, M],
         seats: Sequence[Seat[S, M]],
-        tc: TimeControl,
+        clock: Clock,
         events: EventSink,
         number: int,
         takebacks: bool,
         start: S | None,
     ) -> None:
-        self.spec, self.game, self.seats, self.tc = spec, game, seats, tc
+        self.spec, self.game, self.seats, self.tc = spec, game, seats, clock.tc
         self.events, self.number, self.takebacks = events, number, takebacks
         self.s = game.initial() if start is None else start
-        self.clock = Clock.start(tc, n=len(seats))
+        self.clock = clock
         self.texts: list[str] = []
         self.times: list[float] = []
         self.history: list[_Ply[S]] = []

@@ -115,6 +115,7 @@ class Session:
         human: Player | None,
         options: dict[str, Any] | None = None,
         start: Any = None,
+        untimed: frozenset[Player] = frozenset(),
     ) -> None:
         # the id is the game's key: whoever holds it plays the person's side, so it
         # carries 128 random bits (the contest server lets strangers play entrants)
@@ -124,12 +125,13 @@ class Session:
         self.game = spec.make(self.options)
         self.players = players
         self.tc = tc
+        self.untimed = untimed  # seats off the clock (:class:`arbiter.clock.Clock`)
         self.human = human
         self.start = self.game.initial() if start is None else start
         self.from_position = start is not None
         self.plies: list[Ply] = []
         self.outcome: Outcome | None = None
-        self.clock = Clock.start(tc)
+        self.clock = Clock.start(tc, untimed=untimed)
         self.turn_started = time.monotonic()
         self.undo_allowed = False
         self.owner: int | None = None
@@ -160,6 +162,7 @@ class Session:
                 options=self.options,
                 takebacks=self.undo_allowed,
                 start=self.start if self.from_position else None,
+                untimed=self.untimed,
             )
         )
 
@@ -194,7 +197,9 @@ class Session:
         """The referee took moves back to the position ``s``."""
         while self.plies and self.state != s:
             self.plies.pop()
-        self.clock = self.plies[-1].clock if self.plies else Clock.start(self.tc)
+        self.clock = (
+            self.plies[-1].clock if self.plies else Clock.start(self.tc, untimed=self.untimed)
+        )
         self.turn_started = time.monotonic()
         self._publish()
 
@@ -380,14 +385,18 @@ def human_game(
     seed: int = 0,
     start: Any = None,
     supervision: Supervision | None = None,
+    person_timed: bool = True,
 ) -> Session:
     """A person against ``engine`` (a built-in, thinking ``move_time`` seconds a move, or
     a configured program on ``tc``, watched by ``supervision``, default the game's),
-    from ``start`` (default: the game's start); started on the running loop."""
+    from ``start`` (default: the game's start); started on the running loop. Without
+    ``person_timed`` only the engine plays on ``tc`` (a contest's clock, made for
+    programs), the person without a clock."""
     names = ["you", engine.name]
     if human == 1:
         names.reverse()
-    session = Session(spec, (names[0], names[1]), tc, human, start=start)
+    untimed = frozenset() if person_timed else frozenset({human})
+    session = Session(spec, (names[0], names[1]), tc, human, start=start, untimed=untimed)
     person = WebSeat(session, "you")
     computer: Seat[Any, Any]
     if engine.program is None:

@@ -285,6 +285,11 @@ def test_the_ply_cap_draws_and_the_referee_gives_it_to_more_time_left() -> None:
     assert judged is not None and (judged.winner, judged.reason) == (0, Reason.TIME_LEFT)
     assert adjudicate(game, s, clock.spend(0, 17.5), ended) == ended  # equal: a draw
     assert adjudicate(game, s, clock, None) is None
+    # a person off the clock (against a contest's program) has no time left to
+    # compare with the program's: the cap's draw stands, whichever seat the person is
+    for person in (0, 1):
+        untimed = Clock.start(TimeControl.parse("300"), untimed=frozenset({person}))
+        assert adjudicate(game, s, untimed.spend(1 - person, 30.0), ended) == ended
 
 
 def test_a_move_that_leaves_exactly_no_time_loses() -> None:

@@ -57,7 +57,7 @@ def adjudicate(
     """The sheet's clock rulings: a move that leaves the mover's time at or below zero
     loses (the clock's flag falls only below zero), whatever the move did; a game drawn
     at the ply cap goes to the agent with more time left (equal time: it stays a
-    draw)."""
+    draw, as it does where a seat plays without a clock: a person against a program)."""
     mover = 1 - s.to_move
     if s.ply > 0 and clock.tc.overtime_per_move is None and clock.base_spent(mover):
         return Outcome(
@@ -66,7 +66,7 @@ def adjudicate(
     if ended is None or ended.reason is not Reason.MOVE_LIMIT:
         return ended
     left = clock.remaining
-    if left[0] == left[1]:
+    if left[0] == left[1] or clock.untimed:
         return ended
     winner: Player = 0 if left[0] > left[1] else 1
     return Outcome(

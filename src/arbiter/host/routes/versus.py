@@ -138,8 +138,10 @@ async def play_entrant(
     served: Serving,
     side: Annotated[str, Form(max_length=16)] = "first",
 ) -> Response:
-    """Starts a game of the signed-in person against ``name``'s current program, on
-    the contest's clock and behind the contest's walls.
+    """Starts a game of the signed-in person against ``name``'s current program, the
+    program on the contest's clock and behind the contest's walls, the person without
+    a clock (a contest's clock is made for programs: Alquerque's 30 s a game, or
+    Chinese checkers' 1 s a move after five minutes, is none for a person).
 
     :raises Refused: 422 for a side that is neither; 404 for no such entrant; 429 for
         a person with their games' worth in progress; 503 when the games against
@@ -164,6 +166,7 @@ async def play_entrant(
         config.time_control,
         1.0,
         supervision=watch,
+        person_timed=False,
     )
     session.owner = who.id
     try:
