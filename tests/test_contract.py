@@ -284,6 +284,19 @@ def test_a_prepared_check_starts_where_its_search_found_and_one_never_found_is_l
     assert forced(spec.make(), s) and found[0].about == "a capture to make"
 
 
+@pytest.mark.parametrize("game", game_names())
+def test_a_check_from_a_position_gives_the_program_the_side_to_move_there(game: str) -> None:
+    """A prepared position is found for what its side to move must do (a capture, a
+    chain of jumps): a check that seated the program on the other side would watch
+    its random opponent do it."""
+    spec = find_game(game)
+    rules = spec.make()
+    for check in spec.probe_checks():
+        if check.start is not None:
+            s = spec.notation.parse_position(check.start)
+            assert check.seat == rules.to_move(s), (check.name, check.seat)
+
+
 def test_a_contest_s_megabytes_are_mebibytes() -> None:
     """The sheets' and the contest files' MB are 2**20 bytes, as the kernel's limits
     and ``ps`` count them: a program allowed 256 MB may hold 268,435,456 bytes."""

@@ -36,6 +36,10 @@ def test_one_line_is_a_contest_with_the_sheets_clock(tmp_path: Path) -> None:
         ('game = "halma"\nclock = "fast"\n', "clock"),
         ('game = "halma"\nrounds = 3\n', "unknown setting 'rounds'"),
         ('game = "halma"\n[format]\nkind = "knockout"\n', "kind must be one of"),
+        # a choice is written as the README lists it: another case is another word
+        ('game = "halma"\n[format]\nkind = "Swiss"\n', "kind must be one of .*, not 'Swiss'"),
+        ('game = "halma"\nregistration = "OPEN"\n', "registration must be one of .*'OPEN'"),
+        ('game = "halma"\nrank_by = "Rating"\n', "rank_by must be one of .*, not 'Rating'"),
         ('game = "halma"\n[format]\ngames_per_pair = 3\n', "must be even"),
         ('game = "halma"\n[limits]\nupload_kb = -1\n', "upload_kb must be a whole number"),
         ('game = "halma"\n[final]\nrounds = true\n', "rounds must be a whole number"),

@@ -61,11 +61,14 @@ def prepared(
     found: list[tuple[str, str, Callable[[Any, Any], bool], int, int]],
 ) -> list[Check]:
     """The checks of ``(name, about, want, seed, plies)``: the first position of seeded
-    random games where ``want`` holds (a check whose position is never found is left
-    out)."""
-    return [
-        Check(name, about, 0, start)
-        for name, about, want, seed, plies in found
-        for start in [find_position(spec, want, seed, plies)]
-        if start
-    ]
+    random games where ``want`` holds, the program playing the side to move there (the
+    side ``want`` looks at: a forced capture is the program's to make); a check whose
+    position is never found is left out."""
+    game = spec.make()
+    checks = []
+    for name, about, want, seed, plies in found:
+        start = find_position(spec, want, seed, plies)
+        if start:
+            seat = game.to_move(spec.notation.parse_position(start))
+            checks.append(Check(name, about, seat, start))
+    return checks

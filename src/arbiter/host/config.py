@@ -449,7 +449,9 @@ class _Table:
     def choice(self, key: str, options: tuple[str, ...], default: str) -> str:
         value = self.text(key, default)
         if value not in options:
-            raise ConfigError(f"{self.where}: {key} must be one of {', '.join(options)}")
+            raise ConfigError(
+                f"{self.where}: {key} must be one of {', '.join(options)}, not {value!r}"
+            )
         return value
 
     def number(self, key: str, default: int, low: int, high: int, *, even: bool = False) -> int:
