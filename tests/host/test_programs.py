@@ -4,6 +4,7 @@ unpacked with the executable bit and nothing outside its folder."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import tarfile
@@ -12,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from arbiter.host.build import OutputLimit
-from arbiter.host.programs import ProgramError, archive_path, pack, unpack, unpack_once
+from arbiter.host.programs import (
+    ProgramError,
+    archive_path,
+    file_sha256,
+    pack,
+    unpack,
+    unpack_once,
+)
 
 
 def build_folder(root: Path) -> Path:
@@ -53,6 +61,23 @@ def test_a_program_is_packed_once_under_its_hash_and_unpacks_as_it_was(tmp_path:
     assert not (out / "link").exists()  # links are not packed
     (again / "player").write_bytes(b"another program")
     assert pack(again, store).sha256 != first.sha256
+
+
+def test_a_large_program_is_stored_under_the_hash_of_all_its_bytes(tmp_path: Path) -> None:
+    """Programs of megabytes (a Java jar, an engine's tables) are hashed in pieces: two
+    that differ only past the first piece are two programs, each under its own name."""
+    store = tmp_path / "store"
+    tables = os.urandom(3 << 20)
+    first = build_folder(tmp_path / "a")
+    (first / "lib" / "table.dat").write_bytes(tables)
+    second = build_folder(tmp_path / "b")
+    (second / "lib" / "table.dat").write_bytes(tables[:-1] + bytes([tables[-1] ^ 1]))
+    one, other = pack(first, store), pack(second, store)
+    assert one.sha256 != other.sha256
+    for packed in (one, other):
+        path = archive_path(store, packed.sha256)
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == packed.sha256
+        assert file_sha256(path) == packed.sha256
 
 
 def test_a_program_is_unpacked_once_into_a_folder_whose_parents_are_made(tmp_path: Path) -> None:
