@@ -732,6 +732,9 @@ def test_no_call_of_the_compiled_core_keeps_what_it_made(name: str) -> None:
         searcher.clear()
         searcher.nodes  # noqa: B018 (a property the core computes)
 
+    def searchers() -> None:  # each with a table of its own, freed with it
+        core_.Searcher(name, 0.0625).begin(node_limit=1)
+
     def batch() -> None:
         games.random(actions)
         games.step(actions)
@@ -748,7 +751,7 @@ def test_no_call_of_the_compiled_core_keeps_what_it_made(name: str) -> None:
         with contextlib.suppress(IndexError):
             games.state(5)
 
-    for calls in (rules, search, batch):
+    for calls in (rules, search, searchers, batch):
         assert _grown(calls) < 16_384, (name, calls.__name__)
 
 
@@ -798,3 +801,21 @@ def test_the_compiled_search_reads_each_deadline_on_its_own_clock() -> None:
     assert nodes(deadline=far_cpu_deadline, wall=False) == limit
     assert nodes(deadline=far_wall_deadline, wall=True) == limit
     assert nodes() == limit
+
+
+def test_a_search_stopped_at_its_deadline_leaves_the_next_move_s_search_whole() -> None:
+    """An agent's searcher lives the whole game: a move whose search the clock stopped
+    is followed by a move searched with its own budget, the same nodes as a searcher
+    that was never stopped (with an empty table, so that nothing but the stop could
+    differ)."""
+    compiled, _, _, state, codes = votey_start()
+    limit = 5_000
+    fresh = compiled.Searcher("votey", 0)
+    fresh.begin(node_limit=limit)
+    fresh.root(state, codes, 127)
+    stopped = compiled.Searcher("votey", 0)
+    stopped.begin(node_limit=limit, wall_deadline=time.monotonic() - 1)
+    assert stopped.root(state, codes, 127)[2] is False  # stopped part way
+    stopped.begin(node_limit=limit)
+    stopped.root(state, codes, 127)
+    assert stopped.nodes == fresh.nodes == limit
