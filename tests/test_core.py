@@ -803,19 +803,25 @@ def test_the_compiled_search_reads_each_deadline_on_its_own_clock() -> None:
     assert nodes() == limit
 
 
-def test_a_search_stopped_at_its_deadline_leaves_the_next_move_s_search_whole() -> None:
-    """An agent's searcher lives the whole game: a move whose search the clock stopped
-    is followed by a move searched with its own budget, the same nodes as a searcher
-    that was never stopped (with an empty table, so that nothing but the stop could
-    differ)."""
+def test_a_search_stopped_leaves_the_next_move_s_search_whole() -> None:
+    """An agent's searcher lives the whole game: a move whose search the clock or the
+    referee stopped (``halt``, from another thread) is followed by a move searched with
+    its own budget, the same nodes as a searcher that was never stopped (with no
+    table, so that nothing but the stop could differ)."""
     compiled, _, _, state, codes = votey_start()
     limit = 5_000
     fresh = compiled.Searcher("votey", 0)
     fresh.begin(node_limit=limit)
     fresh.root(state, codes, 127)
-    stopped = compiled.Searcher("votey", 0)
-    stopped.begin(node_limit=limit, wall_deadline=time.monotonic() - 1)
-    assert stopped.root(state, codes, 127)[2] is False  # stopped part way
-    stopped.begin(node_limit=limit)
-    stopped.root(state, codes, 127)
-    assert stopped.nodes == fresh.nodes == limit
+    assert fresh.nodes == limit
+    for stop in ("deadline", "halt"):
+        stopped = compiled.Searcher("votey", 0)
+        if stop == "halt":
+            stopped.begin(node_limit=limit)
+            stopped.halt()
+        else:
+            stopped.begin(node_limit=limit, wall_deadline=time.monotonic() - 1)
+        assert stopped.root(state, codes, 127)[2] is False, stop  # stopped part way
+        stopped.begin(node_limit=limit)
+        stopped.root(state, codes, 127)
+        assert stopped.nodes == limit, stop
