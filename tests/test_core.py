@@ -631,6 +631,33 @@ def test_both_paths_evaluate_alike_where_one_side_is_home_and_the_other_is_not()
     assert shut_in > 0  # the trapped term was counted, not only the home term
 
 
+def test_a_chinese_checkers_side_walled_in_but_able_to_hop_has_moves_on_both_paths() -> None:
+    """The compiled game looks for a step before it searches hops (steps are cheaper):
+    a marble whose every neighbour is taken has no step, but hops over them, so its
+    side has moves and the game goes on. Random games seldom wall a side in, so the
+    positions are made: one marble ringed by the other side's, every ring hoppable."""
+    from arbiter.games.chinese_checkers.rules import CELLS, NEIGHBOURS, NEUTRAL, State
+
+    compiled, pure = both("chinese-checkers")
+    kernel = compiled.compiled
+    checked = 0
+    for c in range(CELLS):
+        ring = NEIGHBOURS[c]
+        if len(ring) < 6 or (NEUTRAL >> c) & 1:
+            continue
+        for to_move in (0, 1):
+            lone, rest = 1 << c, sum(1 << n for n in ring)
+            pieces = (lone, rest) if to_move == 0 else (rest, lone)
+            s = State(pieces, to_move, 10)
+            hops = pure.legal_moves(s)
+            if not hops:
+                continue  # every landing off the board or held
+            checked += 1
+            assert pure.outcome(s) is None and compiled.outcome(s) is None, (c, to_move)
+            assert sorted(kernel.legal(s)) == sorted(kernel.code(m) for m in hops)
+    assert checked > 50
+
+
 def test_both_halma_evaluations_agree_where_a_target_camp_has_no_hole() -> None:
     """While the other side has not left its camp there is no hole in it to run to,
     and a side's pieces near it count their plain distance. A game reaches that only

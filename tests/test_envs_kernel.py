@@ -99,6 +99,8 @@ def test_a_compiled_batch_steps_as_the_python_batch_does(game: str, auto_reset: 
             x, y = getattr(a, field), getattr(b, field)
             assert x.dtype == y.dtype and (x == y).all(), (step, field)
         ended += int(a.terminated.sum())
+        for seat in (0, 1):  # the games an engine opponent is asked to move in
+            assert pure._games.waiting(seat) == fast._games.waiting(seat), (step, seat)
         chosen = pure.random_actions()
         assert (chosen == fast.random_actions()).all()
         wrong = rng.random(5) < 0.02

@@ -47,6 +47,12 @@ def test_an_evaluation_plays_the_field_and_the_owners_version_and_leaves_the_sta
         assert len(against) == 2 * 2 + 2 * config.candidates.previous_pairs
         with pytest.raises(RoundError, match="one at a time"):
             evaluate(s, config, trial)
+        # a game being played waits for its result like a queued one
+        playing = queue.lease(s, "w", 60)
+        assert playing is not None and s.get(Game, playing.game_id).round_id == rnd.id  # type: ignore[union-attr]
+        shown = evaluations(s, config, trial)[0].against
+        assert sum(a.waiting for a in shown) == len(rnd.games)
+        queue.release(s, playing.game_id, playing.token)
         # a contest round made meanwhile is played first
         make_round(s, config)
         lease = queue.lease(s, "w", 60)

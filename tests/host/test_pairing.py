@@ -73,6 +73,27 @@ def test_every_player_plays_once_and_rematches_are_fewest(
         )
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 4), st.data())
+def test_score_groups_come_before_standing_distance_over_the_whole_round(
+    half: int, data: st.DataObject
+) -> None:
+    """Pairing joins like scores first: no pairing of the same field (without
+    rematches to avoid) has smaller score gaps in all, however far apart in the
+    standings its pairs sit. (The standing distance only orders pairings of equal
+    gaps: over a whole round it must never outweigh one half point of gap.)"""
+    n = 2 * half
+    points = data.draw(st.lists(st.integers(0, 6).map(lambda p: p / 2), min_size=n, max_size=n))
+    players = data.draw(st.permutations(list(range(n))))  # any standings order
+
+    def gaps(pairs: list[tuple[int, int]]) -> float:
+        return sum((points[a] - points[b]) ** 2 for a, b in pairs)
+
+    pairs, bye = swiss(players, dict(enumerate(points)), {}, {})
+    assert bye is None
+    assert gaps(pairs) == min(gaps(m) for m in _perfect_matchings(players))
+
+
 def _perfect_matchings(players: list[int]) -> list[list[tuple[int, int]]]:
     if not players:
         return [[]]
