@@ -86,6 +86,50 @@ def test_the_compiled_perft_counts_as_the_pure_one(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", KERNELS)
+def test_a_finished_game_has_no_moves_to_count_on_either_path(name: str) -> None:
+    """Where the rules have ended the game (here mostly at a short ply cap, or by a
+    win on the way) there is nothing to play: the kernel's bulk count of the last
+    ply, which perft uses, finds no move, as the pure path lists none."""
+    from arbiter.perft import _perft
+
+    spec = find_game(name)
+    compiled = spec.make({"max_plies": 24})
+    with core.forced_pure():
+        pure = spec.make({"max_plies": 24})
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = pure.initial()
+        while pure.outcome(s) is None:
+            s = pure.apply(s, rng.choice(pure.legal_moves(s)))
+        assert compiled.compiled.perft(s, 1) == _perft(pure, s, 1) == 0, (seed, s)
+
+
+def test_plain_draws_score_every_count_as_a_draw_on_both_paths() -> None:
+    """American checkers' repetition and no-progress ends go to the side with more
+    pieces, unless the ``plain_draws`` option makes each a draw: the compiled game
+    scores it as the pure one does, with the option and without."""
+    from dataclasses import replace
+
+    from arbiter.games.checkers.rules import NO_PROGRESS_PLIES
+
+    spec = find_game("checkers")
+    checked = 0
+    for plain in (False, True):
+        compiled = spec.make({"plain_draws": plain})
+        with core.forced_pure():
+            pure = spec.make({"plain_draws": plain})
+        for s in random_positions("checkers", 3, 60)[::5]:
+            if s.pieces[0].bit_count() == s.pieces[1].bit_count():
+                continue
+            stalled = replace(s, quiet=NO_PROGRESS_PLIES)
+            ended = pure.outcome(stalled)
+            assert ended is not None and (ended.winner is None) == plain, ended
+            assert compiled.outcome(stalled) == ended, stalled
+            checked += 1
+    assert checked >= 4
+
+
+@pytest.mark.parametrize("name", KERNELS)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_both_paths_agree_along_random_games(name: str, seed: int) -> None:

@@ -38,6 +38,12 @@ def tarred(add: list[tarfile.TarInfo], data: dict[str, bytes] | None = None) -> 
 def test_a_single_file_is_stored_under_its_languages_main_name(tmp_path: Path) -> None:
     assert unpack(b"int main(){}", "bot.c", C, tmp_path / "v", LIMITS) == ["main.c"]
     assert (tmp_path / "v" / "main.c").read_bytes() == b"int main(){}"
+    # a source is read, never run: only a "binary" upload is made executable
+    assert not (tmp_path / "v" / "main.c").stat().st_mode & 0o111
+    data = zipped({"bot/main.c": b"x", "bot/run.sh": b"#!/bin/sh\n"})
+    unpack(data, "bot.zip", C, tmp_path / "w", LIMITS)
+    for name in ("main.c", "run.sh"):
+        assert not (tmp_path / "w" / name).stat().st_mode & 0o111, name
 
 
 def test_an_archive_of_one_folder_is_unpacked_without_it(tmp_path: Path) -> None:

@@ -90,6 +90,21 @@ def fits(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
+def too_wide(page: Any) -> list[str]:
+    """The elements reaching past the window's right edge, with their text's start and
+    where they end: what a failed :func:`fits` says."""
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('body *')]
+                .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+                .slice(0, 6)
+                .map(e => `${e.tagName.toLowerCase()}#${e.id}.${e.className.baseVal ?? e.className}`
+                    + ` to ${Math.round(e.getBoundingClientRect().right)} px:`
+                    + ` ${(e.textContent || '').trim().slice(0, 60)}`)"""
+        )
+    )
+
+
 @pytest.fixture
 def database() -> Iterator[str | None]:
     """The contest's database: a fresh PostgreSQL one where CI gives a server (so the
@@ -164,7 +179,7 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
                 "Elo ± 95%": f"{js(row['elo'])} ± {error}",
             }, said
         assert watcher.text_content("#phase") == "Test rounds."
-        assert fits(watcher), "the standings are wider than a phone"
+        assert fits(watcher), f"the standings are wider than a phone: {too_wide(watcher)}"
         shoot(watcher, "standings-phone")
 
         # a game replayed on the board, on a phone
@@ -175,7 +190,7 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
                 break
             watcher.wait_for_timeout(500)
         assert watcher.locator("#rating svg circle").count() == 1  # after round 1
-        assert fits(watcher)
+        assert fits(watcher), too_wide(watcher)
         watcher.click("a[href^='/games/']")
         watcher.wait_for_selector("#moves li")
         assert watcher.locator("#moves li").count() > 1
@@ -199,7 +214,7 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
         watcher.keyboard.press("End")
         assert "after move" in watcher.text_content("#status")
         assert watcher.locator("g.cell.last").count() >= 2  # the last move, highlighted
-        assert fits(watcher), "the replay is wider than a phone"
+        assert fits(watcher), f"the replay is wider than a phone: {too_wide(watcher)}"
         shoot(watcher, "replay-phone")
 
         # the game's page, without ?contest=, links its owner to their program's
@@ -232,17 +247,19 @@ def test_a_contest_run_from_the_browser(browser: Any, tmp_path: Path, database: 
             sign_in(phone, name)
             for path in paths:
                 phone.goto(path)
-                assert fits(phone), f"{path} is wider than a phone for {name}"
+                assert fits(phone), f"{path} is wider than a phone for {name}: {too_wide(phone)}"
             if name == "boss":
                 phone.goto("/organiser")
                 phone.click("form[action='/organiser/pause'] button")
                 expect(phone.locator("h1")).to_have_text("Pause play?")
-                assert fits(phone), "the confirmation page is wider than a phone"
+                assert fits(phone), (
+                    f"the confirmation page is wider than a phone: {too_wide(phone)}"
+                )
                 shoot(phone, "organiser-phone")
             assert not phone.errors, phone.errors
         anonymous = person(browser, url, phone=True)
         for path in ("/login", "/register", "/contestants/bob"):
             anonymous.goto(path)
-            assert fits(anonymous), f"{path} is wider than a phone"
+            assert fits(anonymous), f"{path} is wider than a phone: {too_wide(anonymous)}"
         for page in (boss, alice, bob, carol, watcher):
             assert not page.errors, page.errors

@@ -147,3 +147,25 @@ def test_a_stream_refused_says_why_in_json(
         assert slots.given_back == []
 
     asyncio.run(run())
+
+
+def test_the_next_news_is_a_fresh_wait_once_the_last_is_posted_or_given_up() -> None:
+    """Every stream waits on the same future of the next news; once that news is out,
+    or the future was cancelled (a waiter that gave up with it), the next asked for is
+    a new one, still waiting: a done future would wake the streams at once, for ever."""
+
+    async def run() -> None:
+        news = News()
+        first = news.next
+        assert news.next is first and not first.done()  # one wait shared
+        await news.post()
+        assert first.done() and news.number == 1
+        second = news.next
+        assert second is not first and not second.done()
+        second.cancel()
+        third = news.next
+        assert third is not second and not third.done()
+        await news.post()
+        assert third.done() and news.number == 2
+
+    asyncio.run(run())
