@@ -47,9 +47,13 @@ def test_a_single_file_is_stored_under_its_languages_main_name(tmp_path: Path) -
 
 
 def test_an_archive_of_one_folder_is_unpacked_without_it(tmp_path: Path) -> None:
-    data = zipped({"bot/main.c": b"x", "bot/lib/util.h": b"y"})
-    assert sorted(unpack(data, "bot.zip", C, tmp_path / "v", LIMITS)) == ["lib/util.h", "main.c"]
-    assert (tmp_path / "v" / "lib" / "util.h").read_bytes() == b"y"
+    files = {"bot/main.c": b"int main() {}\n", "bot/lib/util.h": b"#define N 8\n"}
+    names = [tarfile.TarInfo(name) for name in files]
+    for data, filename in ((zipped(files), "bot.zip"), (tarred(names, files), "bot.tar.gz")):
+        folder = tmp_path / filename
+        assert sorted(unpack(data, filename, C, folder, LIMITS)) == ["lib/util.h", "main.c"]
+        for name, content in files.items():  # each file whole, as it was packed
+            assert (folder / name.removeprefix("bot/")).read_bytes() == content, filename
 
 
 @pytest.mark.parametrize(
@@ -83,10 +87,16 @@ def test_tar_links_and_special_files_are_refused(tmp_path: Path, kind: bytes) ->
 
 
 def test_an_archive_that_unpacks_to_more_than_the_limit_is_refused(tmp_path: Path) -> None:
-    bomb = zipped({"main.c": b"0" * (1 << 20)})  # 1 MB of zeros packs to about 1 KB
-    assert len(bomb) < LIMITS.upload_bytes
+    zeros = {"main.c": b"0" * (1 << 20)}  # 1 MB of zeros packs to about 1 KB
+    bombs = {"bot.zip": zipped(zeros), "bot.tar.gz": tarred([tarfile.TarInfo("main.c")], zeros)}
+    for filename, bomb in bombs.items():
+        assert len(bomb) < LIMITS.upload_bytes
+        with pytest.raises(UploadError, match="unpacks to more than"):
+            unpack(bomb, filename, C, tmp_path / filename, LIMITS)
+    # one byte over, from a file's last byte: read whole, never cut at the limit
+    over = {"main.c": b"0" * (LIMITS.unpacked_bytes + 1)}
     with pytest.raises(UploadError, match="unpacks to more than"):
-        unpack(bomb, "bot.zip", C, tmp_path / "v", LIMITS)
+        unpack(tarred([tarfile.TarInfo("main.c")], over), "over.tar.gz", C, tmp_path / "o", LIMITS)
 
 
 def test_an_upload_at_every_limit_exactly_is_taken(tmp_path: Path) -> None:
