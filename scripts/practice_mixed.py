@@ -8,6 +8,12 @@ outweighs two units of score gap only there), and ``connected-negated`` differs 
 for an empty board, which Votey never has. Kept out of ``mutate_*.py`` so these
 functions stay in the draw (see ``practice_contract.py``).
 
+A second set after the seventeenth probe (``--seed 1602 --each 6``, the contest server
+and the C core): 11 bugs, 6 caught at first. Four of the five missed now have tests (a
+signed call's query, a listed game's second version, a token's seed length, a Votey
+win on the cap's ply); ``halma-both-crossed-win`` differs only where both sides have
+crossed, which no game reaches (the first to cross ends it).
+
     python scripts/practice_mixed.py [NAME ...]
 """
 
@@ -26,6 +32,13 @@ HOSTT = (
     "tests/host/test_standings.py",
     "tests/host/test_settle.py",
 )
+W = (
+    "tests/host/test_worker_tokens.py",
+    "tests/host/test_worker_unit.py",
+    "tests/host/test_wire.py",
+    "tests/host/test_guards.py",
+)
+
 MUTATIONS = (
     Mutation(
         "label-ignores-name",
@@ -153,6 +166,95 @@ MUTATIONS = (
         CSRC + "chinese_checkers.c",
         "        if (targets_from(low128(b), occupied, &lines)) return OUT_NONE;\n    return OUT_LOSS;",
         "        if (0 && targets_from(low128(b), occupied, &lines)) return OUT_NONE;\n    return OUT_LOSS;",
+        CORE_TESTS,
+    ),
+    # the second set (seed 1602, six each from the contest server and the C core)
+    Mutation(
+        "sign-path-no-query",
+        "",
+        HOST + "request_signing.py",
+        '        target = request.url.raw_path.decode("ascii")',
+        "        target = request.url.path",
+        W,
+    ),
+    Mutation(
+        "listed-second-version-first",
+        "",
+        HOST + "listing.py",
+        "            b.name,\n            second.number,",
+        "            b.name,\n            first.number,",
+        ("tests/host/test_pages.py", "tests/host/test_contest.py", "tests/host/test_tallies.py"),
+    ),
+    Mutation(
+        "closing-renewed",
+        "",
+        HOST + "service.py",
+        "        if self._closing is None:\n            self._closing",
+        "        if self._closing is None or self._closing.done():\n            self._closing",
+        ("tests/host/test_events.py",),
+    ),
+    Mutation(
+        "token-long-seed",
+        "",
+        HOST + "request_signing.py",
+        "len(key) != 32 or len(seed) != 32:",
+        "len(key) != 32 or len(seed) < 32:",
+        W,
+    ),
+    Mutation(
+        "session-expiry-ignored",
+        "",
+        HOST + "sessions.py",
+        "    if found is None or _expired(found.expires):\n        return None\n    return found.account",
+        "    if found is None:\n        return None\n    return found.account",
+        ("tests/host/test_keys_and_sessions.py", "tests/host/test_accounts.py"),
+    ),
+    Mutation(
+        "expected-game-clock-swapped",
+        "",
+        HOST + "queue.py",
+        "        return cls(names, game.start, contest[0], contest[1], game.seed)",
+        "        return cls(names, game.start, contest[1], contest[0], game.seed)",
+        ("tests/host/test_queue.py", "tests/host/test_guards.py"),
+    ),
+    Mutation(
+        "bandnot-three-words",
+        "",
+        CSRC + "halma.c",
+        "    for (int i = 0; i < 4; i++) a.w[i] &= ~b.w[i];",
+        "    for (int i = 0; i < 3; i++) a.w[i] &= ~b.w[i];",
+        CORE_TESTS,
+    ),
+    Mutation(
+        "checkers-hash-no-side",
+        "",
+        CSRC + "checkers.c",
+        "mix64((uint64_t)s->kings << 1 | (uint64_t)s->to_move));",
+        "mix64((uint64_t)s->kings << 1));",
+        CORE_TESTS,
+    ),
+    Mutation(
+        "votey-cap-before-win",
+        "",
+        CSRC + "votey.c",
+        "    if (s->winner >= 0) return s->winner == s->to_move ? OUT_WIN : OUT_LOSS;\n    if (s->ply >= s->max_plies) return OUT_DRAW;",
+        "    if (s->ply >= s->max_plies) return OUT_DRAW;\n    if (s->winner >= 0) return s->winner == s->to_move ? OUT_WIN : OUT_LOSS;",
+        CORE_TESTS,
+    ),
+    Mutation(
+        "halma-both-crossed-win",
+        "",
+        CSRC + "halma.c",
+        "    if (has_crossed(s, 1 - s->to_move)) return OUT_LOSS;\n    if (has_crossed(s, s->to_move)) return OUT_WIN;",
+        "    if (has_crossed(s, s->to_move)) return OUT_WIN;\n    if (has_crossed(s, 1 - s->to_move)) return OUT_LOSS;",
+        CORE_TESTS,
+    ),
+    Mutation(
+        "alquerque-eval-hanging-halved",
+        "",
+        CSRC + "alquerque.c",
+        "    score += W_HANGING * h1 - (W_HANGING / 2) * h0;",
+        "    score += W_HANGING * h1 - W_HANGING * h0;",
         CORE_TESTS,
     ),
 )

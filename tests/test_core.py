@@ -104,6 +104,39 @@ def test_a_finished_game_has_no_moves_to_count_on_either_path(name: str) -> None
         assert compiled.compiled.perft(s, 1) == _perft(pure, s, 1) == 0, (seed, s)
 
 
+@pytest.mark.parametrize("name", ["votey", "alquerque"])
+def test_a_game_won_on_the_last_ply_the_cap_allows_is_won_on_both_paths(name: str) -> None:
+    """In Votey and Alquerque a win that comes with the move the ply cap ends on is a
+    win, not the cap's draw: the rules look at the win first, and so must the kernel.
+    (Random games of the other three seldom end in a win.) Random games that end in a
+    win are replayed under a cap of exactly their length."""
+    from dataclasses import replace
+
+    spec = find_game(name)
+    _, pure = both(name)
+    won = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = pure.initial()
+        while pure.outcome(s) is None and s.ply < 300:
+            s = pure.apply(s, rng.choice(pure.legal_moves(s)))
+        ended = pure.outcome(s)
+        if ended is None or ended.winner is None:
+            continue
+        compiled = spec.make({"max_plies": s.ply})
+        capped = replace(s, max_plies=s.ply) if hasattr(s, "max_plies") else s
+        with core.forced_pure():
+            capped_pure = spec.make({"max_plies": s.ply})
+        assert capped_pure.outcome(capped) == ended, (seed, ended)
+        kernel = compiled.compiled
+        code = kernel.core.outcome(name, kernel.pack(capped))
+        assert code == (1 if ended.winner == pure.to_move(capped) else 2), (seed, ended)
+        won += 1
+        if won == 3:
+            break
+    assert won == 3, name
+
+
 def test_plain_draws_score_every_count_as_a_draw_on_both_paths() -> None:
     """American checkers' repetition and no-progress ends go to the side with more
     pieces, unless the ``plain_draws`` option makes each a draw: the compiled game

@@ -39,7 +39,7 @@ from arbiter.host.models import (
     Worker,
     now,
 )
-from arbiter.host.request_signing import SignedCalls, Token, proves
+from arbiter.host.request_signing import SignedCalls, Token, authorization, proves
 from arbiter.host.rounds import make_round
 from arbiter.host.routes.organiser import ACTIONS, CONSEQUENCES, TITLES
 from arbiter.host.service import Service
@@ -388,6 +388,20 @@ def test_the_worker_api_wants_a_live_signed_token(site: Site) -> None:
     done = api.post("/api/worker/lease", json={}, headers={"Authorization": f"Bearer {token}"})
     assert done.status_code == 401 and "signs its calls" in done.json()["error"]
     assert api.post("/api/worker/lease", json={}, auth=me).status_code == 200
+    # the signature covers the query too: a call is taken with its own, and one whose
+    # query was changed on the way is refused
+    assert api.post("/api/worker/lease?after=3", json={}, auth=me).status_code == 200
+    signed = authorization(Token.parse(token), "POST", "/api/worker/lease?after=3", b"{}", "p1")
+    changed = api.post(
+        "/api/worker/lease?after=4",
+        content=b"{}",
+        headers={
+            "Authorization": signed,
+            INSTANCE_HEADER: "p1",
+            "Content-Type": "application/json",
+        },
+    )
+    assert changed.status_code == 401, changed.text
     other = SignedCalls(Token.parse(token), "p2")
     done = api.post("/api/worker/lease", json={}, auth=other)
     assert done.status_code == 409 and done.json()["code"] == "token-in-use"

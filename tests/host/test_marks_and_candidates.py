@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from arbiter.host import accounts
+from arbiter.host import accounts, listing
 from arbiter.host.app import create_app
 from arbiter.host.candidates import evaluate
 from arbiter.host.config import ContestConfig, from_dict
@@ -134,6 +134,13 @@ def test_candidate_games_are_their_owners_apart_and_nobody_elses(cup: Cup) -> No
         players = alice.get(f"/api/contest/games/{game}").json()["players"]
         seats.add(players.index("alice v2"))
     assert seats == {0, 1}
+    # the list names each seat with its own version, as the game's page does
+    with cup.db.session() as s:
+        account = s.scalar(select(Account.id).where(Account.name == "alice"))
+        assert account is not None
+        for listed in listing.candidate_games(s, account).games:
+            shown = alice.get(f"/api/contest/games/{listed.id}").json()["players"]
+            assert [listed.first, listed.second] == shown, listed
     listed = cup.app.get("/contestants/bob/games.jsonl").text
     rounds = re.findall(r'"round":(-?\d+)', listed)
     assert len(rounds) == listed.count("\n") == 4 and set(rounds) == {"1"}  # the round robin's

@@ -160,6 +160,27 @@ def test_an_old_or_malformed_token_is_refused_in_one_line() -> None:
             Token.parse(junk)
 
 
+def test_a_token_s_key_and_seed_are_exactly_32_bytes() -> None:
+    """A token is the contest, its 32-byte public key and a 32-byte seed, base64url:
+    one that round-trips is taken; a key or a seed a byte short or long is no token
+    (a seed cut or padded by a copy and paste would sign with another key)."""
+    import base64
+
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    good = Token.make("cup", bytes(range(32)))
+    assert Token.parse(good.text) == good
+    for key, seed in (
+        (good.contest_key, good.seed + b"x"),
+        (good.contest_key, good.seed[:-1]),
+        (good.contest_key + b"x", good.seed),
+        (good.contest_key[:-1], good.seed),
+    ):
+        with pytest.raises(TokenError, match="not a worker token"):
+            Token.parse(f"cup.{b64(key)}.{b64(seed)}")
+
+
 def test_a_signed_calls_nonce_and_key_are_bounded() -> None:
     """A nonce is remembered for the whole window: one longer than 64 characters is
     refused before it is stored, as is a key id longer than a key's."""
