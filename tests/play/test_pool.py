@@ -16,7 +16,10 @@ from arbiter.referee.events import EventSink, MovePlayed
 
 
 def _start(folder: Path, slot: int) -> None:
-    (folder / f"start-{os.getpid()}").write_text(str(slot))
+    # written whole, then named: another worker's _slots never reads it half written
+    part = folder / f"part-{os.getpid()}"
+    part.write_text(str(slot))
+    os.replace(part, folder / f"start-{os.getpid()}")
 
 
 def _slots(folder: Path) -> list[int]:
