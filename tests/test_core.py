@@ -72,6 +72,16 @@ def random_positions(name: str, seed: int, plies: int) -> list[Any]:
     return seen
 
 
+def end_code(outcome: Any, to_move: int) -> int:
+    """The kernel's end for the side to move of a rules' ``outcome`` (``csrc/core.h``:
+    none 0, win 1, loss 2, draw 3)."""
+    if outcome is None:
+        return 0
+    if outcome.winner is None:
+        return 3
+    return 1 if outcome.winner == to_move else 2
+
+
 @pytest.mark.parametrize("name", KERNELS)
 def test_the_compiled_perft_counts_as_the_pure_one(name: str) -> None:
     """The kernel's perft counts the last ply's moves in bulk (its own count of the
@@ -110,8 +120,6 @@ def test_a_game_won_on_the_last_ply_the_cap_allows_is_won_on_both_paths(name: st
     win, not the cap's draw: the rules look at the win first, and so must the kernel.
     (Random games of the other three seldom end in a win.) Random games that end in a
     win are replayed under a cap of exactly their length."""
-    from dataclasses import replace
-
     spec = find_game(name)
     _, pure = both(name)
     won = 0
@@ -124,13 +132,12 @@ def test_a_game_won_on_the_last_ply_the_cap_allows_is_won_on_both_paths(name: st
         if ended is None or ended.winner is None:
             continue
         compiled = spec.make({"max_plies": s.ply})
-        capped = replace(s, max_plies=s.ply) if hasattr(s, "max_plies") else s
         with core.forced_pure():
             capped_pure = spec.make({"max_plies": s.ply})
-        assert capped_pure.outcome(capped) == ended, (seed, ended)
+        assert capped_pure.outcome(s) == ended, (seed, ended)
         kernel = compiled.compiled
-        code = kernel.core.outcome(name, kernel.pack(capped))
-        assert code == (1 if ended.winner == pure.to_move(capped) else 2), (seed, ended)
+        code = kernel.core.outcome(name, kernel.pack(s))
+        assert code == end_code(ended, pure.to_move(s)), (seed, ended)
         won += 1
         if won == 3:
             break
@@ -157,11 +164,9 @@ def test_plain_draws_score_every_count_as_a_draw_on_both_paths() -> None:
             stalled = replace(s, quiet=NO_PROGRESS_PLIES)
             ended = pure.outcome(stalled)
             assert ended is not None and (ended.winner is None) == plain, ended
-            # the kernel's end, for the side to move (csrc/core.h: win 1, loss 2, draw 3)
             kernel = compiled.compiled
             code = kernel.core.outcome("checkers", kernel.pack(stalled))
-            want = 3 if ended.winner is None else 1 if ended.winner == stalled.to_move else 2
-            assert code == want, (plain, stalled)
+            assert code == end_code(ended, stalled.to_move), (plain, stalled)
             checked += 1
     assert checked >= 4
 
@@ -184,16 +189,7 @@ def test_both_paths_agree_along_random_games(name: str, seed: int) -> None:
         assert compiled.outcome(s) == pure.outcome(s)
         assert kernel.core.legal(name, packed) == [kernel.code(m) for m in moves]
         out = pure.outcome(s)
-        expected = (
-            0
-            if out is None
-            else 3
-            if out.winner is None
-            else 1
-            if out.winner == pure.to_move(s)
-            else 2
-        )
-        assert kernel.core.outcome(name, packed) == expected
+        assert kernel.core.outcome(name, packed) == end_code(out, pure.to_move(s))
         if out is not None:
             continue
         assert kernel.core.evaluate(name, packed) == ev.evaluate(s)
@@ -668,10 +664,7 @@ def test_the_chinese_checkers_kernel_rules_each_crossing_as_the_rules_do() -> No
     ]
     for s, expected in cases:
         out = pure.outcome(s)
-        ruled = (
-            0 if out is None else 3 if out.winner is None else 1 if out.winner == s.to_move else 2
-        )
-        assert ruled == expected, (s, out)
+        assert end_code(out, s.to_move) == expected, (s, out)
         assert kernel_outcome("chinese-checkers", s) == expected, (s, out)
     # the second, one move left and too far to make it: whatever it plays, the first
     # (to move next) has won, one ply away, on both searches

@@ -125,13 +125,14 @@ class Session:
         self.game = spec.make(self.options)
         self.players = players
         self.tc = tc
-        self.untimed = untimed  # seats off the clock (:class:`arbiter.clock.Clock`)
         self.human = human
         self.start = self.game.initial() if start is None else start
         self.from_position = start is not None
         self.plies: list[Ply] = []
         self.outcome: Outcome | None = None
-        self.clock = Clock.start(tc, untimed=untimed)
+        # the clocks at the start, a seat in ``untimed`` without one (:class:`Clock`)
+        self.first_clock = Clock.start(tc, untimed=untimed)
+        self.clock = self.first_clock
         self.turn_started = time.monotonic()
         self.undo_allowed = False
         self.owner: int | None = None
@@ -162,7 +163,7 @@ class Session:
                 options=self.options,
                 takebacks=self.undo_allowed,
                 start=self.start if self.from_position else None,
-                untimed=self.untimed,
+                untimed=self.first_clock.untimed,
             )
         )
 
@@ -197,9 +198,7 @@ class Session:
         """The referee took moves back to the position ``s``."""
         while self.plies and self.state != s:
             self.plies.pop()
-        self.clock = (
-            self.plies[-1].clock if self.plies else Clock.start(self.tc, untimed=self.untimed)
-        )
+        self.clock = self.plies[-1].clock if self.plies else self.first_clock
         self.turn_started = time.monotonic()
         self._publish()
 
