@@ -345,12 +345,13 @@ def test_a_crowned_piece_is_marked_in_the_kings_plane() -> None:
 
 
 def test_a_game_s_own_encoding_is_the_one_its_environment_uses() -> None:
-    # Nim's encoding.py: three actions (take one, two or three), the pile one-hot
+    # Nim's encoding.py: three actions (take one, two or three), the pile one-hot as
+    # long as the pile the rules start with (the encoding is made for the rules given)
     env = envs.raw_env("nim", stones=5)
     assert not isinstance(env.encoding, envs.BoardEncoding)
     env.reset()
     observed = env.observe("player_0")
-    assert observed["observation"].shape == (2, 61) and observed["action_mask"].tolist() == [1] * 3
+    assert observed["observation"].shape == (2, 6) and observed["action_mask"].tolist() == [1] * 3
     assert observed["observation"][0, 5] == 1 and not observed["observation"][1].any()
     env.step(1)  # take two: three left
     assert env.position.pile == 3 and env.agent_selection == "player_1"

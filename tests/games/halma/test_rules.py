@@ -10,6 +10,7 @@ import pytest
 from arbiter.clock import Clock, TimeControl
 from arbiter.errors import IllegalMove, NotationError, Reason
 from arbiter.game import Outcome
+from arbiter.games import find_game
 from arbiter.games.halma.contest import adjudicate
 from arbiter.games.halma.notation import format_move, parse_move, resolve_move
 from arbiter.games.halma.rules import CAMPS, CELLS, Halma, Move, State, cell, xy
@@ -308,3 +309,12 @@ def test_a_move_in_a_finished_game_is_refused_with_the_result() -> None:
     s = GAME.apply(position(black, white, to_move=1), Move(cell(4, 3), cell(3, 2)))
     with pytest.raises(IllegalMove, match=r"the game is over \(0-1\)"):
         resolve_move("E 10,10 11,11", s, seat=0)
+
+
+def test_the_board_draws_a_chain_as_it_was_played_and_a_bare_move_by_a_shortest_one() -> None:
+    # the replay and the move list show the landings the player chose, not another way
+    s = position({(5, 5), (0, 15)}, {(6, 5), (15, 0)})
+    played = resolve_move("J 5,5 7,5\nJ 7,5 5,5\nJ 5,5 7,5", s, seat=0)
+    clicks = find_game("halma").board_view().clicks
+    assert clicks.move_path(s, played) == (cell(5, 5), cell(7, 5), cell(5, 5), cell(7, 5))
+    assert clicks.move_path(s, Move(cell(5, 5), cell(7, 5))) == (cell(5, 5), cell(7, 5))
