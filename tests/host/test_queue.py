@@ -194,6 +194,26 @@ def test_a_worker_asking_again_has_lost_the_game_it_held(
         queue.finish(s, lost.game_id, lost.token, text, ("", ""), ("alquerque", config.clock))
 
 
+def test_a_game_is_given_back_by_its_lease_holder_only(
+    contest: tuple[Database, ContestConfig],
+) -> None:
+    """A worker stopping gives its game back to the queue; a stale or wrong lease
+    gives nothing back, says so, and leaves the holder playing."""
+    db, _ = contest
+    with db.session() as s:
+        held = queue.lease(s, "w1", 60)
+        assert held
+        assert not queue.release(s, held.game_id, "0" * 32)
+        game = s.get(Game, held.game_id)
+        assert game and game.state == "leased" and game.worker == "w1"
+        assert queue.release(s, held.game_id, held.token)
+        s.refresh(game)
+        assert game.state == "queued" and game.lease is None and game.worker is None
+        assert not queue.release(s, held.game_id, held.token)  # given back once
+        again = queue.lease(s, "w2", 60)
+        assert again and again.game_id == held.game_id
+
+
 def test_a_paused_contest_hands_out_no_game_and_a_round_ends_with_its_last_game(
     contest: tuple[Database, ContestConfig],
 ) -> None:
