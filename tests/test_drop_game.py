@@ -9,6 +9,7 @@ its own. Every part plays it: ``match`` with built-ins and a program behind the 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import sqlite3
 import sys
@@ -124,8 +125,12 @@ def test_a_full_board_ends_by_the_game_s_own_ending_recorded_replayed_and_explai
     back = GameRecord.from_json(line)
     assert replay(back) == out  # the name read back is the game's ending
     # the replay page explains it with the game's text, which the record does not carry
-    shown = replay_json(back)["result"]
-    assert (shown["reason"], shown["text"]) == ("board full", out.explained())
+    shown = replay_json(back)
+    assert (shown["result"]["reason"], shown["result"]["text"]) == ("board full", out.explained())
+    # each frame marks the one cell its drop filled, wherever in the column it fell
+    frames = shown["frames"]
+    for before, after in itertools.pairwise(frames):
+        assert after["last"] == [int(c) for c in after["pieces"].keys() - before["pieces"].keys()]
     # an ending read back keeps the detail its record gives, beside the game's text
     noted = dataclasses.replace(back, detail="the last drop in column 2")
     declared = spec.declared(noted.outcome)
