@@ -385,6 +385,19 @@ def test_the_gymnasium_opponent_is_told_the_seat_the_learner_does_not_play(
     env.reset(seed=1)
     env.reset(seed=2)
     assert _Told.told == [1 - seat, 1 - seat]
+    _Told.told = []
+    monkeypatch.setattr(sys.modules["arbiter.envs.batch"], "make_agent", lambda s, n: _Told())
+    envs.batch("votey", 3, opponent="engine", seat=seat)
+    assert _Told.told == [1 - seat]  # the batch's engine too, for all its games
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_reset_without_openings_starts_from_the_rules_start(game: str) -> None:
+    # varied openings are asked for (opening_plies); by default every game is the game
+    env = envs.raw_env(game)
+    for seed in range(4):
+        env.reset(seed=seed)
+        assert env.position == env.rules.initial() and env.last_move is None
 
 
 def test_openings_are_drawn_from_the_reset_s_seed() -> None:
