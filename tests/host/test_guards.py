@@ -485,11 +485,14 @@ def test_only_its_owner_or_the_organiser_tests_a_version_and_only_its_owner_ente
         data = {"csrf": csrf(client, "/me" if client is not boss else "/organiser")}
         return client.post(f"/versions/{trial_id}/{what}", data=data).status_code
 
+    # an accepted version with nothing under way is a page that stays as it is
+    assert "reload.js" not in alice_c.get(f"/versions/{trial_id}").text
     assert post(bob, "evaluate") == 404 and post(bob, "enter") == 404
     assert post(boss, "enter") == 403
     assert post(boss, "evaluate") == 303
     assert post(alice_c, "evaluate") == 409  # one at a time
-    assert "Evaluation 1" in alice_c.get(f"/versions/{trial_id}").text
+    page = alice_c.get(f"/versions/{trial_id}").text
+    assert "Evaluation 1" in page and "reload.js" in page  # asked again while it plays
     with site.db.session() as s:
         assert s.get(Version, trial_id).trial  # type: ignore[union-attr]
     assert post(alice_c, "enter") == 303
@@ -701,11 +704,12 @@ def test_an_unfinished_game_s_page_says_what_it_waits_for(site: Site) -> None:
         game = s.scalars(select(Game).where(Game.state == "queued")).first()
         assert game is not None
         game_id = game.id
-    anyone = site.client()
+    anyone, boss = site.client(), site.person("boss")  # the organiser may open any log
 
     def shown() -> dict[str, Any]:
         data: dict[str, Any] = anyone.get(f"/api/contest/games/{game_id}").json()
         assert data["logs"] == [None, None] and data["result"]["result"] == "*"
+        assert boss.get(f"/api/contest/games/{game_id}").json()["logs"] == [None, None]
         return data
 
     assert shown()["result"]["text"] == "waiting for a worker" and shown()["live"] is True

@@ -69,7 +69,11 @@ def test_a_token_pins_its_contest_and_its_secret_is_never_kept(
         assert all(secret not in str(v) for v in vars(worker).values())
         with pytest.raises(workers.TokenRefused, match="X-Worker-Instance"):
             workers.claim(s, call(token, ""), 60)
+        held = s.scalars(select(Worker).where(Worker.name == "lab-7")).one()
+        held.revoked, held.paused, held.failing = True, True, 4  # a worker set aside
         fresh = workers.new_worker(s, "lab-7", KEY)  # a new token replaces the old one
+        # and lifts what was held against the old: revocation, pause, failures in a row
+        assert (held.revoked, held.paused, held.failing) == (False, False, 0)
         with pytest.raises(workers.TokenRefused, match="unknown"):
             workers.claim(s, call(token), 60)
         assert workers.claim(s, call(fresh), 60).name == "lab-7"
