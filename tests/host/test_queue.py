@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -116,6 +116,22 @@ def test_a_server_away_longer_than_a_lease_keeps_it_for_its_worker(
         queue.finish(s, held.game_id, held.token, text, ("", ""), ("alquerque", config.clock))
         game = s.get(Game, held.game_id)
         assert game is not None and (game.state, game.attempts) == ("done", 1)
+
+
+def test_a_running_server_s_stamp_moves_on_with_every_beat(
+    contest: tuple[Database, ContestConfig],
+) -> None:
+    """The stamp is the last time the server was running, not the first: a restart
+    soon after finds it barely away and extends no lease by hours."""
+    db, _ = contest
+    with db.session() as s:
+        s.merge(Setting(key=queue.ALIVE, value=(now() - timedelta(hours=3)).isoformat()))
+        s.commit()
+        before = now()
+        queue.stamp_alive(s)
+        s.expire_all()
+        found = s.get(Setting, queue.ALIVE)
+        assert found is not None and datetime.fromisoformat(found.value) >= before
 
 
 def test_a_record_of_another_game_or_one_that_does_not_verify_is_refused(
