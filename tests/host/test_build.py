@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
+
+import pytest
 
 from arbiter.host.build import MAX_LOG, build
 from arbiter.host.languages import Language
+from arbiter.referee.sandbox import detect
 
 
 def printing(lines: int, status: int) -> Language:
@@ -85,3 +89,29 @@ def test_a_build_is_judged_by_its_exit_code_and_by_the_program_it_made(tmp_path:
     copied = build(language(None), tmp_path / "src", tmp_path / "e", seconds=60, memory_mb=512)
     assert copied.ok and (tmp_path / "e" / "prog").read_text() == "#!/bin/sh\necho 1\n"
     assert (tmp_path / "e" / "prog").stat().st_mode & 0o111 == 0o111
+
+
+@pytest.mark.skipif(
+    not detect().network_namespaces, reason="network namespaces need root and unshare"
+)
+def test_a_build_reaches_no_network(tmp_path: Path) -> None:
+    """A contestant's build runs behind the walls its program runs behind: it cannot
+    fetch from, or send the sources to, anywhere (not even this machine's loopback)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main").write_text("#!/bin/sh\necho 1\n")
+    (tmp_path / "src" / "reach.py").write_text(
+        "import socket\n"
+        "try:\n"
+        f"    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
+        "    print('network connected')\n"
+        "except OSError:\n"
+        "    print('network cut off')\n"
+    )
+    reaching = language("{python} reach.py && cp main prog")
+    built = build(reaching, tmp_path / "src", tmp_path / "out", seconds=60, memory_mb=512)
+    server.close()
+    assert built.ok and built.log.splitlines() == ["network cut off"]

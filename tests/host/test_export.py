@@ -416,6 +416,36 @@ def test_an_export_with_sources_holds_each_played_versions_upload(tmp_path: Path
     verify_export(kept, public_key(key.public_pem.encode(), "pem"))  # signed with the rest
 
 
+def test_a_game_set_aside_unplayed_is_no_record_of_the_export(tmp_path: Path) -> None:
+    """A void game has no record and counts for nobody: the export lists the games
+    played, and still verifies."""
+    from arbiter.host import settle
+
+    db, config = seeded(tmp_path, f"sqlite:///{tmp_path / 'cup.db'}", ("alice", "bob", "carol"))
+    key = ContestKey.of_folder(config.folder)
+    with db.session() as s:
+        make_round(s, config)  # three entrants, one bye: one pair's two games
+        first = s.scalars(select(Game).order_by(Game.id)).first()
+        assert first is not None
+        settle.void(first, "its programs could not be fetched")
+        s.commit()
+    play_round(db, config, key)
+    with db.session() as s:
+        assert finish_round_if_done(s, 1)
+        job, _ = export.start(s, None, sources=False, logs=False)
+    export.run(config, job.id)
+    with db.session() as s:
+        done = s.get(ExportJob, job.id)
+        assert done is not None and done.state == "done", done and done.detail
+        path = export.file_of(config, done)
+    db.close()
+    assert path is not None
+    files = members(path)
+    rounds = json.loads(files["rounds.json"])
+    assert len(files["games.jsonl"].splitlines()) == 1 and [len(r["games"]) for r in rounds] == [1]
+    verify_export(path, public_key(key.public_pem.encode(), "pem"))
+
+
 def test_an_export_holds_the_standings_its_games_give_while_the_page_s_are_frozen(
     tmp_path: Path,
 ) -> None:

@@ -134,6 +134,20 @@ def post_routes(site: Site) -> list[str]:
     ]
 
 
+def test_logging_in_starts_a_fresh_session_whose_csrf_token_is_new(site: Site) -> None:
+    """A session cookie planted before log-in (fixation) carries nothing after it: the
+    token a page showed the visitor before does not pass for the signed-in person."""
+    client = site.client()
+    before = csrf(client)
+    done = client.post("/login", data={"name": "alice", "password": PASSWORD, "csrf": before})
+    assert done.status_code == 303
+    after = csrf(client, "/me")
+    assert after != before
+    stale = client.post("/logout", data={"csrf": before})
+    assert stale.status_code == 403 and "CSRF" in stale.text
+    assert client.get("/me").status_code == 200  # still signed in
+
+
 def test_every_state_changing_route_refuses_a_request_without_its_csrf_token(site: Site) -> None:
     boss = site.person("boss")
     paths = post_routes(site)
@@ -419,6 +433,18 @@ def test_the_worker_api_wants_a_live_signed_token(site: Site) -> None:
         s.commit()
     lost = api.get("/api/worker/programs/1", auth=me)
     assert said(lost, 404, "the program of version 1 is missing from the store")
+    with site.db.session() as s:  # packed, then refused by the gate: no worker plays it
+        packed = s.get(Version, 1)
+        assert packed is not None
+        packed.state = "refused"
+        s.commit()
+    refused = api.get("/api/worker/programs/1", auth=me)
+    assert said(refused, 404, "no packed program of version 1")
+    with site.db.session() as s:
+        packed = s.get(Version, 1)
+        assert packed is not None
+        packed.state = "accepted"
+        s.commit()
     # calls about a game this worker does not hold change nothing and say so
     for path, body in (
         ("moves", {"lease": "x", "start": 0, "moves": []}),

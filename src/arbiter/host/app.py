@@ -128,8 +128,8 @@ def number(value: object) -> str:
     """A number as the pages' scripts write it (JavaScript's own), so a page reads the
     same before and after the server pushes it: ``6``, ``6.5``, ``-12``.
 
-    >>> number(6.0), number(6.5), number(-12), number(None)
-    ('6', '6.5', '-12', '')
+    >>> number(6.0), number(6.5), number(-12), number(-12.0), number(0.0), number(None)
+    ('6', '6.5', '-12', '-12', '0', '')
     """
     if value is None:
         return ""
