@@ -422,6 +422,55 @@ MUTATIONS = (
         "    const VState *s = vs;\n    move_t all[VOTEY_MOST];",
         CORE_TESTS + ENVS_TESTS,
     ),
+    # a fourth set: the environments' functions no set had put a bug in yet
+    Mutation(
+        "single-opponent-unlimited",
+        "",
+        SRC + "envs/single.py",
+        "            m = self.opponent.choose(self.game.position, self.opponent_limit)",
+        "            m = self.opponent.choose(self.game.position, Limit())",
+        ENVS_TESTS,
+    ),
+    Mutation(
+        "legal-actions-after-end",
+        "",
+        SRC + "envs/aec.py",
+        "        return [] if self.outcome is not None else self._step.legal_actions()",
+        "        return self._step.legal_actions()",
+        ENVS_TESTS,
+    ),
+    Mutation(
+        "stepper-always-python",
+        "",
+        SRC + "envs/stepping.py",
+        "    if isinstance(encoding, BoardEncoding) and kernel_name(encoding, rules) is not None:\n        return CompiledStepper",
+        "    if isinstance(encoding, BoardEncoding) and kernel_name(encoding, rules) is None:\n        return CompiledStepper",
+        ENVS_TESTS,
+    ),
+    Mutation(
+        "init-no-answer",
+        "",
+        SRC + "envs/batch.py",
+        "        self._games.init()\n        self._answer()\n",
+        "        self._games.init()\n",
+        ENVS_TESTS,
+    ),
+    Mutation(
+        "publish-mask-over",
+        "",
+        SRC + "envs/batch.py",
+        "        self.arrays.legal_action_mask[i] = False if self.over[i] else game.mask()",
+        "        self.arrays.legal_action_mask[i] = game.mask()",
+        ENVS_TESTS,
+    ),
+    Mutation(
+        "grid-bottom-first",
+        "",
+        SRC + "envs/encoding.py",
+        "    return {v: i for i, v in enumerate(sorted(set(values)))}",
+        "    return {v: i for i, v in enumerate(sorted(set(values), reverse=True))}",
+        ENVS_TESTS,
+    ),
 )
 if __name__ == "__main__":
     sys.exit(main(MUTATIONS, sys.argv[1:]))
