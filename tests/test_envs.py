@@ -18,6 +18,7 @@ from pettingzoo.test import api_test, seed_test
 
 from arbiter import envs
 from arbiter.agents.random import RandomAgent
+from arbiter.clock import Limit
 from arbiter.games import find_game, game_names
 
 GAMES = [
@@ -371,6 +372,29 @@ class _Told(RandomAgent):
     def reset(self, game: Any, seat: int, seed: int) -> None:
         self.told.append(seat)
         super().reset(game, seat, seed)
+
+
+class _Limited(RandomAgent):
+    """A random engine that keeps the limits it was asked to move within."""
+
+    limits: list[Limit] = []  # noqa: RUF012 (one list per test, set by the test)
+
+    def choose(self, s: Any, limit: Limit) -> Any:
+        self.limits.append(limit)
+        return super().choose(s, limit)
+
+
+def test_the_gymnasium_opponent_moves_within_the_limit_it_is_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a learner that trains against a strong engine bounds its every answer
+    _Limited.limits = []
+    monkeypatch.setattr("arbiter.envs.single.make_agent", lambda spec, name: _Limited())
+    given = Limit(depth=2, nodes=500)
+    env = envs.gym_env("votey", seat=1, opponent="alphabeta", opponent_limit=given)
+    env.reset(seed=1)  # the engine moves first
+    env.step(int(np.flatnonzero(env.game.observe(env.me)["action_mask"])[0]))
+    assert len(_Limited.limits) >= 2 and all(limit == given for limit in _Limited.limits)
 
 
 @pytest.mark.parametrize("seat", [0, 1])
