@@ -471,6 +471,55 @@ MUTATIONS = (
         "    return {v: i for i, v in enumerate(sorted(set(values), reverse=True))}",
         ENVS_TESTS,
     ),
+    # a fifth set: the C core's functions no set had put a bug in yet
+    Mutation(
+        "checkers-repetition-any-side",
+        "",
+        CSRC + "checkers.c",
+        "        if (k->red == s->p[0] && k->white == s->p[1] && k->kings == s->kings &&\n            k->side == (uint32_t)s->to_move)",
+        "        if (k->red == s->p[0] && k->white == s->p[1] && k->kings == s->kings)",
+        CORE_TESTS,
+    ),
+    Mutation(
+        "checkers-quiet-one-late",
+        "",
+        CSRC + "checkers.c",
+        "    if (s->ply >= s->max_plies || s->quiet >= NO_PROGRESS) return 1;",
+        "    if (s->ply >= s->max_plies || s->quiet > NO_PROGRESS) return 1;",
+        CORE_TESTS,
+    ),
+    Mutation(
+        "halma-reach-start-kept",
+        "",
+        CSRC + "halma.c",
+        "    B ends = bor(steps_from(start, occupied), hops_from(hops, start));\n    clear(&ends, start);",
+        "    B ends = bor(steps_from(start, occupied), hops_from(hops, start));",
+        CORE_TESTS,
+    ),
+    Mutation(
+        "sort-unstable",
+        "",
+        CSRC + "search.c",
+        "                int right = j < end && (i >= mid || k[j] > k[i]);",
+        "                int right = j < end && (i >= mid || k[j] >= k[i]);",
+        CORE_TESTS,
+    ),
+    Mutation(
+        "store-deeper-kept-always",
+        "",
+        CSRC + "search.c",
+        "    if (e->age && e->key != key && e->age == S->age && e->depth > depth) return;",
+        "    if (e->age && e->key != key && e->depth > depth) return;",
+        CORE_TESTS,
+    ),
+    Mutation(
+        "checkers-third-repetition",
+        "",
+        CSRC + "checkers.c",
+        "    if (ended(s) || repetitions(s) >= 2) return 0;",
+        "    if (ended(s) || repetitions(s) >= 3) return 0;",
+        CORE_TESTS,
+    ),
 )
 if __name__ == "__main__":
     sys.exit(main(MUTATIONS, sys.argv[1:]))
