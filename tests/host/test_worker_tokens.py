@@ -225,7 +225,11 @@ def test_one_live_process_per_token(contest: tuple[Database, ContestConfig]) -> 
         # once the first has been quiet past the live time, another may take over
         first.last_seen = now() - timedelta(seconds=workers.live_seconds(60) + 1)
         assert workers.claim(s, call(token, "p2"), 60).instance == "p2"
-        # and one that says goodbye frees it at once
+        # the old process's late goodbye frees nothing: the live one holds the token
+        workers.goodbye(s, first, "p1")
+        with pytest.raises(workers.TokenRefused, match="in use"):
+            workers.claim(s, call(token, "p3"), 60)
+        # and the live one that says goodbye frees it at once
         workers.goodbye(s, first, "p2")
         assert workers.claim(s, call(token, "p3"), 60).instance == "p3"
 
