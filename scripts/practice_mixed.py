@@ -478,7 +478,7 @@ MUTATIONS = (
         CSRC + "checkers.c",
         "        if (k->red == s->p[0] && k->white == s->p[1] && k->kings == s->kings &&\n            k->side == (uint32_t)s->to_move)",
         "        if (k->red == s->p[0] && k->white == s->p[1] && k->kings == s->kings)",
-        CORE_TESTS,
+        (*CORE_TESTS, "tests/games/checkers/test_rules.py"),
     ),
     Mutation(
         "checkers-quiet-one-late",
@@ -486,7 +486,7 @@ MUTATIONS = (
         CSRC + "checkers.c",
         "    if (s->ply >= s->max_plies || s->quiet >= NO_PROGRESS) return 1;",
         "    if (s->ply >= s->max_plies || s->quiet > NO_PROGRESS) return 1;",
-        CORE_TESTS,
+        (*CORE_TESTS, "tests/games/checkers/test_rules.py"),
     ),
     Mutation(
         "halma-reach-start-kept",
@@ -518,7 +518,7 @@ MUTATIONS = (
         CSRC + "checkers.c",
         "    if (ended(s) || repetitions(s) >= 2) return 0;",
         "    if (ended(s) || repetitions(s) >= 3) return 0;",
-        CORE_TESTS,
+        (*CORE_TESTS, "tests/games/checkers/test_rules.py"),
     ),
 )
 if __name__ == "__main__":

@@ -242,9 +242,12 @@ def test_a_revoked_token_opens_nothing_and_its_games_go_back(
         token = workers.new_worker(s, "lab", KEY)
         s.commit()
         got = queue.lease(s, "lab", 60)
-        assert got is not None
+        other = queue.lease(s, "lab-2", 60)  # another machine's game plays on
+        assert got is not None and other is not None
         assert workers.revoke(s, "lab") == [got.game_id]
         s.commit()
+        kept = s.get(Game, other.game_id)
+        assert kept is not None and (kept.state, kept.worker) == ("leased", "lab-2")
         with pytest.raises(workers.TokenRefused, match="revoked") as refused:
             workers.claim(s, call(token), 60)
         assert refused.value.status == 401
@@ -254,4 +257,4 @@ def test_a_revoked_token_opens_nothing_and_its_games_go_back(
             workers.revoke(s, "nobody")
         # a new token for the machine lifts the revocation
         workers.new_worker(s, "lab", KEY)
-        assert not s.query(Worker).one().revoked
+        assert not s.scalars(select(Worker).where(Worker.name == "lab")).one().revoked
