@@ -114,6 +114,26 @@ def test_a_finished_game_has_no_moves_to_count_on_either_path(name: str) -> None
         assert compiled.compiled.perft(s, 1) == _perft(pure, s, 1) == 0, (seed, s)
 
 
+def test_the_checkers_kernel_lists_no_move_from_the_eightieth_quiet_ply_or_a_third_time() -> None:
+    """The kernel's own move list ends where the rules end: at exactly 80 plies without
+    a capture or a man's move, and when a position stands for the third time (its
+    key twice in the history), not one ply or one repetition later."""
+    from arbiter.games.checkers.rules import NO_PROGRESS_PLIES, State
+
+    rules = find_game("checkers").make()
+    kings = (1 << 0) | (1 << 2) | (1 << 31)  # red kings on 1 and 3, white's on 32
+    s = State(((1 << 0) | (1 << 2), 1 << 31), kings, 0, 40, NO_PROGRESS_PLIES - 1)
+    assert rules.outcome(s) is None and rules.compiled.perft(s, 1) > 0
+    calm = State(s.pieces, s.kings, 0, 40, NO_PROGRESS_PLIES)
+    assert rules.outcome(calm) is not None
+    assert rules.compiled.legal(calm) == [] and rules.compiled.perft(calm, 1) == 0
+    twice = State(s.pieces, s.kings, 0, 40, 8, (s.key, s.key))
+    once = State(s.pieces, s.kings, 0, 40, 8, (s.key,))
+    assert rules.outcome(once) is None and rules.compiled.perft(once, 1) > 0
+    assert rules.outcome(twice) is not None
+    assert rules.compiled.legal(twice) == [] and rules.compiled.perft(twice, 1) == 0
+
+
 @pytest.mark.parametrize("name", ["votey", "alquerque"])
 def test_a_game_won_on_the_last_ply_the_cap_allows_is_won_on_both_paths(name: str) -> None:
     """In Votey and Alquerque a win that comes with the move the ply cap ends on is a
