@@ -112,6 +112,7 @@ def test_a_finished_game_has_no_moves_to_count_on_either_path(name: str) -> None
         while pure.outcome(s) is None:
             s = pure.apply(s, rng.choice(pure.legal_moves(s)))
         assert compiled.compiled.perft(s, 1) == _perft(pure, s, 1) == 0, (seed, s)
+        assert compiled.compiled.legal(s) == [], (seed, s)  # the kernel's list, unguarded
 
 
 def test_the_checkers_kernel_lists_no_move_from_the_eightieth_quiet_ply_or_a_third_time() -> None:
