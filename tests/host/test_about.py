@@ -154,6 +154,12 @@ def test_each_language_is_listed_with_its_commands_as_the_contest_runs_them(
                     "compile": "{python} -m py_compile main.py",
                     "run": "{python} main.py",
                 },
+                "odd": {  # a compiler this machine does not have: no build here
+                    "title": "Odd",
+                    "suffixes": [".odd"],
+                    "compile": "no-such-compiler-here main.odd",
+                    "run": "./main",
+                },
             },
         },
         base=tmp_path,
@@ -167,3 +173,4 @@ def test_each_language_is_listed_with_its_commands_as_the_contest_runs_them(
     assert (checked.compile, checked.run) == ("python3 -m py_compile main.py", "python3 main.py")
     assert "{" not in "".join(f"{line.compile} {line.run}" for line in lines.values())
     assert all(line.here == available(config.languages[k]) for k, line in lines.items())
+    assert lines["pyc"].here and not lines["odd"].here

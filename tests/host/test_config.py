@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,24 @@ def test_one_line_is_a_contest_with_the_sheets_clock(tmp_path: Path) -> None:
 def test_a_mistake_is_named(tmp_path: Path, text: str, why: str) -> None:
     with pytest.raises(ConfigError, match=why):
         load(write(tmp_path, text))
+
+
+def test_the_calendar_and_the_schedule_are_read_as_written(tmp_path: Path) -> None:
+    """Times are TOML's own or text; each key read is a key known (none of them is
+    then refused as unknown)."""
+    text = (
+        'game = "halma"\nopens = 2027-01-01T00:00:00Z\ncloses = "2027-02-01T12:00Z"\n'
+        '[schedule]\nevery = "6h"\nfirst = "2027-01-02T00:00Z"\n'
+    )
+    calendar = load(write(tmp_path, text)).calendar
+    assert (calendar.opens, calendar.closes) == (
+        datetime(2027, 1, 1, tzinfo=UTC),
+        datetime(2027, 2, 1, 12, tzinfo=UTC),
+    )
+    assert (calendar.every, calendar.first) == (
+        timedelta(hours=6),
+        datetime(2027, 1, 2, tzinfo=UTC),
+    )
 
 
 def test_a_language_is_added_or_changed(tmp_path: Path) -> None:
