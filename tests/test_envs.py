@@ -395,6 +395,12 @@ def test_the_gymnasium_opponent_moves_within_the_limit_it_is_given(
     env.reset(seed=1)  # the engine moves first
     env.step(int(np.flatnonzero(env.game.observe(env.me)["action_mask"])[0]))
     assert len(_Limited.limits) >= 2 and all(limit == given for limit in _Limited.limits)
+    # and the batch's engine, in every game it answers
+    _Limited.limits = []
+    monkeypatch.setattr(sys.modules["arbiter.envs.batch"], "make_agent", lambda s, n: _Limited())
+    games = envs.batch("votey", 3, opponent="alphabeta", seat=1, opponent_limit=given)
+    games.init()  # the engine moves first in each game
+    assert len(_Limited.limits) == 3 and all(limit == given for limit in _Limited.limits)
 
 
 @pytest.mark.parametrize("seat", [0, 1])
@@ -413,6 +419,23 @@ def test_the_gymnasium_opponent_is_told_the_seat_the_learner_does_not_play(
     monkeypatch.setattr(sys.modules["arbiter.envs.batch"], "make_agent", lambda s, n: _Told())
     envs.batch("votey", 3, opponent="engine", seat=seat)
     assert _Told.told == [1 - seat]  # the batch's engine too, for all its games
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_legal_actions_come_in_the_order_of_the_legal_moves(game: str) -> None:
+    # a learner that indexes the list, or a random player drawing from it, sees the
+    # rules engine's order (Nim's moves take the most stones last, its actions first)
+    env = envs.raw_env(game)
+    rng = random.Random(game)
+    env.reset(seed=1)
+    for _ in range(12):
+        if env.terminations[env.agent_selection]:
+            break
+        s = env.position
+        firsts = [env.encoding.actions_of(s, m)[0] for m in env.rules.legal_moves(s)]
+        assert env.legal_actions() == list(dict.fromkeys(firsts)), s
+        for action in env.actions_of(rng.choice(env.rules.legal_moves(s))):
+            env.step(action)
 
 
 @pytest.mark.parametrize("game", GAMES)
