@@ -365,12 +365,14 @@ def test_a_game_s_own_encoding_is_the_one_its_environment_uses() -> None:
 
 
 class _Told(RandomAgent):
-    """A random engine that keeps the seat it was told it plays."""
+    """A random engine that keeps the seat it was told it plays, and its seed."""
 
     told: list[int] = []  # noqa: RUF012 (one list per test, set by the test)
+    seeds: list[int] = []  # noqa: RUF012
 
     def reset(self, game: Any, seat: int, seed: int) -> None:
         self.told.append(seat)
+        self.seeds.append(seed)
         super().reset(game, seat, seed)
 
 
@@ -415,10 +417,12 @@ def test_the_gymnasium_opponent_is_told_the_seat_the_learner_does_not_play(
     env.reset(seed=1)
     env.reset(seed=2)
     assert _Told.told == [1 - seat, 1 - seat]
-    _Told.told = []
+    _Told.told, _Told.seeds = [], []
     monkeypatch.setattr(sys.modules["arbiter.envs.batch"], "make_agent", lambda s, n: _Told())
-    envs.batch("votey", 3, opponent="engine", seat=seat)
-    assert _Told.told == [1 - seat]  # the batch's engine too, for all its games
+    envs.batch("votey", 3, opponent="engine", seat=seat, seed=41)
+    envs.batch("votey", 3, opponent="engine", seat=seat, seed=42)
+    # the batch's engine too, for all its games, its play drawn from the batch's seed
+    assert _Told.told == [1 - seat] * 2 and _Told.seeds == [41, 42]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -520,6 +524,12 @@ def test_an_action_is_told_from_where_its_leg_starts_to_where_it_ends(game: str,
     s = rules.initial()
     (action,) = env.encoding.actions_of(s, rules.legal_moves(s)[0])
     assert env.encoding.action_text(action) == text
+    # the numbering's two ends: the last action is a leg, one past it is none
+    last = env.encoding.actions - 1
+    assert env.encoding.leg(last) == (env.encoding.cells - 1, env.encoding.cells - 1)
+    for outside in (-1, env.encoding.actions):
+        with pytest.raises(ValueError, match=f"action {outside} is outside 0..{last}"):
+            env.encoding.leg(outside)
 
 
 @pytest.mark.parametrize("game", GAMES)

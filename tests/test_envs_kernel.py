@@ -195,8 +195,9 @@ def test_a_capture_chain_is_one_action_per_jump_in_the_batch_too() -> None:
 def test_the_batch_refuses_actions_of_the_wrong_shape_and_bad_sizes() -> None:
     games = envs.batch("votey", 4)
     games.init()
-    with pytest.raises(ValueError, match=r"expected \(4,\)"):
-        games.step(np.zeros(3))
+    for wrong in (np.zeros(3), np.zeros((4, 1)), np.zeros((1, 4)), np.zeros((2, 2))):
+        with pytest.raises(ValueError, match=r"expected \(4,\)"):
+            games.step(wrong)  # four games want four actions in a row, not another shape
     with pytest.raises(ConfigError, match="a batch of 0 games"):
         envs.batch("votey", 0)
     with pytest.raises(ConfigError, match="opening_plies -1"):

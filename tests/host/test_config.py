@@ -82,6 +82,27 @@ def test_the_calendar_and_the_schedule_are_read_as_written(tmp_path: Path) -> No
     )
 
 
+def test_every_limit_is_read_into_its_own_place(tmp_path: Path) -> None:
+    """A program's memory is not a build's, nor an upload's size an unpacked one's:
+    each key of ``[limits]`` given a value of its own lands where it is named."""
+    given = {
+        "upload_kb": 11,
+        "archive_files": 12,
+        "unpacked_kb": 13,
+        "compile_seconds": 14,
+        "compile_memory_mb": 3000,
+        "memory_mb": 300,
+        "versions_per_hour": 17,
+        "disk_mb": 18,
+        "compile_disk_mb": 19,
+        "build_mb": 20,
+        "build_files": 21,
+    }
+    lines = "".join(f"{key} = {value}\n" for key, value in given.items())
+    limits = load(write(tmp_path, f'game = "halma"\n[limits]\n{lines}')).limits
+    assert {key: getattr(limits, key) for key in given} == given
+
+
 def test_a_language_is_added_or_changed(tmp_path: Path) -> None:
     config = load(
         write(
