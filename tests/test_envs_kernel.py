@@ -377,6 +377,13 @@ def test_the_core_s_batch_refuses_what_would_take_it_outside_its_memory() -> Non
     ]:
         with pytest.raises(ValueError, match=said):
             made(**changed)
+    # a buffer of the wrong size is given back with the refusal: a bytearray still lent
+    # out could not grow
+    for field in ("terminated", "truncated"):
+        lent = bytearray(n + 1)
+        with pytest.raises(ValueError, match=f"{field}: {n + 1} bytes, not {n}"):
+            made(**{field: lent})
+        lent.append(0)
     for wrong in (np.zeros(n, np.int32), np.zeros(n + 1, np.int64), np.zeros(n - 1, np.int64)):
         with pytest.raises(ValueError, match=f"actions: {n} int64 wanted"):
             good.step(wrong)

@@ -171,6 +171,13 @@ def test_a_database_that_cannot_be_opened_is_named_without_its_password(tmp_path
         "database 'postgresql+pg8000://organiser:***@127.0.0.1:1/cup': "
         "its driver is not installed (pg8000)"
     )
+    # a password written with an @ in it (unquoted, as people write them) is hidden
+    # whole: the address is the part after the last @
+    with pytest.raises(ConfigError) as refused:
+        Database("postgresql+pg8000://organiser:hun@ter2@127.0.0.1:1/cup")
+    said = str(refused.value)
+    assert said.startswith("database 'postgresql+pg8000://organiser:***@127.0.0.1:1/cup'")
+    assert "hun" not in said and "ter2" not in said
 
 
 def test_a_record_key_that_cannot_be_read_or_made_is_named(
