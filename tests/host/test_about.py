@@ -143,6 +143,7 @@ def test_each_language_is_listed_with_its_commands_as_the_contest_runs_them(
     from arbiter.host.about import languages
     from arbiter.host.languages import available
 
+    (tmp_path / "notes.txt").write_text("not a compiler\n")
     config = from_dict(
         {
             "game": "votey",
@@ -160,6 +161,12 @@ def test_each_language_is_listed_with_its_commands_as_the_contest_runs_them(
                     "compile": "no-such-compiler-here main.odd",
                     "run": "./main",
                 },
+                "plain": {  # named by a path to a file that is no program: none either
+                    "title": "Plain",
+                    "suffixes": [".pln"],
+                    "compile": f"{tmp_path / 'notes.txt'} main.pln",
+                    "run": "./main",
+                },
             },
         },
         base=tmp_path,
@@ -173,4 +180,4 @@ def test_each_language_is_listed_with_its_commands_as_the_contest_runs_them(
     assert (checked.compile, checked.run) == ("python3 -m py_compile main.py", "python3 main.py")
     assert "{" not in "".join(f"{line.compile} {line.run}" for line in lines.values())
     assert all(line.here == available(config.languages[k]) for k, line in lines.items())
-    assert lines["pyc"].here and not lines["odd"].here
+    assert lines["pyc"].here and not lines["odd"].here and not lines["plain"].here
