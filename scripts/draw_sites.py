@@ -5,7 +5,10 @@ Every function and method of the areas named (Python by its syntax tree, C by it
 definitions at a line's start) is a candidate, except a protocol's stubs (a docstring
 and ``...``: nothing to break) and the functions an earlier probe
 (``scripts/mutate_*.py``) already put a bug in. Each area gives its share of draws in
-a seeded order, spares after them: a drawn function that admits no bug changing what
+a seeded order, spares after them (an area with fewer unused functions left than asked,
+as the contract after the eighteenth probe, fills its share from the functions earlier
+probes used, drawn by the seed too and printed ``again``: a new bug in each, never the
+earlier one): a drawn function that admits no bug changing what
 it does (a one-line property, a pure pass-through) is passed over for the next, and
 the probe says so.
 
@@ -113,29 +116,58 @@ def probed() -> set[tuple[str, str]]:
     return taken
 
 
-def pool() -> dict[str, list[tuple[str, int, int, str]]]:
-    """Per area, the functions a probe may still draw: (path, first line, last line,
-    name), those of three lines or more that no probe used."""
-    taken = probed()
+Site = tuple[str, int, int, str]
+"""A function that may take a bug: (path, first line, last line, name)."""
+
+
+def every_function() -> dict[str, list[Site]]:
+    """Per area, its functions of three lines or more, used by a probe or not."""
     return {
         area: [
             (str(path.relative_to(ROOT)), first, last, name)
             for pattern in patterns
             for path in sorted(ROOT.glob(pattern))
             for first, last, name in functions(path)
-            if last - first >= 2 and (str(path.relative_to(ROOT)), name) not in taken
+            if last - first >= 2
         ]
         for area, patterns in AREAS.items()
     }
 
 
-def draw(seed: int, each: int, spares: int) -> dict[str, list[tuple[str, int, str]]]:
-    """Per area, ``each + spares`` functions no probe used, in a seeded order."""
-    rng = random.Random(seed)
+def pool() -> dict[str, list[Site]]:
+    """Per area, the functions a probe may still draw: those of three lines or more
+    that no probe used."""
+    taken = probed()
     return {
-        area: [(path, first, name) for path, first, _, name in rng.sample(found, each + spares)]
-        for area, found in pool().items()
+        area: [site for site in found if (site[0], site[3]) not in taken]
+        for area, found in every_function().items()
     }
+
+
+def draw(seed: int, each: int, spares: int) -> dict[str, list[tuple[str, int, str, bool]]]:
+    """Per area, ``each + spares`` functions in a seeded order: (path, first line,
+    name, whether an earlier probe used it). Those no probe used come first; an area
+    with fewer left is filled from the functions earlier probes used, also drawn by
+    the seed (a new bug in each, never the earlier probe's)."""
+    rng = random.Random(seed)
+    fresh = pool()
+    everything = every_function()
+    drawn: dict[str, list[tuple[str, int, str, bool]]] = {}
+    for area, found in fresh.items():
+        want = each + spares
+        picked = [
+            (path, first, name, False)
+            for path, first, _, name in rng.sample(found, min(want, len(found)))
+        ]
+        if len(picked) < want:
+            unused = {(site[0], site[3]) for site in found}
+            before = [s for s in everything[area] if (s[0], s[3]) not in unused]
+            picked += [
+                (path, first, name, True)
+                for path, first, _, name in rng.sample(before, want - len(picked))
+            ]
+        drawn[area] = picked
+    return drawn
 
 
 def main() -> int:
@@ -146,8 +178,9 @@ def main() -> int:
     args = parser.parse_args()
     for area, sites in draw(args.seed, args.each, args.spares).items():
         print(f"{area}:")
-        for i, (path, line, name) in enumerate(sites):
-            print(f"  {'spare ' if i >= args.each else ''}{path}:{line} {name}")
+        for i, (path, line, name, again) in enumerate(sites):
+            marks = ("spare " if i >= args.each else "") + ("again " if again else "")
+            print(f"  {marks}{path}:{line} {name}")
     return 0
 
 
