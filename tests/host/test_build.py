@@ -84,6 +84,10 @@ def test_a_build_is_judged_by_its_exit_code_and_by_the_program_it_made(tmp_path:
     assert (tmp_path / "c" / "prog").stat().st_mode & 0o111 == 0o111
     plain = build(language(None), tmp_path / "src", tmp_path / "d", seconds=60, memory_mb=512)
     assert not plain.ok and plain.problem == "the build made no 'prog'"
+    # a run command that starts the program through another (sh ./prog) needs it too
+    wrapped = Language(key="sh", title="Sh", suffixes=(".sh",), compile="true", run="sh ./prog")
+    none = build(wrapped, tmp_path / "src", tmp_path / "w", seconds=60, memory_mb=512)
+    assert not none.ok and none.problem == "the build made no 'prog'"
     (tmp_path / "src" / "prog").write_text("#!/bin/sh\necho 1\n")
     (tmp_path / "src" / "prog").chmod(0o644)
     copied = build(language(None), tmp_path / "src", tmp_path / "e", seconds=60, memory_mb=512)

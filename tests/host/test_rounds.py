@@ -3,6 +3,7 @@ played again, entrants by their newest accepted version, and the standings."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -155,12 +156,15 @@ def test_the_rating_history_has_a_point_for_each_round_played(
 
 def test_a_ladder_places_each_new_version_by_itself(tmp_path: Path, database_url: str) -> None:
     db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"), kind="ladder")
+    # a placement is two games a pair, one each way, whatever the test rounds' pairs play
+    config = replace(config, format=replace(config.format, games_per_pair=4))
     service = Service(config, tmp_path / "cup.toml", db)
     assert service.ladder_step()  # the first versions: placement games
     with db.session() as s:  # none placed yet: each is placed against the others
         first = s.query(Game).filter(Game.round_id == 1).all()
         assert first and all(g.first_id != g.second_id for g in first)
         assert len({g.first_id for g in first} | {g.second_id for g in first}) == 3
+        assert set(Counter(g.pair for g in first).values()) == {2}
     assert not service.ladder_step()  # not while they are played
     play_round(db, config)
     with db.session() as s:
