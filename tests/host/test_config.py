@@ -42,6 +42,7 @@ def test_one_line_is_a_contest_with_the_sheets_clock(tmp_path: Path) -> None:
         ('game = "halma"\nregistration = "OPEN"\n', "registration must be one of .*'OPEN'"),
         ('game = "halma"\nrank_by = "Rating"\n', "rank_by must be one of .*, not 'Rating'"),
         ('game = "halma"\n[format]\ngames_per_pair = 3\n', "must be even"),
+        ('game = "halma"\n[format]\nplacement_games = 5\n', "placement_games must be even"),
         ('game = "halma"\n[limits]\nupload_kb = -1\n', "upload_kb must be a whole number"),
         ('game = "halma"\n[final]\nrounds = true\n', "rounds must be a whole number"),
         ('game = "halma"\nformat = 3\n', r"\[format\] must be a table"),

@@ -521,6 +521,11 @@ def test_only_its_owner_or_the_organiser_tests_a_version_and_only_its_owner_ente
     assert "Evaluation 1" in page and "reload.js" in page  # asked again while it plays
     with site.db.session() as s:
         assert s.get(Version, trial_id).trial  # type: ignore[union-attr]
+        played = s.scalars(select(Game).where(Game.first_id == trial_id)).first()
+        assert played is not None and played.round.number < 0  # an evaluation's round
+        game_id, number = played.id, played.round.number
+    # its game's page names the round by its number, as every page does, not its row
+    assert alice_c.get(f"/api/contest/games/{game_id}").json()["round"] == number
     assert post(alice_c, "enter") == 303
     with site.db.session() as s:
         assert not s.get(Version, trial_id).trial  # type: ignore[union-attr]
