@@ -11,6 +11,12 @@ import sys
 
 from mutation import Mutation, main
 
+STANDINGS = (
+    "tests/host/test_standings.py",
+    "tests/host/test_tallies.py",
+    "tests/host/test_rounds.py",
+    "tests/host/test_final.py",
+)
 PAGES = ("tests/host/test_pages.py", "tests/host/test_contest.py", "tests/host/test_guards.py")
 W = (
     "tests/host/test_worker_unit.py",
@@ -660,6 +666,84 @@ MUTATIONS = [
         old='        target = request.url.raw_path.decode("ascii")',
         new="        target = request.url.path",
         tests=W,
+    ),
+    # a seventh group (seed 1810)
+    Mutation(
+        name="check-json-met-dropped",
+        guard="",
+        path="src/arbiter/host/intake.py",
+        old='        "met": [list(m) for m in r.met],',
+        new='        "met": [],',
+        tests=(
+            "tests/host/test_operations.py",
+            "tests/host/test_contest.py",
+            "tests/host/test_programs.py",
+        ),
+    ),
+    Mutation(
+        name="final-begun-now",
+        guard="",
+        path="src/arbiter/host/rounds.py",
+        old="        config.calendar.closed(at or now())",
+        new="        config.calendar.closed(now())",
+        tests=("tests/host/test_final.py", "tests/host/test_rounds.py"),
+    ),
+    Mutation(
+        name="recount-before-last-round",
+        guard="",
+        path="src/arbiter/host/tallies.py",
+        old="        query = query.where(Game.round_number <= last_round)",
+        new="        query = query.where(Game.round_number < last_round)",
+        tests=STANDINGS,
+    ),
+    Mutation(
+        name="disqualify-round-left-open",
+        guard="",
+        path="src/arbiter/host/routes/organiser.py",
+        old="    for round_id in settle.disqualify(s, host.config, account.id):\n        s.flush()\n        finish_round_if_done(s, round_id)",
+        new="    for _ in settle.disqualify(s, host.config, account.id):\n        s.flush()",
+        tests=(
+            "tests/host/test_settle.py",
+            "tests/host/test_guards.py",
+            "tests/host/test_operations.py",
+        ),
+    ),
+    Mutation(
+        name="requeue-any-round",
+        guard="",
+        path="src/arbiter/host/settle.py",
+        old='    if game is None or game.state != "void" or game.round.number != latest:',
+        new='    if game is None or game.state != "void":',
+        tests=(
+            "tests/host/test_settle.py",
+            "tests/host/test_guards.py",
+            "tests/host/test_operations.py",
+        ),
+    ),
+    Mutation(
+        name="requeue-rated-kept",
+        guard="",
+        path="src/arbiter/host/settle.py",
+        old="    game.round.finished = None\n    unrate(session, game.round)\n",
+        new="    game.round.finished = None\n",
+        tests=(
+            "tests/host/test_settle.py",
+            "tests/host/test_guards.py",
+            "tests/host/test_operations.py",
+            *STANDINGS,
+        ),
+    ),
+    Mutation(
+        name="requeue-failures-kept",
+        guard="",
+        path="src/arbiter/host/settle.py",
+        old="    game.failures = game.attempts = 0\n",
+        new="",
+        tests=(
+            "tests/host/test_settle.py",
+            "tests/host/test_guards.py",
+            "tests/host/test_operations.py",
+        ),
     ),
 ]
 
