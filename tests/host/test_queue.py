@@ -230,6 +230,35 @@ def test_a_game_is_given_back_by_its_lease_holder_only(
         assert again and again.game_id == held.game_id
 
 
+def test_a_job_says_what_its_worker_needs_and_names_its_round_by_number(
+    contest: tuple[Database, ContestConfig],
+) -> None:
+    """A worker plays and logs a game from its job alone: the round as the pages number
+    it (an evaluation's rounds are numbered below zero, whatever their rows), the
+    seed, the start and each seat's program, name and language."""
+    db, _ = contest
+    with db.session() as s:
+        held = queue.lease(s, "w1", 60)
+        assert held is not None
+        game = s.get(Game, held.game_id)
+        assert game is not None
+        game.round.number = -3
+        s.commit()
+        sent = queue.job(s, held.game_id, {"game": "alquerque"})
+        assert (sent["id"], sent["round"], sent["number"]) == (game.id, -3, game.number)
+        assert (sent["seed"], sent["start"], sent["game"]) == (game.seed, game.start, "alquerque")
+        for seat, version in zip(sent["players"], (game.first, game.second), strict=True):
+            assert seat == {
+                "version": version.id,
+                "program": version.program_sha256,
+                "size": version.program_size,
+                "name": f"{version.account.name} v{version.number}",
+                "language": version.language,
+            }
+        with pytest.raises(queue.ResultError, match="no game 999"):
+            queue.job(s, 999, {})
+
+
 def test_a_paused_contest_hands_out_no_game_and_a_round_ends_with_its_last_game(
     contest: tuple[Database, ContestConfig],
 ) -> None:
