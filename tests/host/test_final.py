@@ -238,6 +238,14 @@ def test_the_schedule_starts_a_test_round_every_span_and_runs_the_final_through(
         assert not schedule_due(s, config, made + timedelta(hours=5, minutes=59))
         assert schedule_due(s, config, made + timedelta(hours=6))
         assert not schedule_due(s, replace(config, calendar=Calendar()), made + timedelta(days=9))
+        # the schedule asked about a moment after uploads close finds the final begun
+        # by then (its rounds follow each other), though the clock has not reached it
+        closing = Calendar(every=timedelta(hours=6), final=Final(rounds=2))
+        closing = replace(closing, closes=made + timedelta(hours=1))
+        closes = replace(config, calendar=closing)
+        assert not schedule_due(s, closes, made + timedelta(minutes=30))
+        assert schedule_due(s, closes, made + timedelta(hours=2))
+        assert next_round_words(s, closes, made + timedelta(hours=2)) is None
         begin_final(s, config)
         s.commit()
         assert schedule_due(s, config, made + timedelta(minutes=1))  # the final runs on

@@ -191,6 +191,21 @@ def test_the_organisers_pages_and_actions_are_the_organisers_alone(
         assert done.status_code == 303
 
 
+def test_an_export_asked_for_again_while_it_is_written_starts_no_second_writer(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two writers of one job would race on its file and its progress
+    started: list[int] = []
+    monkeypatch.setattr(site.app.app.state.hosting.service, "export", started.append)
+    boss = site.person("boss")
+    for _ in range(2):
+        done = boss.post("/organiser/export", data={"csrf": csrf(boss, "/organiser")})
+        assert done.status_code == 303
+    with site.db.session() as s:
+        asked = s.scalars(select(AuditEntry).where(AuditEntry.action == "export")).all()
+    assert len(started) == 1 and len(asked) == 1
+
+
 def test_a_contestants_own_files_are_theirs_and_the_organisers_alone(site: Site) -> None:
     with site.db.session() as s:
         alices = s.query(Version).join(Account).filter(Account.name == "alice").one().id
