@@ -154,6 +154,35 @@ def test_the_rating_history_has_a_point_for_each_round_played(
         assert rating_history(s, "nobody") == [] and rating_svg([]) == ""
 
 
+def test_once_the_final_begins_the_rating_history_is_the_final_s(
+    tmp_path: Path, database_url: str
+) -> None:
+    """The final starts everyone from nothing: an entrant's chart then shows its
+    ratings after the final's rounds, not the test rounds'."""
+    from arbiter.host.calendar import Calendar, Final
+    from arbiter.host.rounds import begin_final
+
+    db, config = seeded(tmp_path, database_url, ("alice", "bob"))
+    config = replace(config, calendar=Calendar(final=Final(rounds=2)))
+    with db.session() as s:
+        test_round = make_round(s, config).id
+    play_round(db, config)
+    with db.session() as s:
+        assert finish_round_if_done(s, test_round)
+        assert rate_finished_rounds(s) == 1
+        assert [p.round for p in rating_history(s, "alice")] == [1]
+        begin_final(s, config)
+        s.commit()
+        final = make_round(s, config)
+        assert final.phase == "final"
+        final_round, number = final.id, final.number
+    play_round(db, config)
+    with db.session() as s:
+        assert finish_round_if_done(s, final_round)
+        assert rate_finished_rounds(s) == 1
+        assert [p.round for p in rating_history(s, "alice")] == [number]
+
+
 def test_a_ladder_places_each_new_version_by_itself(tmp_path: Path, database_url: str) -> None:
     db, config = seeded(tmp_path, database_url, ("alice", "bob", "carol"), kind="ladder")
     # a placement is two games a pair, one each way, whatever the test rounds' pairs play
