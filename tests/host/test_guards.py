@@ -266,6 +266,10 @@ def test_a_disqualified_contestant_is_signed_out_and_stays_out(site: Site) -> No
             again = site.client()
             again.post("/login", data={"name": "alice", "password": PASSWORD, "csrf": csrf(again)})
             assert again.get("/me").status_code == 401
+            with site.db.session() as s:  # the round's every game was hers: it is over
+                games = s.scalars(select(Game)).all()
+                assert games and {g.state for g in games} == {"done"}
+                assert {g.round.state for g in games} == {"done"}
 
 
 @pytest.mark.parametrize(
