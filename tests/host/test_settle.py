@@ -210,6 +210,29 @@ def test_a_game_no_program_made_fail_is_void_and_its_round_still_ends(contest: C
         assert not settle.requeue(s, game_id)  # queued, not void
 
 
+def test_a_void_game_of_a_round_before_the_latest_is_not_played_again(
+    contest: Contest,
+) -> None:
+    """Once the next round is paired on a round's results, its void game stays void:
+    playing it again would change the results the later round was paired on."""
+    db, config = contest
+    with db.session() as s:
+        game = s.scalars(select(Game).order_by(Game.id)).first()
+        assert game is not None
+        settle.void(game, "its programs could not be fetched")
+        game_id = game.id
+        s.commit()
+    play_round(db, config)
+    with db.session() as s:
+        assert finish_round_if_done(s, 1)
+        assert settle.requeue(s, game_id) is True  # the latest round's: it may play again
+        s.rollback()
+        make_round(s, config)
+        assert settle.requeue(s, game_id) is False
+        again = s.get(Game, game_id)
+        assert again is not None and again.state == "void"
+
+
 def test_a_game_whose_workers_keep_dying_is_made_void(contest: Contest) -> None:
     db, _ = contest
     with db.session() as s:
