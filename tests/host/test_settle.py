@@ -16,7 +16,8 @@ from arbiter.errors import Reason, RecordError
 from arbiter.host import listing, queue, settle, workers
 from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
-from arbiter.host.models import Account, Game, GameFailure, Round, Worker, now
+from arbiter.host.models import Account, Game, GameFailure, Rated, Round, Worker, now
+from arbiter.host.ratings import rate_finished_rounds
 from arbiter.host.rounds import finish_round_if_done, make_round, rerun_round, standings_of
 from arbiter.play.replay import replay
 from arbiter.record import GameRecord
@@ -198,10 +199,15 @@ def test_a_game_no_program_made_fail_is_void_and_its_round_still_ends(contest: C
         assert standings_of(s).games == 1  # the void game counts for nobody
         set_aside = listing.void_games(s)  # the organiser's list of them
         assert [g.id for g in set_aside.games] == [game_id] and set_aside.total == 1
-        # the organiser may play it again: its round plays again
+        assert rate_finished_rounds(s) == 1  # the server rates the round it finished
+        # the organiser may play it again: its round plays again, its ratings undone
         assert settle.requeue(s, game_id)
         s.commit()
         assert listing.void_games(s).total == 0
+        replayed = s.get(Game, game_id)
+        assert replayed is not None and (replayed.failures, replayed.attempts) == (0, 0)
+        assert replayed.round.rated is None
+        assert s.scalars(select(Rated).where(Rated.round_id == replayed.round_id)).all() == []
         # the game played again starts with no failure reports; the other keeps its one
         reports = list(s.scalars(select(GameFailure.game_id)))
         assert reports == [other.game_id]
