@@ -231,6 +231,20 @@ def test_failed_log_ins_hold_in_every_server_process_and_through_a_restart(
         assert one(s, "alice", PASSWORD, "10.0.0.5").name == "alice"
 
 
+def test_a_name_s_failures_count_together_whatever_its_letter_case(db: Database) -> None:
+    """Names are one whatever their case, so are their failures: an attacker does not
+    get three more tries a name by typing it in capitals."""
+    log_in = LogIn(free=3, free_per_address=20, first=1.0, clock=Clock())
+    with db.session() as s:
+        accounts.create(s, "boss", PASSWORD, role="organiser")
+        s.commit()
+        for typed in ("Boss", "BOSS", "boss"):
+            with pytest.raises(AccountError, match="wrong"):
+                log_in(s, typed, "guess guess guess", "10.0.0.4")
+        with pytest.raises(AccountError, match="wait 1 s"):
+            log_in(s, "bOsS", PASSWORD, "10.0.0.4")
+
+
 def test_a_name_typed_empty_or_long_is_counted_apart_from_the_address(db: Database) -> None:
     """The address's own row (over every name) is not any typed name's, however long
     or empty the name."""

@@ -79,6 +79,26 @@ def test_an_evaluation_plays_the_field_and_the_owners_version_and_leaves_the_sta
             expected = 2 * pairs if name.startswith("alice") else 2  # a pair each
             assert row.wins + row.draws + row.losses + row.waiting == expected, row
         assert sum(r.wins + r.draws + r.losses for r in rows.values()) > 0  # some were played
+        # each result under its own word: bob's played games drawn, carol's won by carol
+        rnd = s.scalars(select(Round).where(Round.candidate_id == trial.id)).one()
+        drawn = lost = 0
+        for g in rnd.games:
+            opponent = g.second if g.first_id == trial.id else g.first
+            if g.state != "done" or opponent.account.name == "alice":
+                continue
+            if opponent.account.name == "bob":
+                g.winner, drawn = None, drawn + 1
+            else:
+                g.winner, lost = (1 if g.first_id == trial.id else 0), lost + 1
+        s.flush()
+        assert drawn and lost
+        rows = {a.opponent: a for a in evaluations(s, config, trial)[0].against}
+        assert (rows["bob v1"].wins, rows["bob v1"].draws, rows["bob v1"].losses) == (0, drawn, 0)
+        assert (rows["carol v1"].wins, rows["carol v1"].draws, rows["carol v1"].losses) == (
+            0,
+            0,
+            lost,
+        )
 
 
 def test_the_sprt_stops_the_pairs_not_begun_once_it_decides(
