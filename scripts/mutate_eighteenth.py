@@ -39,11 +39,19 @@ from __future__ import annotations
 
 import sys
 
-from mutation import CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
+from mutation import (
+    BOARD_TESTS,
+    CONTRACT_TESTS,
+    CORE_TESTS,
+    CSRC,
+    ENVS_TESTS,
+    HOST,
+    SRC,
+    TOY_TESTS,
+    Mutation,
+    main,
+)
 
-CONTRACT = ("tests/test_contract.py", "tests/test_cli.py", "tests/test_check_agent.py")
-WEB = ("tests/web/test_api.py", "tests/web/test_stored_games.py", "tests/test_drop_game.py")
-TOYS = ("tests/test_toy_game.py", "tests/test_drop_game.py", "tests/host/test_kits.py")
 STANDINGS = (
     "tests/host/test_standings.py",
     "tests/host/test_tallies.py",
@@ -59,7 +67,7 @@ MUTATIONS = (
         SRC + "contract/layout.py",
         "        while frontier and m.target not in chains:",
         "        if frontier and m.target not in chains:",
-        WEB,
+        BOARD_TESTS,
     ),
     Mutation(
         "contract-whole-path-first-leg",
@@ -67,7 +75,7 @@ MUTATIONS = (
         SRC + "contract/layout.py",
         '        """The cells of the legal move ``m``: its one path."""\n        return self.path(m)',
         '        """The cells of the legal move ``m``: its one path."""\n        return self.path(m)[:2]',
-        WEB,
+        BOARD_TESTS,
     ),
     Mutation(
         "contract-kits-always",
@@ -75,7 +83,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         '            kits=folder / "kits" if (folder / "kits").is_dir() else None,',
         '            kits=folder / "kits",',
-        (*CONTRACT, *TOYS),
+        (*CONTRACT_TESTS, *TOY_TESTS),
     ),
     Mutation(
         "contract-drop-path-leg",
@@ -83,7 +91,7 @@ MUTATIONS = (
         SRC + "contract/layout.py",
         "        return (self.cell(s, m),)",
         "        return (self.cell(s, m), self.cell(s, m))",
-        WEB,
+        BOARD_TESTS,
     ),
     Mutation(
         "contract-unknown-option-ignored",
@@ -91,7 +99,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         '            if name not in known:\n                names = ", ".join(known) or "none"\n                raise ConfigError(f"{self.name} has no rule option {name!r} (it has: {names})")',
         "            if name not in known:\n                continue",
-        (*CONTRACT, "tests/test_bad_input.py", "tests/test_mistakes.py"),
+        (*CONTRACT_TESTS, "tests/test_bad_input.py", "tests/test_mistakes.py"),
     ),
     Mutation(
         "envs-next-as-set",

@@ -35,11 +35,19 @@ from __future__ import annotations
 
 import sys
 
-from mutation import CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
+from mutation import (
+    BOARD_TESTS,
+    CONTRACT_TESTS,
+    CORE_TESTS,
+    CSRC,
+    ENVS_TESTS,
+    HOST,
+    SRC,
+    TOY_TESTS,
+    Mutation,
+    main,
+)
 
-CONTRACT = ("tests/test_contract.py", "tests/test_cli.py", "tests/test_check_agent.py")
-WEB = ("tests/web/test_api.py", "tests/web/test_stored_games.py", "tests/test_drop_game.py")
-TOYS = ("tests/test_toy_game.py", "tests/test_drop_game.py", "tests/host/test_kits.py")
 WORKERS = (
     "tests/host/test_worker_tokens.py",
     "tests/host/test_worker_unit.py",
@@ -53,7 +61,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         "        return None if self.encoding is None else self.encoding()(rules)",
         "        return None if self.board is None else self.encoding()(rules)",
-        (*ENVS_TESTS, *TOYS),
+        (*ENVS_TESTS, *TOY_TESTS),
     ),
     Mutation(
         "contract-hop-path-no-origin",
@@ -61,7 +69,7 @@ MUTATIONS = (
         SRC + "contract/layout.py",
         "            return (m.origin, *m.hops)",
         "            return (*m.hops,)",
-        (*WEB, "tests/games/halma/test_rules.py"),
+        (*BOARD_TESTS, "tests/games/halma/test_rules.py"),
     ),
     Mutation(
         "contract-blank-command-taken",
@@ -69,7 +77,7 @@ MUTATIONS = (
         SRC + "contract/programs.py",
         '    if not argv:\n        raise ConfigError(f"invalid command {command!r}: it is empty")',
         '    if not command:\n        raise ConfigError(f"invalid command {command!r}: it is empty")',
-        (*CONTRACT, "tests/test_mistakes.py", "tests/test_bad_input.py"),
+        (*CONTRACT_TESTS, "tests/test_mistakes.py", "tests/test_bad_input.py"),
     ),
     Mutation(
         "contract-guide-dropped",
@@ -77,7 +85,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         '            guide=folder / "contestants.md" if (folder / "contestants.md").is_file() else None,',
         "            guide=None,",
-        (*CONTRACT, *TOYS, "tests/host/test_about.py"),
+        (*CONTRACT_TESTS, *TOY_TESTS, "tests/host/test_about.py"),
     ),
     Mutation(
         "contract-plain-score-swapped",
@@ -85,7 +93,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         "    return outcome.points(0), outcome.points(1)",
         "    return outcome.points(1), outcome.points(0)",
-        (*CONTRACT, "src/arbiter/contract/spec.py", "tests/tournament/test_score.py"),
+        (*CONTRACT_TESTS, "src/arbiter/contract/spec.py", "tests/tournament/test_score.py"),
     ),
     Mutation(
         "envs-answer-before-step",

@@ -31,9 +31,8 @@ from __future__ import annotations
 
 import sys
 
-from mutation import CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
+from mutation import CONTRACT_TESTS, CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
 
-CONTRACT = ("tests/test_contract.py", "tests/test_cli.py", "tests/test_check_agent.py")
 FAULTS = ("tests/referee/test_faults.py", "tests/referee/test_votey_faults.py")
 WALLS = ("tests/referee/test_isolation.py", "tests/referee/test_program_world.py")
 WEB = ("tests/web/test_api.py", "tests/host/test_pages.py", "tests/host/test_events.py")
@@ -45,7 +44,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         "        return text if self.reply_filter is None else self.reply_filter(text)",
         "        return text if self.reply_filter is None else self.reply_filter(text) or text",
-        (*CONTRACT, *FAULTS),
+        (*CONTRACT_TESTS, *FAULTS),
     ),
     Mutation(
         "contract-label-executable",
@@ -53,7 +52,7 @@ MUTATIONS = (
         SRC + "contract/programs.py",
         '        return self.name or " ".join(self.argv)',
         "        return self.name or self.argv[0]",
-        CONTRACT,
+        CONTRACT_TESTS,
     ),
     Mutation(
         "contract-prepared-name-about",
@@ -61,7 +60,7 @@ MUTATIONS = (
         SRC + "contract/probes.py",
         "            checks.append(Check(name, about, seat, start))",
         "            checks.append(Check(about, name, seat, start))",
-        CONTRACT,
+        CONTRACT_TESTS,
     ),
     Mutation(
         "contract-memory-megabytes",
@@ -69,7 +68,7 @@ MUTATIONS = (
         SRC + "contract/programs.py",
         "        return None if self.memory_limit_mb is None else int(self.memory_limit_mb * 2**20)",
         "        return None if self.memory_limit_mb is None else int(self.memory_limit_mb * 10**6)",
-        (*CONTRACT, *WALLS),
+        (*CONTRACT_TESTS, *WALLS),
     ),
     Mutation(
         "contract-no-board-lookup",
@@ -77,7 +76,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         '            raise ConfigError(f"{self.name} has no board for the browser")',
         '            raise LookupError(f"{self.name} has no board for the browser")',
-        (*CONTRACT, "tests/web/test_api.py", "tests/test_envs.py"),
+        (*CONTRACT_TESTS, "tests/web/test_api.py", "tests/test_envs.py"),
     ),
     Mutation(
         "envs-end-not-terminated",

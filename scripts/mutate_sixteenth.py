@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import sys
 
-from mutation import CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
+from mutation import CONTRACT_TESTS, CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
 
-CONTRACT = ("tests/test_contract.py", "tests/test_cli.py", "tests/test_check_agent.py")
 WALLS = ("tests/referee/test_isolation.py", "tests/referee/test_program_world.py")
 ACCOUNTS = ("tests/host/test_accounts.py", "tests/host/test_guards.py")
 
@@ -44,7 +43,7 @@ MUTATIONS = (
         "    return m\n",
         '    """The compliance of a contest with no clock rulings: the engine\'s move stands."""\n'
         "    return game.legal_moves(s)[0] if out_of_time else m\n",
-        (*CONTRACT, "tests/test_envs.py"),
+        (*CONTRACT_TESTS, "tests/test_envs.py"),
     ),
     Mutation(
         "contract-seat-own-supervision",
@@ -52,7 +51,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         "        return self.referee_side().program_seat(program, supervision=supervision)",
         "        return self.referee_side().program_seat(program, supervision=self.supervision)",
-        (*CONTRACT, *WALLS, "tests/host/test_versus.py"),
+        (*CONTRACT_TESTS, *WALLS, "tests/host/test_versus.py"),
     ),
     Mutation(
         "contract-name-first-word",
@@ -60,7 +59,7 @@ MUTATIONS = (
         SRC + "contract/programs.py",
         '        return cls(argv, cwd, name or " ".join(argv), shown)',
         "        return cls(argv, cwd, name or argv[0], shown)",
-        CONTRACT,
+        CONTRACT_TESTS,
     ),
     Mutation(
         "contract-prepared-seat-first",
@@ -68,7 +67,7 @@ MUTATIONS = (
         SRC + "contract/probes.py",
         "        Check(name, about, 0, start)\n",
         "        Check(name, about, seed % 2, start)\n",
-        (*CONTRACT, "tests/test_conformance.py"),
+        (*CONTRACT_TESTS, "tests/test_conformance.py"),
     ),
     Mutation(
         "contract-disk-kib",
@@ -76,7 +75,7 @@ MUTATIONS = (
         SRC + "contract/programs.py",
         "        return None if self.disk_limit_mb is None else int(self.disk_limit_mb * 2**20)",
         "        return None if self.disk_limit_mb is None else int(self.disk_limit_mb * 2**10)",
-        (*CONTRACT, *WALLS),
+        (*CONTRACT_TESTS, *WALLS),
     ),
     Mutation(
         "envs-begin-keeps-last",

@@ -45,6 +45,18 @@ CORE_TESTS = (
 """What judges the compiled core and its search: the compiled paths held to the pure
 ones along random games, and the searches' recorded node counts and exact scores."""
 
+CONTRACT_TESTS = ("tests/test_contract.py", "tests/test_cli.py", "tests/test_check_agent.py")
+"""What judges the game contract: the spec's fields and checks, the commands that read
+them, and ``arbiter check-agent``'s prepared checks."""
+
+BOARD_TESTS = ("tests/web/test_api.py", "tests/web/test_stored_games.py", "tests/test_drop_game.py")
+"""What judges a board's clicks and the paths it draws: moves entered cell by cell in
+the browser's API, and the replays of stored and dropped games."""
+
+TOY_TESTS = ("tests/test_toy_game.py", "tests/test_drop_game.py", "tests/host/test_kits.py")
+"""What judges a game folder read whole: the toy games through every command, and the
+starter kits a folder holds."""
+
 HANG = 600.0
 """Seconds after which a mutant's tests are stopped and the mutant counted caught: a
 bug that hangs the suite fails CI by its time limit."""

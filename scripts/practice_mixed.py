@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import sys
 
-from mutation import CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
+from mutation import CONTRACT_TESTS, CORE_TESTS, CSRC, ENVS_TESTS, HOST, SRC, Mutation, main
 
-CONTRACT = ("tests/test_contract.py", "tests/test_cli.py", "tests/test_check_agent.py")
 HOSTT = (
     "tests/host/test_tallies.py",
     "tests/host/test_pairing.py",
@@ -47,7 +46,7 @@ MUTATIONS = (
         SRC + "contract/programs.py",
         '        return self.name or " ".join(self.argv)',
         '        return " ".join(self.argv)',
-        CONTRACT,
+        CONTRACT_TESTS,
     ),
     Mutation(
         "argv-resplit",
@@ -55,7 +54,7 @@ MUTATIONS = (
         SRC + "contract/programs.py",
         "        argv = list(command)\n",
         '        argv = shlex.split(" ".join(command))\n',
-        CONTRACT,
+        CONTRACT_TESTS,
     ),
     Mutation(
         "prepared-none-start",
@@ -63,7 +62,7 @@ MUTATIONS = (
         SRC + "contract/probes.py",
         "        if start:\n",
         "        if True:\n",
-        CONTRACT,
+        CONTRACT_TESTS,
     ),
     Mutation(
         "reply-unfiltered",
@@ -71,7 +70,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         "        return text if self.reply_filter is None else self.reply_filter(text)",
         "        return text",
-        (*CONTRACT, "tests/referee/test_faults.py"),
+        (*CONTRACT_TESTS, "tests/referee/test_faults.py"),
     ),
     Mutation(
         "batch-rival-own-seat",
@@ -272,7 +271,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         "            opening_plies=opening_plies,\n            kits=",
         "            kits=",
-        (*CONTRACT, "tests/tournament/test_default_openings.py"),
+        (*CONTRACT_TESTS, "tests/tournament/test_default_openings.py"),
     ),
     Mutation(
         "hop-path-first-and-last",
@@ -304,7 +303,7 @@ MUTATIONS = (
         SRC + "contract/spec.py",
         "            values[name] = known[name].check(value)",
         "            values[name] = value  # type: ignore[assignment]",
-        (*CONTRACT, "tests/test_bad_input.py"),
+        (*CONTRACT_TESTS, "tests/test_bad_input.py"),
     ),
     Mutation(
         "illegal-told-other-agent",

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from arbiter.cli import main
 from arbiter.host import export
+from arbiter.host.config import ContestConfig
 from arbiter.host.db import Database
 from arbiter.host.export_check import ExportError, Verified, verify_export
 from arbiter.host.models import ExportJob, Game, Setting
@@ -67,6 +68,18 @@ def contest(tmp_path_factory: pytest.TempPathFactory) -> Exported:
 def members(path: Path) -> dict[str, bytes]:
     with tarfile.open(path) as archive:
         return {m.name: archive.extractfile(m).read() for m in archive}  # type: ignore[union-attr]
+
+
+def written(db: Database, config: ContestConfig, job_id: int) -> Path:
+    """Writes export job ``job_id`` as the server's export process does; its file, the
+    job done."""
+    export.run(config, job_id)
+    with db.session() as s:
+        done = s.get(ExportJob, job_id)
+        assert done is not None and done.state == "done", done and done.detail
+        path = export.file_of(config, done)
+    assert path is not None
+    return path
 
 
 def packed(path: Path, files: dict[str, bytes]) -> Path:
@@ -433,13 +446,8 @@ def test_a_game_set_aside_unplayed_is_no_record_of_the_export(tmp_path: Path) ->
     with db.session() as s:
         assert finish_round_if_done(s, 1)
         job, _ = export.start(s, None, sources=False, logs=False)
-    export.run(config, job.id)
-    with db.session() as s:
-        done = s.get(ExportJob, job.id)
-        assert done is not None and done.state == "done", done and done.detail
-        path = export.file_of(config, done)
+    path = written(db, config, job.id)
     db.close()
-    assert path is not None
     files = members(path)
     rounds = json.loads(files["rounds.json"])
     assert len(files["games.jsonl"].splitlines()) == 1 and [len(r["games"]) for r in rounds] == [1]
@@ -470,13 +478,8 @@ def test_an_export_holds_the_standings_its_games_give_while_the_page_s_are_froze
         live = standings_data(s, config, live=True)
         job, _ = export.start(s, None, sources=False, logs=False)
     assert live["games"] == 4
-    export.run(config, job.id)
-    with db.session() as s:
-        done = s.get(ExportJob, job.id)
-        assert done is not None and done.state == "done", done and done.detail
-        path = export.file_of(config, done)
+    path = written(db, config, job.id)
     db.close()
-    assert path is not None
     held = json.loads(members(path)["standings.json"])
     assert held["games"] == 4 and not held["frozen"]
     verify_export(path, public_key(key.public_pem.encode(), "pem"))
